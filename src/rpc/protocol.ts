@@ -1,0 +1,318 @@
+/**
+ * The wire contract between corral's server and its clients (SPEC §3, §5).
+ * Method names, error codes and the shapes of the objects the API returns live here and
+ * nowhere else, so the CLI, the server and the tests agree by construction.
+ * This module must stay dependency-free: the CLI imports it on its fast path.
+ */
+
+/** Stable string codes carried in a JSON-RPC error's `data.code` (SPEC §3). */
+export const ERROR_CODES = [
+  'invalid_params',
+  'invalid_request',
+  'method_not_found',
+  'target_not_found',
+  'target_ambiguous',
+  'workspace_not_found',
+  'tab_not_found',
+  'pane_not_found',
+  'agent_not_found',
+  'agent_not_ready',
+  'agent_blocked',
+  'agent_prompt_stalled',
+  'agent_not_running',
+  'agent_not_idle',
+  'agent_name_taken',
+  'invalid_agent_name',
+  'unsupported_agent_kind',
+  'agent_pane_busy',
+  'invalid_agent_timeout',
+  'empty_agent_prompt',
+  'invalid_key',
+  'invalid_regex',
+  'timeout',
+  'scripting_disabled',
+  'server_busy',
+  'parse_error',
+  'internal_error',
+  // Client-side only: the CLI could not reach a server.
+  'server_not_running',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** JSON-RPC 2.0 numeric codes; application errors share -32000 and differ by data.code. */
+export const RPC_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  application: -32000,
+} as const;
+
+const NUMERIC_CODE_BY_ERROR: Partial<Record<ErrorCode, number>> = {
+  parse_error: RPC_CODES.parseError,
+  invalid_request: RPC_CODES.invalidRequest,
+  method_not_found: RPC_CODES.methodNotFound,
+  invalid_params: RPC_CODES.invalidParams,
+  internal_error: RPC_CODES.internalError,
+};
+
+/** The JSON-RPC numeric code used on the wire for a corral error code. */
+export function rpcCodeFor(code: ErrorCode): number {
+  return NUMERIC_CODE_BY_ERROR[code] ?? RPC_CODES.application;
+}
+
+/** An error with a stable code; thrown anywhere in the core, sent as a JSON-RPC error. */
+export class CorralError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'CorralError';
+  }
+}
+
+/** CLI exit codes (SPEC §6). */
+export const EXIT = {
+  ok: 0,
+  runtime: 1,
+  usage: 2,
+  target: 3,
+  timeout: 4,
+} as const;
+
+const TARGET_CODES: ReadonlySet<string> = new Set([
+  'target_not_found',
+  'target_ambiguous',
+  'workspace_not_found',
+  'tab_not_found',
+  'pane_not_found',
+  'agent_not_found',
+]);
+
+/** The process exit code a CLI verb uses for an error code. */
+export function exitCodeFor(code: string): number {
+  if (TARGET_CODES.has(code)) return EXIT.target;
+  if (code === 'timeout') return EXIT.timeout;
+  return EXIT.runtime;
+}
+
+/** Every method the server answers. The CLI and `system.capabilities` read this list. */
+export const METHODS = [
+  'system.ping',
+  'system.identify',
+  'system.capabilities',
+  'fleet.list',
+  'surface.list',
+  'surface.status',
+  'surface.read',
+  'surface.search',
+  'surface.send_text',
+  'surface.send_keys',
+  'surface.focus',
+  'surface.rename',
+  'events.subscribe',
+  'workspace.create',
+  'workspace.list',
+  'workspace.get',
+  'workspace.focus',
+  'workspace.rename',
+  'workspace.close',
+  'tab.create',
+  'tab.list',
+  'tab.get',
+  'tab.focus',
+  'tab.rename',
+  'tab.close',
+  'pane.split',
+  'pane.move',
+  'pane.list',
+  'pane.get',
+  'pane.current',
+  'pane.focus',
+  'pane.rename',
+  'pane.close',
+  'pane.zoom',
+  'pane.resize',
+  'pane.swap',
+  'pane.read',
+  'pane.send_text',
+  'pane.send_keys',
+  'pane.run',
+  'pane.wait_for_output',
+] as const;
+export type MethodName = (typeof METHODS)[number];
+
+/** Name of the JSON-RPC notification that carries one event on a subscribed connection. */
+export const EVENT_NOTIFICATION = 'events.event';
+
+/** Hard limits of the transport (SPEC §3). */
+export const LIMITS = {
+  /** A request line longer than this is refused and the connection closed. */
+  maxLineBytes: 1024 * 1024,
+  /** Connections beyond this many get server_busy. */
+  maxConnections: 64,
+  /** A client that sent half a line and then nothing for this long is dropped. */
+  partialLineTimeoutMs: 30_000,
+  /** Largest text `send_text` accepts. */
+  maxSendTextBytes: 64 * 1024,
+  /** Per-subscriber queue before events are dropped. */
+  subscriberQueue: 1024,
+  /** A quiet subscription gets a heartbeat after this long. */
+  heartbeatMs: 15_000,
+  /** `surface_changed` is coalesced to at most one per pane per this many ms. */
+  surfaceChangedMs: 50,
+} as const;
+
+// ---------------------------------------------------------------------------
+// Objects returned by the API (SPEC §5 "Objects").
+
+export type SplitDirection = 'right' | 'down';
+
+/** Canonical agent status (herdr vocabulary) plus corral's errored/stalled. */
+export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown' | 'errored' | 'stalled';
+/** Conductor vocabulary for the same status. */
+export type ConductorState =
+  | 'thinking'
+  | 'waiting_for_input'
+  | 'finished'
+  | 'idle'
+  | 'unknown_running'
+  | 'errored'
+  | 'stalled';
+
+export const CONDUCTOR_STATE: Record<AgentStatus, ConductorState> = {
+  working: 'thinking',
+  blocked: 'waiting_for_input',
+  done: 'finished',
+  idle: 'idle',
+  unknown: 'unknown_running',
+  errored: 'errored',
+  stalled: 'stalled',
+};
+
+export interface AgentInfo {
+  pane_id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  kind: string;
+  pid: number | null;
+  agent_status: AgentStatus;
+  state: ConductorState;
+  seen: boolean;
+  hooked: boolean;
+  interactive_ready: boolean;
+  state_change_seq: number;
+  completion_seq?: number;
+  cwd: string;
+  message: string | null;
+  active_tool_name: string | null;
+  last_result: string | null;
+}
+
+export interface PaneInfo {
+  pane_id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  cwd: string;
+  cmd: string;
+  focused: boolean;
+  rows: number;
+  cols: number;
+  zoomed: boolean;
+  exited: boolean;
+  exit_code: number | null;
+  agent?: AgentInfo;
+}
+
+export interface TabInfo {
+  tab_id: string;
+  workspace_id: string;
+  label: string;
+  focused: boolean;
+  panes: string[];
+  focused_pane_id: string;
+  agent_status: AgentStatus | null;
+}
+
+export interface WorkspaceInfo {
+  workspace_id: string;
+  label: string;
+  cwd: string;
+  focused: boolean;
+  tabs: string[];
+  focused_tab_id: string;
+  agent_status: AgentStatus | null;
+}
+
+export type ReadSource = 'visible' | 'recent' | 'recent-unwrapped' | 'detection';
+export const READ_SOURCES: readonly ReadSource[] = ['visible', 'recent', 'recent-unwrapped', 'detection'];
+export type ReadFormat = 'text' | 'ansi';
+
+export interface PaneRead {
+  pane_id: string;
+  workspace_id: string;
+  tab_id: string;
+  source: ReadSource;
+  format: ReadFormat;
+  text: string;
+  revision: number;
+  truncated: boolean;
+}
+
+export interface SurfaceRow {
+  surface_id: number;
+  pane_id: string;
+  name: string | null;
+  title: string;
+  cwd: string;
+  cmd: string;
+  workspace: string;
+  tab: string;
+  focused: boolean;
+}
+
+/** Lifecycle and activity events (SPEC §7). */
+export const EVENT_TYPES = [
+  'ai.session_start',
+  'ai.prompt_submit',
+  'ai.tool_use',
+  'ai.notification',
+  'ai.stop',
+  'ai.exit',
+  'ai.session_end',
+  'surface_changed',
+  'workspace.created',
+  'workspace.closed',
+  'tab.created',
+  'tab.closed',
+  'pane.created',
+  'pane.closed',
+  'pane.exited',
+  'pane.moved',
+  'pane.focused',
+  'agent.detected',
+  'agent.status_changed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface CorralEvent {
+  type: EventType;
+  ts: number;
+  surface_id?: number;
+  pane_id?: string;
+  workspace?: string;
+  [key: string]: unknown;
+}
+
+/** Control frames interleaved with events on a subscription. */
+export type ControlFrame =
+  | { type: 'subscribed'; id: string }
+  | { type: 'heartbeat'; ts: number }
+  | { type: 'dropped'; count: number };
