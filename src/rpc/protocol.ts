@@ -299,6 +299,12 @@ export const EVENT_TYPES = [
   'pane.focused',
   'agent.detected',
   'agent.status_changed',
+  // corral extensions, so a client (the TUI above all) can follow every visible change.
+  'workspace.renamed',
+  'tab.renamed',
+  'pane.renamed',
+  'pane.layout_changed',
+  'scripting.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -316,3 +322,93 @@ export type ControlFrame =
   | { type: 'subscribed'; id: string }
   | { type: 'heartbeat'; ts: number }
   | { type: 'dropped'; count: number };
+
+// ---------------------------------------------------------------------------
+// Results of the Conductor-style methods (SPEC §5), as the CLI reads them.
+
+/** One row of `fleet.list`. */
+export interface FleetRow {
+  pid: number | null;
+  tool: string;
+  state: ConductorState;
+  agent_status: AgentStatus;
+  hooked: boolean;
+  reason: 'hook' | 'screen' | 'no_hook';
+  surface_id: number;
+  pane_id: string;
+  surface_name: string | null;
+  name: string | null;
+  workspace: string;
+  active_tool_name: string | null;
+  message: string | null;
+  last_result: string | null;
+  waiting_ms: number | null;
+  idle_ms: number | null;
+  state_change_seq: number;
+  completion_seq?: number;
+}
+
+export interface FleetListResult {
+  agents: FleetRow[];
+}
+
+export interface SurfaceListResult {
+  surfaces: SurfaceRow[];
+}
+
+/** `surface.status`; a pane with no agent has `tool: null` and `state: 'idle'`. */
+export interface SurfaceStatus {
+  surface_id: number;
+  pane_id: string;
+  state: ConductorState;
+  agent_status: AgentStatus | null;
+  hooked: boolean;
+  tool: string | null;
+  active_tool_name: string | null;
+  message: string | null;
+  last_result: string | null;
+  waiting_ms: number | null;
+  idle_ms: number | null;
+  output_generation: number;
+}
+
+/** `surface.read`. */
+export interface SurfaceReadResult {
+  text: string;
+  /** Lines returned in `text`. */
+  lines: number;
+  total_lines: number;
+  eof: boolean;
+  output_generation: number;
+  /**
+   * Absolute count of lines ever written to the pane (monotonic, survives scrollback
+   * trimming): the returned lines are `end_line - lines … end_line - 1`. `wait --pattern`
+   * uses it to tell new output from old.
+   */
+  end_line: number;
+}
+
+export interface SurfaceSearchResult {
+  matches: { line: number; text: string }[];
+  truncated: boolean;
+}
+
+export interface SurfaceSendTextResult {
+  sent: boolean;
+  length: number;
+  submitted: boolean;
+  paste: boolean;
+  /** With `all`: one entry per pane the text went to. */
+  surfaces?: ({ surface_id: number } & Omit<SurfaceSendTextResult, 'surfaces'>)[];
+}
+
+export interface SurfaceFocusResult {
+  focused: boolean;
+  surface_id: number;
+  pane_id: string;
+}
+
+/** `pane.read`. */
+export interface PaneReadResult {
+  read: PaneRead;
+}

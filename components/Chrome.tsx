@@ -1,0 +1,60 @@
+/**
+ * The chrome's base layer: sidebar, tab bar, pane frames and status line as one ANSI string
+ * for the compositor's UI layer.
+ *
+ * Not one Ink tree: laying out a whole 160×45 screen with absolute boxes takes Ink ~10 ms,
+ * and this runs on every focus change. The sidebar, tab bar and status line are rendered
+ * as three small offscreen Ink blocks (Ink only lays out their cells), the frames with
+ * string code (PaneFrames.tsx), and the pieces are joined row by row.
+ */
+import type { ChromeModel } from '../src/tui/chrome-model.js';
+import { paneFrameLines } from './PaneFrames.js';
+import { paint } from './paint.js';
+import { renderBlock } from './render-block.js';
+import { Sidebar } from './Sidebar.js';
+import { StatusLine } from './StatusLine.js';
+import { TabBar } from './TabBar.js';
+import { THEME } from './theme.js';
+import { BOX_CHARS } from './box.js';
+
+/** Geometry of the base layer, in absolute cells (SPEC §12). */
+export function chromeLayout(model: Pick<ChromeModel, 'cols' | 'rows' | 'sidebarWidth'>) {
+  const cols = Math.max(0, model.cols);
+  const rows = Math.max(0, model.rows);
+  const sidebarWidth = Math.min(Math.max(0, model.sidebarWidth), cols);
+  return {
+    cols,
+    rows,
+    sidebarWidth,
+    /** Sidebar content, left of its border column. */
+    sidebar: { x: 0, y: 0, cols: Math.max(0, sidebarWidth - 1), rows: Math.max(0, rows - 1) },
+    tabBar: { x: sidebarWidth, y: 0, cols: cols - sidebarWidth, rows: rows > 1 ? 1 : 0 },
+    main: { x: sidebarWidth, y: 1, cols: cols - sidebarWidth, rows: Math.max(0, rows - 2) },
+    status: { x: 0, y: rows - 1, cols, rows: rows > 0 ? 1 : 0 },
+  };
+}
+
+/**
+ * Renders the base layer: `model.rows` lines joined by `\n`, each exactly `model.cols`
+ * cells, styled with SGR. Pane-frame interiors are plain spaces (panes cover them).
+ */
+export function renderChrome(model: ChromeModel): string {
+  const layout = chromeLayout(model);
+  if (layout.rows === 0) return '';
+  const { sidebar, tabBar, main, status } = layout;
+  const side =
+    layout.sidebarWidth > 0
+      ? renderBlock(<Sidebar workspaces={model.workspaces} agents={model.agents} width={sidebar.cols} height={sidebar.rows} />, sidebar.cols, sidebar.rows)
+      : [];
+  const border = layout.sidebarWidth > 0 ? paint(BOX_CHARS.square.v, THEME.sidebarBorder) : '';
+  const tabs = tabBar.rows > 0 ? renderBlock(<TabBar tabs={model.tabs} width={tabBar.cols} />, tabBar.cols, 1) : [];
+  const frames = main.rows > 0 ? paneFrameLines(model.frames, main) : [];
+  const statusLine = renderBlock(<StatusLine status={model.status} width={status.cols} />, status.cols, 1);
+  const lines: string[] = [];
+  for (let y = 0; y < layout.rows - 1; y++) {
+    const left = layout.sidebarWidth > 0 ? (side[y] ?? '') + border : '';
+    lines.push(left + (y === 0 ? tabs[0] : frames[y - 1]));
+  }
+  lines.push(statusLine[0]);
+  return lines.join('\n');
+}

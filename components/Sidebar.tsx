@@ -1,0 +1,92 @@
+/** The sidebar: workspaces with their rollup badges, then every agent with its state. */
+import { Box } from 'ink';
+import type { SidebarAgent, SidebarWorkspace } from '../src/tui/chrome-model.js';
+import { BADGE, BADGE_WORD_WIDTH, badgeFor } from './badges.js';
+import type { Segment } from './canvas.js';
+import { listWindow } from './list-window.js';
+import { Painted, PaintedLine } from './Painted.js';
+import { GLYPH, THEME } from './theme.js';
+import { fit, textWidth, truncate } from './text-cells.js';
+
+const SIDEBAR = {
+  // Heading, blank separator and AGENTS heading: lines that are not list entries.
+  fixedLines: 3,
+  // Below this many label cells the `where` column goes, then the status word: names first.
+  minLabel: 4,
+} as const;
+
+export interface SidebarProps {
+  workspaces: readonly SidebarWorkspace[];
+  agents: readonly SidebarAgent[];
+  /** Content width, without the border column. */
+  width: number;
+  height: number;
+}
+
+function marker(focused: boolean): Segment {
+  return focused ? { text: GLYPH.focusBar, style: THEME.focusMarker } : { text: ' ' };
+}
+
+/** `▌1 api          ● `: focus bar, switch key, label, rollup badge. */
+export function workspaceRow(ws: SidebarWorkspace, width: number): Segment[] {
+  const badge = badgeFor(ws.badge);
+  const index = String(ws.index);
+  const labelWidth = Math.max(0, width - textWidth(index) - 4);
+  return [
+    marker(ws.focused),
+    { text: index, style: ws.focused ? THEME.focusedText : THEME.muted },
+    { text: ' ' },
+    { text: fit(ws.label, labelWidth), style: ws.focused ? THEME.focusedText : undefined },
+    { text: ' ' },
+    { text: badge.glyph, style: badge.style },
+  ];
+}
+
+/** `▌✔ builder  w1:t2 done   `: focus bar, badge, label, where, status word. */
+export function agentRow(agent: SidebarAgent, width: number): Segment[] {
+  const badge = BADGE[agent.status];
+  const whereWidth = textWidth(agent.where);
+  // marker + glyph + space, then a space before each optional column.
+  let labelWidth = width - 3;
+  const withWord = labelWidth - (BADGE_WORD_WIDTH + 1) >= SIDEBAR.minLabel;
+  if (withWord) labelWidth -= BADGE_WORD_WIDTH + 1;
+  const withWhere = whereWidth > 0 && labelWidth - (whereWidth + 1) >= SIDEBAR.minLabel;
+  if (withWhere) labelWidth -= whereWidth + 1;
+  // An unseen `done` is news: its name is bold too, not only its badge.
+  const labelStyle = agent.focused || agent.status === 'done' ? THEME.focusedText : undefined;
+  const row: Segment[] = [
+    marker(agent.focused),
+    { text: badge.glyph, style: badge.style },
+    { text: ' ' },
+    { text: fit(agent.label, Math.max(0, labelWidth)), style: labelStyle },
+  ];
+  if (withWhere) row.push({ text: ' ' }, { text: truncate(agent.where, whereWidth), style: THEME.muted });
+  if (withWord) row.push({ text: ' ' }, { text: fit(badge.word, BADGE_WORD_WIDTH), style: badge.wordStyle });
+  return row;
+}
+
+/** The sidebar's content (the caller draws the border column). */
+export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
+  const focusedWs = workspaces.findIndex((w) => w.focused);
+  // Workspaces get what they need, but leave room for at least one agent line.
+  const wsWindow = listWindow(workspaces.length, Math.max(1, height - SIDEBAR.fixedLines - 1), focusedWs);
+  const wsLines = wsWindow.end - wsWindow.start + (wsWindow.hidden > 0 ? 1 : 0);
+  const agentCapacity = Math.max(0, height - SIDEBAR.fixedLines - wsLines);
+  const agentWindow = listWindow(agents.length, agentCapacity, agents.findIndex((a) => a.focused));
+  return (
+    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+      <Painted style={THEME.heading}> WORKSPACES</Painted>
+      {workspaces.slice(wsWindow.start, wsWindow.end).map((ws) => (
+        <PaintedLine key={ws.id} parts={workspaceRow(ws, width)} />
+      ))}
+      {wsWindow.hidden > 0 && <Painted style={THEME.muted}>{`  +${wsWindow.hidden} more`}</Painted>}
+      <Painted> </Painted>
+      <Painted style={THEME.heading}> AGENTS</Painted>
+      {agents.length === 0 && <Painted style={THEME.muted}>  no agents yet</Painted>}
+      {agents.slice(agentWindow.start, agentWindow.end).map((agent) => (
+        <PaintedLine key={agent.key} parts={agentRow(agent, width)} />
+      ))}
+      {agentWindow.hidden > 0 && <Painted style={THEME.muted}>{`  +${agentWindow.hidden} more`}</Painted>}
+    </Box>
+  );
+}

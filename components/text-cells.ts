@@ -1,0 +1,124 @@
+/**
+ * Measuring, cleaning, truncating and padding text in terminal cells. Widths come from the
+ * compositor's `char-width` (which matches Ink's string-width), so what we pad here is
+ * exactly what the compositor parses back.
+ */
+import { clusterWidth } from '../src/screen/char-width.js';
+import { RESET } from './paint.js';
+
+const ELLIPSIS = '…';
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** C0, DEL and C1 controls: a label holding ESC or a newline would break the layout or inject escapes. */
+const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
+/** Stateless, so one instance serves every call. */
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** Replaces control characters (ESC, newline, tab…) with spaces so user text stays on its line. */
+export function clean(text: string): string {
+  return text.replace(CONTROLS, ' ');
+}
+
+/** Grapheme clusters of `text` with their cell widths. */
+function clusters(text: string): { s: string; w: number }[] {
+  if (PRINTABLE_ASCII.test(text)) return Array.from(text, (s) => ({ s, w: 1 }));
+  const out: { s: string; w: number }[] = [];
+  for (const { segment } of GRAPHEMES.segment(text)) out.push({ s: segment, w: clusterWidth(segment) });
+  return out;
+}
+
+/** Display width of plain text (no escapes) in cells. */
+export function textWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let width = 0;
+  for (const c of clusters(text)) width += c.w;
+  return width;
+}
+
+/** Cuts `text` to at most `width` cells, ending in … when cut. Cleans control characters. */
+export function truncate(text: string, width: number): string {
+  const s = clean(text);
+  if (width <= 0) return '';
+  if (PRINTABLE_ASCII.test(s) && s.length <= width) return s;
+  const cs = clusters(s);
+  let total = 0;
+  for (const c of cs) total += c.w;
+  if (total <= width) return s;
+  let out = '';
+  let used = 0;
+  for (const c of cs) {
+    if (used + c.w > width - 1) break;
+    out += c.s;
+    used += c.w;
+  }
+  return out + ELLIPSIS;
+}
+
+/** Like truncate, but keeps the end: `…` + the last cells (an input line shows where you type). */
+export function truncateStart(text: string, width: number): string {
+  const s = clean(text);
+  if (width <= 0) return '';
+  const cs = clusters(s);
+  let total = 0;
+  for (const c of cs) total += c.w;
+  if (total <= width) return s;
+  let out = '';
+  let used = 0;
+  for (let k = cs.length - 1; k >= 0; k--) {
+    if (used + cs[k].w > width - 1) break;
+    out = cs[k].s + out;
+    used += cs[k].w;
+  }
+  return ELLIPSIS + out;
+}
+
+/** `text` truncated or right-padded with spaces to exactly `width` cells. */
+export function fit(text: string, width: number): string {
+  const s = truncate(text, width);
+  return s + ' '.repeat(Math.max(0, width - textWidth(s)));
+}
+
+/**
+ * Makes one line of ANSI text (Ink output) exactly `width` cells: pads with spaces, or cuts
+ * it (a wide character that would straddle the edge becomes a space). Resets the pen at the
+ * end if the line styled anything, so styles never bleed into the next piece of the row.
+ */
+export function fitAnsi(line: string, width: number): string {
+  if (PRINTABLE_ASCII.test(line)) {
+    return line.length >= width ? line.slice(0, width) : line + ' '.repeat(width - line.length);
+  }
+  let out = '';
+  let used = 0;
+  let styled = false;
+  let i = 0;
+  while (i < line.length && used < width) {
+    if (line.charCodeAt(i) === 0x1b) {
+      const end = escapeEnd(line, i);
+      out += line.slice(i, end);
+      styled = true;
+      i = end;
+      continue;
+    }
+    let j = i;
+    while (j < line.length && line.charCodeAt(j) !== 0x1b) j++;
+    for (const c of clusters(clean(line.slice(i, j)))) {
+      if (used + c.w > width) {
+        out += ' '.repeat(width - used);
+        used = width;
+        break;
+      }
+      out += c.s;
+      used += c.w;
+    }
+    i = j;
+  }
+  if (styled) out += RESET;
+  return used < width ? out + ' '.repeat(width - used) : out;
+}
+
+/** Index just past the escape sequence starting at `i` (CSI, or ESC plus one character). */
+function escapeEnd(s: string, i: number): number {
+  if (s[i + 1] !== '[') return Math.min(s.length, i + 2);
+  let j = i + 2;
+  while (j < s.length && (s.charCodeAt(j) < 0x40 || s.charCodeAt(j) > 0x7e)) j++;
+  return j + 1;
+}

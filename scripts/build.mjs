@@ -1,0 +1,140 @@
+#!/usr/bin/env node
+/**
+ * Builds dist/ with esbuild:
+ *
+ *   dist/server.js, dist/tui.js, dist/chunks/*  ESM, code-split: src/server/run-server.ts and
+ *                                              src/tui/run-tui.ts, the heavy parts
+ *   dist/cli.cjs                               the CLI (src/cli/main.ts), CommonJS, one file
+ *   dist/heavy.cjs                             src/cli/heavy.ts: the CLI's only way to the ESM parts
+ *   dist/boot.cjs                              src/cli/boot.ts: runs cli.cjs from a V8 code cache
+ *   dist/cli.cjs.cache                         that cache, written by one warm-up run below
+ *
+ * Why the CLI is CommonJS: it must start within 1.5× of `node -e 0`, and only CommonJS-style
+ * scripts can use a V8 code cache on Node 20 (see src/cli/boot.ts). The build fails if the
+ * CLI bundle can reach the UI stack or the native pty addon (SPEC §1).
+ */
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const started = performance.now();
+
+/** Native addon and UI stack: loaded from node_modules at run time, never bundled. */
+const EXTERNAL = ['node-pty', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
+
+/** The ESM entry points the CLI loads on demand, by output name. */
+const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', tui: 'src/tui/run-tui.ts' };
+
+const common = {
+  absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  // Smaller source parses faster; stack traces map back through the .map files.
+  minify: true,
+  external: EXTERNAL,
+  logLevel: 'warning',
+  jsx: 'automatic',
+};
+
+/** Redirects imports matched by `filter` (from importers matching `from`) to an external path. */
+function redirect(name, filter, from, to) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter }, (args) => (from.test(args.importer) ? { path: to, external: true } : undefined));
+    },
+  };
+}
+
+/**
+ * Lighter stand-ins for two modules yargs (and its help layout: cliui, wrap-ansi) imports, each
+ * a measurable share of every CLI start: `string-width` compiles Unicode-property regexes at
+ * import (~20 ms) to measure ASCII help text; `assert` (~1.5 ms) guards internal invariants.
+ */
+const LIGHT_SHIMS = { 'string-width': 'src/cli/string-width-lite.ts', assert: 'src/cli/assert-lite.ts' };
+const lightShims = {
+  name: 'light-shims',
+  setup(b) {
+    b.onResolve({ filter: /^(string-width|assert)$/ }, (args) =>
+      /[\\/]node_modules[\\/](yargs|cliui|wrap-ansi)[\\/]/.test(args.importer)
+        ? { path: path.join(root, LIGHT_SHIMS[args.path]) }
+        : undefined,
+    );
+  },
+};
+
+/** Throws if the CLI bundle imports a module the CLI must never load. */
+function assertLeanCli(metafile) {
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    for (const imp of output.imports) {
+      if (imp.external && EXTERNAL.includes(imp.path)) throw new Error(`${file} imports ${imp.path}; the CLI must not`);
+    }
+  }
+}
+
+rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+
+const heavyEntries = Object.fromEntries(Object.entries(HEAVY_ENTRIES).filter(([, file]) => existsSync(path.join(root, file))));
+for (const [name, file] of Object.entries(HEAVY_ENTRIES)) {
+  if (!(name in heavyEntries)) process.stderr.write(`build: ${file} is missing; \`corral${name === 'tui' ? '' : ` ${name}`}\` will fail\n`);
+}
+
+const cli = {
+  ...common,
+  format: 'cjs',
+  // yargs' ESM shim reads import.meta.url, which CommonJS output lacks.
+  define: { 'import.meta.url': '__corral_import_meta_url' },
+  banner: { js: "var __corral_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+const [, cliResult] = await Promise.all([
+  Object.keys(heavyEntries).length === 0
+    ? undefined
+    : build({
+    ...common,
+    entryPoints: heavyEntries,
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    // Bundled CommonJS dependencies (json-rpc-2.0, @xterm/headless) may call require().
+    banner: { js: "import { createRequire as __corralCreateRequire } from 'node:module';\nconst require = __corralCreateRequire(import.meta.url);" },
+  }),
+  build({
+    ...cli,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/cli.cjs',
+    metafile: true,
+    plugins: [lightShims, redirect('heavy', /^\.\.\/heavy\.js$/, /[\\/]src[\\/]cli[\\/]/, './heavy.cjs')],
+  }),
+  build({
+    ...cli,
+    entryPoints: ['src/cli/heavy.ts'],
+    outfile: 'dist/heavy.cjs',
+    plugins: [
+      redirect('server', /^\.\.\/server\/run-server\.js$/, /heavy\.ts$/, './server.js'),
+      redirect('tui', /^\.\.\/tui\/run-tui\.js$/, /heavy\.ts$/, './tui.js'),
+    ],
+  }),
+  build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false }),
+]);
+assertLeanCli(cliResult.metafile);
+
+// Warm-up: one `ps` against no server writes dist/cli.cjs.cache with everything that path compiles.
+try {
+  execFileSync(process.execPath, [path.join(root, 'bin/corral.js'), 'ps', '--json', '--socket', path.join(root, 'dist/.no-server.sock')], {
+    stdio: 'ignore',
+  });
+} catch {
+  // Expected: exit 1, server_not_running. The cache is written on exit regardless.
+}
+if (!existsSync(path.join(root, 'dist/cli.cjs.cache'))) throw new Error('build: the CLI code cache was not written');
+
+if (!process.env.CORRAL_BUILD_QUIET) {
+  process.stderr.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
+}

@@ -1,0 +1,46 @@
+/**
+ * Starts the CLI bundle (dist/cli.cjs) from a V8 code cache (dist/cli.cjs.cache).
+ *
+ * Why: `corral ps` runs in agent loops and must start within 1.5× of `node -e 0`. Compiling
+ * yargs and the CLI on every start was ~10 ms of a ~30 ms budget, and Node 20 has no compile
+ * cache for ES modules (module.enableCompileCache is Node 22), so the CLI ships as CommonJS
+ * run through vm.Script with cachedData. The build writes the cache; if this Node rejects it
+ * (another V8 version or flags), the first run rewrites it, and any failure to write is ignored.
+ * Code run from a cache must not call import() (Node 20 drops the dynamic-import callback for
+ * cached scripts), which is why the server and TUI are loaded through dist/heavy.cjs.
+ * Built as CommonJS (dist/boot.cjs), hence `__dirname`.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+const bundle = path.join(__dirname, 'cli.cjs');
+const cacheFile = `${bundle}.cache`;
+
+let cachedData: Buffer | undefined;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+
+const wrapper = `(function (exports, require, module, __filename, __dirname) {${readFileSync(bundle, 'utf8')}\n})`;
+const script = new vm.Script(wrapper, { filename: bundle, cachedData });
+const cliModule: { exports: { main?: () => Promise<void> } } = { exports: {} };
+script.runInThisContext()(cliModule.exports, createRequire(bundle), cliModule, bundle, __dirname);
+
+if (cachedData === undefined || script.cachedDataRejected) {
+  // At exit the cache also holds every function this run compiled lazily.
+  process.once('exit', () => {
+    try {
+      const temp = `${cacheFile}.${process.pid}`;
+      writeFileSync(temp, script.createCachedData());
+      renameSync(temp, cacheFile);
+    } catch {
+      // A read-only install just runs without the cache.
+    }
+  });
+}
+
+void cliModule.exports.main?.();

@@ -1,0 +1,55 @@
+/** `corral wait`: block until panes are idle and/or print a pattern (SPEC §9). Timeout in SECONDS. */
+import { connect } from '../../rpc/client.js';
+import { formatJsonLine, UsageError } from '../output.js';
+import { jsonOption } from '../options.js';
+import { defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
+import { compilePattern, formatOutcome, runWait, WAIT, type WaitOptions } from '../wait.js';
+
+/** `corral wait`. */
+export const waitCommand = defineCommand({
+  command: 'wait',
+  describe: 'Wait until panes are idle (--idle) and/or new output matches (--pattern); exit 4 on timeout',
+  builder: (y) =>
+    y
+      .option('match', {
+        type: 'string',
+        demandOption: true,
+        describe: 'selector of the pane(s): surface id, pane id, agent or pane name, cmdline:<substr>, cwd:<path>',
+      })
+      .option('idle', { type: 'boolean', default: false, describe: 'wait for the agent to be idle/done, or a plain pane to be quiet' })
+      .option('pattern', { type: 'string', describe: 'regular expression that output appearing after the wait began must match' })
+      .option('any', { type: 'boolean', describe: 'the selector may match several panes; one satisfying is enough' })
+      .option('all', { type: 'boolean', describe: 'the selector may match several panes; all must satisfy' })
+      .conflicts('any', 'all')
+      .option('timeout', { type: 'number', describe: 'give up after this many SECONDS (exit 4); default: wait forever' })
+      .option('for', {
+        type: 'number',
+        default: WAIT.defaultQuietMs,
+        describe: 'MILLISECONDS of quiet that make a pane without an agent idle',
+      })
+      .option('json', jsonOption)
+      .example('$0 wait --match reviewer --idle --timeout 600', 'after the agent finished its turn')
+      .example("$0 wait --match backend --pattern '^DONE:' --timeout 300", 'after a sentinel line'),
+  handler: async (argv) => {
+    let opts: WaitOptions;
+    try {
+      if (argv.timeout !== undefined && !(argv.timeout >= 0)) throw new UsageError('--timeout must be a number of seconds ≥ 0');
+      if (!(argv.for >= 0)) throw new UsageError('--for must be a number of milliseconds ≥ 0');
+      opts = {
+        selector: argv.match,
+        // Without --pattern there is nothing else to wait for, so bare `wait --match X` waits for idle.
+        idle: argv.idle || argv.pattern === undefined,
+        pattern: argv.pattern === undefined ? undefined : compilePattern(argv.pattern),
+        mode: argv.any ? 'any' : argv.all ? 'all' : 'single',
+        timeoutMs: argv.timeout === undefined ? undefined : argv.timeout * 1000,
+        quietMs: argv.for,
+      };
+    } catch (error) {
+      return reportError(error);
+    }
+    await withClient(argv, async (client) => {
+      const outcome = await runWait({ client, openEvents: () => connect(socketPathOf(argv)) }, opts);
+      out(argv.json ? `${formatJsonLine(outcome)}\n` : formatOutcome(outcome));
+    });
+  },
+});

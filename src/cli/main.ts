@@ -1,0 +1,123 @@
+/**
+ * The `corral` command line (SPEC §6). Client verbs are one request over the socket; the
+ * server and the TUI are loaded through heavy.ts only when run (separate ESM chunks).
+ * Startup time matters (`corral ps` runs in agent loops): import nothing heavy here.
+ */
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import { VERSION } from '../version.js';
+import { lsCommand, psCommand, statusCommand } from './commands/fleet.js';
+import { paneCommand } from './commands/pane.js';
+import { serverCommand, tuiCommand } from './commands/server.js';
+import { focusCommand, keyCommand, readCommand, searchCommand, sendCommand } from './commands/surface.js';
+import { tabCommand } from './commands/tab.js';
+import { waitCommand } from './commands/wait.js';
+import { watchCommand } from './commands/watch.js';
+import { workspaceCommand } from './commands/workspace.js';
+import { EXIT } from '../rpc/protocol.js';
+import { UsageError } from './output.js';
+import { reportError } from './run.js';
+
+/** Widest help text, so `--help` stays readable on wide terminals. */
+const MAX_HELP_WIDTH = 100;
+
+/** Builds the yargs parser for `args` (without node and script). */
+export function buildCli(args: readonly string[]): Argv {
+  const cli = yargs([...args])
+    .scriptName('corral')
+    .usage(
+      [
+        'corral — a terminal multiplexer for coding agents',
+        '',
+        '  corral                  open the full-screen multiplexer',
+        '  corral server           run the server without a UI',
+        '  corral <verb> [args]    talk to the running server',
+        '',
+        'Herdr-style verbs (workspace, tab, pane) print {"result":…} as JSON; the others print',
+        'text, or the bare result with --json. Errors: {"error":{"code","message"}} on stderr.',
+        'Exit codes: 0 ok, 1 error, 2 usage, 3 target not found/ambiguous, 4 timeout.',
+      ].join('\n'),
+    )
+    // Arguments after `--` land in argv['--']; verbs taking text read them (text starting with -).
+    .parserConfiguration({ 'populate--': true })
+    .option('socket', { type: 'string', global: true, describe: 'server socket path (default: $CORRAL_SOCKET, else per session)' })
+    .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' })
+    .command(tuiCommand)
+    .command(serverCommand)
+    .command(workspaceCommand)
+    .command(tabCommand)
+    .command(paneCommand)
+    .command(psCommand)
+    .command(lsCommand)
+    .command(statusCommand)
+    .command(readCommand)
+    .command(searchCommand)
+    .command(sendCommand)
+    .command(keyCommand)
+    .command(focusCommand)
+    .command(watchCommand)
+    .command(waitCommand);
+  return cli
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('help', 'h')
+    .version(VERSION)
+    .wrap(Math.min(MAX_HELP_WIDTH, process.stdout.columns || MAX_HELP_WIDTH))
+    .fail((message, error) => onFail(message, error, cli));
+}
+
+/** Thrown out of yargs once an error has been reported, so no handler runs after a usage error. */
+class Reported extends Error {}
+
+/** yargs calls this for usage errors (message set) and for errors thrown while parsing. */
+function onFail(message: string | undefined, error: Error | undefined, y: Argv): never {
+  if (error instanceof Reported) throw error;
+  if (!message && error) {
+    reportError(error);
+    throw new Reported();
+  }
+  const context = commandPath(y);
+  process.stderr.write(`corral: ${message ?? error?.message ?? 'invalid usage'}\n`);
+  process.stderr.write(`Run 'corral${context ? ` ${context}` : ''} --help' for usage.\n`);
+  process.exitCode = EXIT.usage;
+  throw new Reported();
+}
+
+/**
+ * The verb being parsed when a usage error hit (e.g. `pane split`), for the help hint. Reads
+ * yargs' internal parse context (what fail's third argument is in yargs 18 is not the instance).
+ */
+function commandPath(y: Argv): string {
+  const internal = y as unknown as { getInternalMethods?: () => { getContext?: () => { commands?: unknown } } };
+  const commands = internal.getInternalMethods?.().getContext?.().commands;
+  return Array.isArray(commands) ? commands.filter((c) => typeof c === 'string').join(' ') : '';
+}
+
+/** Option-shaped tokens yargs parses: `-x`, `-abc`, `--name`, `--name=any value`. */
+const OPTION_TOKEN = /^--?[A-Za-z][\w.-]*(=[\s\S]*)?$/;
+
+/**
+ * An argument before `--` that starts with `-` but is neither an option nor a number (say a
+ * prompt "- fix the tests") is silently taken apart by yargs; refuse it and say what to do.
+ */
+export function checkDashArguments(args: readonly string[]): void {
+  for (const arg of args) {
+    if (arg === '--') return;
+    if (arg.length > 1 && arg.startsWith('-') && !OPTION_TOKEN.test(arg) && !/^-\d/.test(arg)) {
+      throw new UsageError(
+        `argument ${JSON.stringify(arg)} starts with "-": put it after -- (corral send <target> -- ${JSON.stringify(arg)}) or attach it to its option (--pattern=${JSON.stringify(arg)})`,
+      );
+    }
+  }
+}
+
+/** Runs the CLI; the exit code is left in process.exitCode so pending output drains. */
+export async function main(args: readonly string[] = hideBin(process.argv)): Promise<void> {
+  try {
+    checkDashArguments(args);
+    await buildCli(args).parseAsync();
+  } catch (error) {
+    if (!(error instanceof Reported)) reportError(error);
+  }
+}

@@ -1,0 +1,18 @@
+/** Option definitions several verbs share, so their wording and units stay the same everywhere. */
+
+/** `--json` on Conductor verbs. */
+export const jsonOption = { type: 'boolean', default: false, describe: 'print the result as JSON' } as const;
+
+/** `<target>` on Conductor verbs (SPEC §2 selectors). */
+export const targetPositional = {
+  type: 'string',
+  demandOption: true,
+  describe: 'selector: surface id, pane id (w1:p2), agent or pane name, cmdline:<substr>, cwd:<path>',
+} as const;
+
+/** `--focus` / `--no-focus` on verbs that create something. */
+export const focusOption = {
+  type: 'boolean',
+  default: true,
+  describe: 'focus it (--no-focus to leave focus where it is)',
+} as const;

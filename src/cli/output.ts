@@ -1,0 +1,98 @@
+/**
+ * What the CLI writes (SPEC §6): herdr-style verbs print `{"result":…}`, Conductor verbs
+ * print human text or the bare result, errors go to stderr as `{"error":{code,message}}`.
+ * Pure formatting lives here so it can be tested without a server.
+ */
+import { CorralError, EXIT, exitCodeFor } from '../rpc/protocol.js';
+
+/** A mistake in how the CLI was called that yargs could not see (e.g. `--current` outside a pane). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The stderr line for an error; unexpected exceptions become `internal_error`. */
+export function formatError(error: unknown): string {
+  const { code, message } = describeError(error);
+  return JSON.stringify({ error: { code, message } });
+}
+
+/** The exit code for anything a verb may throw (SPEC §6). */
+export function exitCodeForError(error: unknown): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  return exitCodeFor(describeError(error).code);
+}
+
+function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof CorralError) return { code: error.code, message: error.message };
+  // The server and TUI are separate bundles with their own copy of CorralError: match by shape.
+  const code: unknown = error instanceof Error && error.name === 'CorralError' ? Reflect.get(error, 'code') : undefined;
+  if (typeof code === 'string') return { code, message: (error as Error).message };
+  if (error instanceof Error) return { code: 'internal_error', message: error.message };
+  return { code: 'internal_error', message: String(error) };
+}
+
+/** The herdr-style envelope, one line. */
+export function formatResult(result: unknown): string {
+  return JSON.stringify({ result: result ?? null });
+}
+
+/** One JSON value on one line (Conductor `--json`, `watch`). */
+export function formatJsonLine(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}
+
+/** Text with exactly one trailing newline unless it is empty. */
+export function asTextBlock(text: string): string {
+  if (text === '') return '';
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** Table cells: null/undefined/empty render as `-` so columns never collapse. */
+export function cell(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '-';
+  return String(value).replace(/[\r\n\t]+/g, ' ');
+}
+
+/** A left-aligned, space-padded table with a header row; the last column is not padded. */
+export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((header, i) => Math.max(displayWidth(header), ...rows.map((row) => displayWidth(row[i] ?? ''))));
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((text, i) => (i === cells.length - 1 ? text : text + ' '.repeat(widths[i] - displayWidth(text))))
+      .join(TABLE_GAP)
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** Two spaces between columns, as `ps` and `docker ps` print them. */
+const TABLE_GAP = '  ';
+
+/** Columns a string takes in a terminal: wide East Asian/emoji count 2, combining marks 0. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const char of text) width += codePointWidth(char.codePointAt(0)!);
+  return width;
+}
+
+/** A deliberately small width table: exact for ASCII, close enough for names and paths. */
+export function codePointWidth(cp: number): number {
+  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
+  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1faff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  ) {
+    return 2;
+  }
+  return 1;
+}

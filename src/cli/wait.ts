@@ -1,0 +1,335 @@
+/**
+ * `corral wait` (SPEC §9), client-side: resolve the selector to panes, then poll their
+ * scrollback for new lines matching a pattern and/or follow the event stream until they are
+ * idle. The deciding logic is pure functions; `runWait` only wires them to a connection.
+ */
+import {
+  CorralError,
+  EVENT_NOTIFICATION,
+  type AgentStatus,
+  type SurfaceListResult,
+  type SurfaceReadResult,
+  type SurfaceStatus,
+} from '../rpc/protocol.js';
+
+/** Timing and sizes of `wait`, as the Conductor reference fixes them. */
+export const WAIT = {
+  /** Scrollback is polled this often (SPEC §9). */
+  pollMs: 500,
+  /** Each poll scans this many trailing lines (SPEC §9). */
+  scanLines: 500,
+  /** A pane without an agent is idle after this much quiet, unless --for says otherwise. */
+  defaultQuietMs: 1000,
+} as const;
+
+/** Agent statuses that satisfy `--idle`. */
+const IDLE_STATUSES: ReadonlySet<AgentStatus> = new Set(['idle', 'done']);
+
+/** Event types an idle wait subscribes to. */
+const IDLE_EVENT_TYPES = ['surface_changed', 'agent.status_changed'] as const;
+
+export type WaitMode = 'single' | 'any' | 'all';
+
+export interface WaitOptions {
+  /** The `--match` selector. */
+  selector: string;
+  idle: boolean;
+  pattern?: RegExp;
+  mode: WaitMode;
+  /** Give up after this long (ms); undefined waits forever. */
+  timeoutMs?: number;
+  /** `--for`: quiet time that makes a pane without an agent idle. */
+  quietMs: number;
+}
+
+export interface WaitMatch {
+  surface_id: number;
+  pane_id: string;
+  lines: string[];
+}
+
+/** What `wait --json` prints. */
+export interface WaitOutcome {
+  matched: boolean;
+  panes: string[];
+  matches: WaitMatch[];
+}
+
+// ---------------------------------------------------------------------------
+// Pure parts.
+
+/** Where a pattern wait started in one pane: the absolute end line and the text of the line before it. */
+export interface LineBaseline {
+  endLine: number;
+  lastLine: string | undefined;
+}
+
+type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line'> & { total_lines?: number };
+
+/** The lines of a read with the absolute index of the first one. */
+export function splitRead(read: ReadWindow): { first: number; lines: string[] } {
+  const lines = read.lines === 0 ? [] : read.text.split('\n');
+  // A trailing newline leaves an empty last element that is not a line of the pane.
+  while (lines.length > read.lines && lines[lines.length - 1] === '') lines.pop();
+  const end = typeof read.end_line === 'number' ? read.end_line : (read.total_lines ?? lines.length);
+  return { first: end - lines.length, lines };
+}
+
+/** The baseline a pattern wait compares later reads with. */
+export function baselineOf(read: ReadWindow): LineBaseline {
+  const { first, lines } = splitRead(read);
+  return { endLine: first + lines.length, lastLine: lines.length > 0 ? lines[lines.length - 1] : undefined };
+}
+
+/**
+ * Lines of `read` that appeared after `baseline`: every line at or past the baseline's end,
+ * plus the line just before it if its text changed (a prompt line the output continued).
+ */
+export function newLinesSince(baseline: LineBaseline, read: ReadWindow): string[] {
+  const { first, lines } = splitRead(read);
+  const fresh: string[] = [];
+  lines.forEach((text, k) => {
+    const index = first + k;
+    if (index >= baseline.endLine) fresh.push(text);
+    else if (index === baseline.endLine - 1 && baseline.lastLine !== undefined && text !== baseline.lastLine) fresh.push(text);
+  });
+  return fresh;
+}
+
+/** The lines `pattern` matches. */
+export function matchingLines(lines: readonly string[], pattern: RegExp): string[] {
+  const re = pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : pattern;
+  return lines.filter((line) => re.test(line));
+}
+
+/** Compiles `--pattern`; a bad expression is `invalid_regex`. */
+export function compilePattern(source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch (error) {
+    throw new CorralError('invalid_regex', `invalid --pattern ${JSON.stringify(source)}: ${(error as Error).message}`);
+  }
+}
+
+/** What the wait knows about one pane. */
+export interface PaneProgress {
+  surfaceId: number;
+  paneId: string;
+  /** Agent kind in the pane, null when none. */
+  tool: string | null;
+  agentStatus: AgentStatus | null;
+  outputGeneration: number;
+  /** When output last changed (or the wait began). */
+  lastOutputAt: number;
+  baseline?: LineBaseline;
+  /** Lines that matched the pattern; set once, then sticky. */
+  matched?: string[];
+}
+
+/** `--idle` for one pane: an agent is idle or done; a pane without one has been quiet for `quietMs`. */
+export function isPaneIdle(pane: PaneProgress, now: number, quietMs: number): boolean {
+  if (pane.tool !== null) return pane.agentStatus !== null && IDLE_STATUSES.has(pane.agentStatus);
+  return now - pane.lastOutputAt >= quietMs;
+}
+
+/** Whether one pane meets the wait's conditions right now. */
+export function isPaneSatisfied(pane: PaneProgress, opts: Pick<WaitOptions, 'idle' | 'pattern' | 'quietMs'>, now: number): boolean {
+  if (opts.pattern && pane.matched === undefined) return false;
+  if (opts.idle && !isPaneIdle(pane, now, opts.quietMs)) return false;
+  return true;
+}
+
+/** `--any` needs one satisfied pane, `--all` (and a single pane) all of them. */
+export function isWaitSatisfied(mode: WaitMode, satisfied: readonly boolean[]): boolean {
+  if (satisfied.length === 0) return false;
+  return mode === 'any' ? satisfied.some(Boolean) : satisfied.every(Boolean);
+}
+
+/** Applies one event from the stream to the pane it names. */
+export function applyEvent(panes: readonly PaneProgress[], event: Record<string, unknown>, now: number): void {
+  const pane = panes.find((p) => p.surfaceId === event.surface_id);
+  if (!pane) return;
+  if (event.type === 'surface_changed') {
+    pane.lastOutputAt = now;
+    if (typeof event.output_generation === 'number') pane.outputGeneration = event.output_generation;
+  } else if (event.type === 'agent.status_changed') {
+    if ('tool' in event) pane.tool = typeof event.tool === 'string' ? event.tool : null;
+    if (typeof event.agent_status === 'string') pane.agentStatus = event.agent_status as AgentStatus;
+  }
+}
+
+/** Applies a polled `surface.status`; an advanced output_generation counts as output. */
+export function applyStatus(pane: PaneProgress, status: SurfaceStatus, now: number): void {
+  pane.tool = status.tool;
+  pane.agentStatus = status.agent_status;
+  if (status.output_generation !== pane.outputGeneration) {
+    pane.outputGeneration = status.output_generation;
+    pane.lastOutputAt = now;
+  }
+}
+
+/** The outcome for the panes that are satisfied now. */
+export function outcomeOf(panes: readonly PaneProgress[], satisfied: readonly boolean[], withPattern: boolean): WaitOutcome {
+  const done = panes.filter((_, i) => satisfied[i]);
+  return {
+    matched: true,
+    panes: done.map((p) => p.paneId),
+    matches: withPattern ? done.map((p) => ({ surface_id: p.surfaceId, pane_id: p.paneId, lines: p.matched ?? [] })) : [],
+  };
+}
+
+/** Human output: the matched lines (prefixed by pane when several panes matched), else `<pane> idle`. */
+export function formatOutcome(outcome: WaitOutcome): string {
+  if (outcome.matches.length === 0) return outcome.panes.map((id) => `${id} idle\n`).join('');
+  const prefix = outcome.matches.length > 1;
+  return outcome.matches.flatMap((m) => m.lines.map((line) => (prefix ? `${m.pane_id}: ${line}\n` : `${line}\n`))).join('');
+}
+
+// ---------------------------------------------------------------------------
+// Wiring.
+
+/** The part of RpcClient a wait uses (a structural type, so tests can pass a fake). */
+export interface RpcCaller {
+  call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  onNotification(handler: (method: string, params: unknown) => void): () => void;
+  close(): void;
+}
+
+export interface WaitDeps {
+  client: RpcCaller;
+  /** Opens a second connection for the event stream (idle mode); failure falls back to polling. */
+  openEvents?: () => Promise<RpcCaller>;
+  now?: () => number;
+}
+
+/** Resolves the selector to the panes the wait watches (SPEC §2: several only with --any/--all). */
+async function resolvePanes(client: RpcCaller, opts: WaitOptions, now: number): Promise<PaneProgress[]> {
+  const fresh = (status: SurfaceStatus): PaneProgress => ({
+    surfaceId: status.surface_id,
+    paneId: status.pane_id,
+    tool: status.tool,
+    agentStatus: status.agent_status,
+    outputGeneration: status.output_generation,
+    lastOutputAt: now,
+  });
+  if (opts.mode === 'single') return [fresh(await client.call<SurfaceStatus>('surface.status', { target: opts.selector }))];
+  const { surfaces } = await client.call<SurfaceListResult>('surface.list', { match: opts.selector });
+  if (surfaces.length === 0) {
+    throw new CorralError('target_not_found', `no pane matches ${JSON.stringify(opts.selector)}`, { target: opts.selector });
+  }
+  return Promise.all(
+    surfaces.map(async (s) => fresh(await client.call<SurfaceStatus>('surface.status', { target: String(s.surface_id) }))),
+  );
+}
+
+function readTail(client: RpcCaller, pane: PaneProgress): Promise<SurfaceReadResult> {
+  return client.call<SurfaceReadResult>('surface.read', { target: String(pane.surfaceId), lines: WAIT.scanLines, raw: true });
+}
+
+/** Runs a wait to its end: resolves with the outcome, rejects with `timeout` or the first RPC error. */
+export async function runWait(deps: WaitDeps, opts: WaitOptions): Promise<WaitOutcome> {
+  const now = deps.now ?? Date.now;
+  const { client } = deps;
+  const panes = await resolvePanes(client, opts, now());
+  if (opts.pattern) {
+    await Promise.all(panes.map(async (pane) => (pane.baseline = baselineOf(await readTail(client, pane)))));
+  }
+
+  const timers = new Set<NodeJS.Timeout>();
+  let events: RpcCaller | undefined;
+  let quietTimer: NodeJS.Timeout | undefined;
+  let finished = false;
+
+  return new Promise<WaitOutcome>((resolve, reject) => {
+    const finish = (error: unknown, outcome?: WaitOutcome): void => {
+      if (finished) return;
+      finished = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      events?.close();
+      if (outcome) resolve(outcome);
+      else reject(error);
+    };
+    const later = (ms: number, fn: () => void): NodeJS.Timeout => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        fn();
+      }, ms);
+      timers.add(timer);
+      return timer;
+    };
+
+    const evaluate = (): void => {
+      if (finished) return;
+      const t = now();
+      const satisfied = panes.map((pane) => isPaneSatisfied(pane, opts, t));
+      if (isWaitSatisfied(opts.mode, satisfied)) return finish(undefined, outcomeOf(panes, satisfied, opts.pattern !== undefined));
+      // A quiet pane becomes idle without any event; look again right when it would.
+      if (opts.idle) {
+        const waits = panes
+          .filter((p) => p.tool === null && t - p.lastOutputAt < opts.quietMs)
+          .map((p) => p.lastOutputAt + opts.quietMs - t);
+        if (quietTimer) {
+          clearTimeout(quietTimer);
+          timers.delete(quietTimer);
+          quietTimer = undefined;
+        }
+        if (waits.length > 0) quietTimer = later(Math.min(...waits), evaluate);
+      }
+    };
+
+    const pollOnce = async (): Promise<void> => {
+      await Promise.all(
+        panes.map(async (pane) => {
+          if (opts.pattern && pane.matched === undefined && pane.baseline) {
+            const lines = matchingLines(newLinesSince(pane.baseline, await readTail(client, pane)), opts.pattern);
+            if (lines.length > 0) pane.matched = lines;
+          }
+          if (opts.idle) applyStatus(pane, await client.call<SurfaceStatus>('surface.status', { target: String(pane.surfaceId) }), now());
+        }),
+      );
+    };
+
+    const pollLoop = async (): Promise<void> => {
+      while (!finished) {
+        try {
+          await pollOnce();
+        } catch (error) {
+          return finish(error);
+        }
+        evaluate();
+        if (finished) return;
+        await new Promise<void>((wake) => later(WAIT.pollMs, wake));
+      }
+    };
+
+    if (opts.timeoutMs !== undefined) {
+      later(opts.timeoutMs, () =>
+        finish(new CorralError('timeout', `wait --match ${opts.selector} timed out after ${opts.timeoutMs! / 1000} s`)),
+      );
+    }
+
+    if (opts.idle && deps.openEvents) {
+      deps
+        .openEvents()
+        .then(async (stream) => {
+          if (finished) return stream.close();
+          events = stream;
+          stream.onNotification((method, params) => {
+            if (method !== EVENT_NOTIFICATION || typeof params !== 'object' || params === null) return;
+            applyEvent(panes, params as Record<string, unknown>, now());
+            evaluate();
+          });
+          await stream.call('events.subscribe', {
+            surfaces: panes.map((p) => String(p.surfaceId)),
+            types: [...IDLE_EVENT_TYPES],
+          });
+        })
+        // The stream is an accelerator; polling output_generation still decides without it.
+        .catch(() => undefined);
+    }
+
+    evaluate();
+    void pollLoop();
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The config keys of SPEC §11: names, defaults, validators and one-line docs, in one table
+ * so the loader, the sample file and docs/config.md cannot drift apart (a test checks).
+ */
+import { isKeyChord } from './key-chord.js';
+
+/** The validated config the rest of corral reads. Field names are the TOML key names. */
+export interface Config {
+  ai_unrestricted: boolean;
+  ai_injection_fence: boolean;
+  agent_stall_threshold_secs: number;
+  shell: string;
+  scrollback_lines: number;
+  keys: KeysConfig;
+  ui: UiConfig;
+}
+
+export interface KeysConfig {
+  prefix: string;
+  /** `[keys] <action> = "<chord>"` entries other than `prefix`, as written. */
+  overrides: Readonly<Record<string, string>>;
+}
+
+export interface UiConfig {
+  sidebar_width: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+export const CONFIG_LIMITS = {
+  /** More than a million lines per pane would cost hundreds of MB per pane in xterm's buffer. */
+  maxScrollbackLines: 1_000_000,
+  /** A stall threshold past a day is meaningless, and keeps the ms value far from setTimeout's 2^31 overflow. */
+  maxStallThresholdSecs: 86_400,
+  /** Narrower than 10 cells cannot show an agent name; wider than 80 leaves no room for panes. */
+  minSidebarWidth: 10,
+  maxSidebarWidth: 80,
+} as const;
+
+/** What a value must be, phrased to follow `key "x" …`; null when the value is fine. */
+export type Check = (value: unknown) => string | null;
+
+const isBool: Check = (v) => (typeof v === 'boolean' ? null : 'must be true or false');
+
+const intBetween = (min: number, max: number): Check => (v) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+    ? null
+    : `must be an integer between ${min} and ${max}`;
+
+const nonEmptyString: Check = (v) => (typeof v === 'string' && v.trim() !== '' ? null : 'must be a non-empty string');
+
+/** Exported for the [keys] override entries, which share the prefix's rule. */
+export const isChord: Check = (v) =>
+  typeof v === 'string' && isKeyChord(v)
+    ? null
+    : 'must be a key chord like "ctrl+b", "alt+x", "f5" or a single character';
+
+export interface KeySpec {
+  /** Dotted TOML path: `shell`, `ui.sidebar_width`. */
+  path: string;
+  check: Check;
+  /** The default as it would be written in TOML (for docs and the sample file). */
+  defaultText: string;
+  doc: string;
+}
+
+/** Every fixed key corral reads. `[keys]` also takes free-form action overrides (see KEY_ACTION_RE). */
+export const CONFIG_KEYS: readonly KeySpec[] = [
+  { path: 'ai_unrestricted', check: isBool, defaultText: 'false', doc: 'open the scripting gate: allow CLI/RPC clients to submit input to panes' },
+  { path: 'ai_injection_fence', check: isBool, defaultText: 'true', doc: 'wrap peer terminal output returned by reads in an <untrusted_terminal_output> fence' },
+  {
+    path: 'agent_stall_threshold_secs',
+    check: intBetween(1, CONFIG_LIMITS.maxStallThresholdSecs),
+    defaultText: '120',
+    doc: 'an agent that is working with no screen activity for this long is reported as stalled',
+  },
+  { path: 'shell', check: nonEmptyString, defaultText: '"$SHELL" (else "/bin/sh")', doc: 'the shell new panes run' },
+  {
+    path: 'scrollback_lines',
+    check: intBetween(0, CONFIG_LIMITS.maxScrollbackLines),
+    defaultText: '10000',
+    doc: 'lines of scrollback kept per pane',
+  },
+  { path: 'keys.prefix', check: isChord, defaultText: '"ctrl+b"', doc: 'the prefix key that starts every TUI command' },
+  {
+    path: 'ui.sidebar_width',
+    check: intBetween(CONFIG_LIMITS.minSidebarWidth, CONFIG_LIMITS.maxSidebarWidth),
+    defaultText: '28',
+    doc: 'width of the left sidebar in cells',
+  },
+];
+
+/** Tables the config may contain; anything else at the top level that is a table is unknown. */
+export const CONFIG_TABLES = ['keys', 'ui'] as const;
+
+/** Action names in `[keys]` overrides: the lower-case ids the key-binding table uses. */
+export const KEY_ACTION_RE = /^[a-z][a-z0-9_.-]*$/;
+
+const DEFAULT_SHELL = '/bin/sh';
+
+/** The defaults of every key; `shell` comes from $SHELL when set. */
+export function defaultConfig(env: Env = process.env): Config {
+  const shell = env.SHELL !== undefined && env.SHELL.trim() !== '' ? env.SHELL : DEFAULT_SHELL;
+  return {
+    ai_unrestricted: false,
+    ai_injection_fence: true,
+    agent_stall_threshold_secs: 120,
+    shell,
+    scrollback_lines: 10_000,
+    keys: { prefix: 'ctrl+b', overrides: {} },
+    ui: { sidebar_width: 28 },
+  };
+}

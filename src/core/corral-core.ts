@@ -1,0 +1,430 @@
+/**
+ * The corral core: the session model plus one live pty + headless terminal per pane, the
+ * event stream, the scripting gate and every action a client can take. The RPC handlers and
+ * the TUI both call these methods; nothing here knows a UI exists.
+ */
+import { CorralError, type SplitDirection, type CorralEvent } from '../rpc/protocol.js';
+import type { Config } from '../config/schema.js';
+import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
+import { computeRects, leaves, resizeLeaf, type Rect } from '../session/layout.js';
+import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
+import { PaneHost } from '../pty/pane-host.js';
+import { EventBus, type Disposable } from './event-bus.js';
+import { paneEnvironment } from './pane-env.js';
+
+/** Size of the virtual screen panes are laid out in when no TUI is attached. */
+export const HEADLESS_VIEWPORT = { cols: 160, rows: 48 } as const;
+
+/** How often `surface_changed` may fire per pane (SPEC §7). */
+const SURFACE_CHANGED_INTERVAL_MS = 50;
+
+export interface CoreOptions {
+  config: Config;
+  scripting: boolean;
+  socketPath: string;
+  /** Directory holding the `corral` launcher, prepended to every pane's PATH. */
+  launcherDir: string | null;
+  /** The environment panes inherit (the server's own, normally). */
+  baseEnv: NodeJS.ProcessEnv;
+  viewport?: { cols: number; rows: number };
+}
+
+/** A pane's live half: the pty/terminal pair plus bookkeeping for events. */
+interface LivePane {
+  host: PaneHost;
+  surfaceChangedTimer: NodeJS.Timeout | null;
+  lastSurfaceChangedAt: number;
+  exited: boolean;
+  exitCode: number | null;
+}
+
+export class CorralCore {
+  readonly model = new SessionModel();
+  readonly bus = new EventBus();
+  private readonly live = new Map<number, LivePane>();
+  private viewport: { cols: number; rows: number };
+  /** Maps a tab's pane rectangle to the pty's size; the TUI takes away room for borders. */
+  private contentRect: (rect: Rect) => Rect = (rect) => rect;
+  scripting: boolean;
+  private closed = false;
+
+  constructor(readonly options: CoreOptions) {
+    this.scripting = options.scripting || options.config.ai_unrestricted;
+    this.viewport = { ...(options.viewport ?? HEADLESS_VIEWPORT) };
+  }
+
+  get config(): Config {
+    return this.options.config;
+  }
+
+  // -- structure ------------------------------------------------------------
+
+  createWorkspace(opts: { cwd: string; label?: string; focus?: boolean }) {
+    const created = this.model.createWorkspace(opts);
+    this.startPane(created.pane);
+    this.emit({ type: 'workspace.created', workspace: created.workspace.id });
+    this.emit({ type: 'tab.created', workspace: created.workspace.id, tab: created.tab.id });
+    this.emitPaneCreated(created.pane);
+    this.layoutTab(created.tab);
+    this.emitFocusIfChanged();
+    return created;
+  }
+
+  createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
+    const created = this.model.createTab(opts);
+    this.startPane(created.pane);
+    this.emit({ type: 'tab.created', workspace: created.tab.workspaceId, tab: created.tab.id });
+    this.emitPaneCreated(created.pane);
+    if (opts.focus !== false) this.model.focusTab(created.tab.id);
+    this.layoutTab(created.tab);
+    this.emitFocusIfChanged();
+    return created;
+  }
+
+  splitPane(paneId: string, direction: SplitDirection, opts: { ratio?: number; cwd?: string; focus?: boolean } = {}) {
+    const target = this.model.pane(paneId);
+    const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target) });
+    // Size the new pty to its slot before spawning so the shell starts at the right width.
+    this.startPane(pane);
+    this.emitPaneCreated(pane);
+    if (opts.focus !== false) this.model.focusPane(pane.id);
+    this.layoutTab(this.model.tab(pane.tabId));
+    this.emitFocusIfChanged();
+    return pane;
+  }
+
+  closePane(paneId: string): CloseResult {
+    const pane = this.model.pane(paneId);
+    const closed = this.model.closePane(pane.id);
+    this.finishClose(closed);
+    return closed;
+  }
+
+  closeTab(tabId: string): CloseResult {
+    const closed = this.model.closeTab(tabId);
+    this.finishClose(closed);
+    return closed;
+  }
+
+  closeWorkspace(workspaceId: string): CloseResult {
+    const closed = this.model.closeWorkspace(workspaceId);
+    this.finishClose(closed);
+    return closed;
+  }
+
+  movePane(paneId: string, target: { workspace?: string; tab?: string; newTab?: boolean; newWorkspace?: boolean }) {
+    const result = this.model.movePane(paneId, target);
+    if (!result.changed) return result;
+    if (result.createdWorkspace) this.emit({ type: 'workspace.created', workspace: result.createdWorkspace.id });
+    if (result.createdTab) this.emit({ type: 'tab.created', workspace: result.createdTab.workspaceId, tab: result.createdTab.id });
+    this.emitStructureClosed(result.closed);
+    this.emit({
+      type: 'pane.moved',
+      ...this.paneRef(result.pane),
+      previous_pane_id: result.previousPaneId,
+      previous_workspace_id: result.previousWorkspaceId,
+      previous_tab_id: result.previousTabId,
+    });
+    this.layoutTab(this.model.tab(result.pane.tabId));
+    const previousTab = this.model.tabs.get(result.previousTabId);
+    if (previousTab) this.layoutTab(previousTab);
+    this.emitFocusIfChanged();
+    return result;
+  }
+
+  focusPane(paneId: string): PaneRecord {
+    const pane = this.model.focusPane(paneId);
+    this.layoutTab(this.model.tab(pane.tabId));
+    this.emitFocusIfChanged(true);
+    return pane;
+  }
+
+  focusTab(tabId: string): TabRecord {
+    const tab = this.model.focusTab(tabId);
+    this.emitFocusIfChanged(true);
+    return tab;
+  }
+
+  focusWorkspace(workspaceId: string) {
+    const workspace = this.model.focusWorkspace(workspaceId);
+    this.emitFocusIfChanged(true);
+    return workspace;
+  }
+
+  renamePane(paneId: string, name: string): PaneRecord {
+    const pane = this.model.pane(paneId);
+    pane.name = name === '' ? null : name;
+    this.emit({ type: 'pane.renamed', ...this.paneRef(pane), name: pane.name });
+    return pane;
+  }
+
+  renameWorkspace(workspaceId: string, label: string) {
+    const workspace = this.model.workspace(workspaceId);
+    workspace.label = label;
+    this.emit({ type: 'workspace.renamed', workspace: workspace.id, label });
+    return workspace;
+  }
+
+  renameTab(tabId: string, label: string): TabRecord {
+    const tab = this.model.tab(tabId);
+    tab.label = label;
+    this.emit({ type: 'tab.renamed', workspace: tab.workspaceId, tab: tab.id, label });
+    return tab;
+  }
+
+  zoomPane(paneId: string, zoom?: boolean): TabRecord {
+    const tab = this.model.zoomPane(paneId, zoom);
+    this.layoutChanged(tab);
+    return tab;
+  }
+
+  swapPanes(a: string, b: string): TabRecord {
+    const tab = this.model.swapPanes(a, b);
+    this.layoutChanged(tab);
+    return tab;
+  }
+
+  resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): TabRecord {
+    const pane = this.model.pane(paneId);
+    const tab = this.model.tab(pane.tabId);
+    tab.layout = resizeLeaf(tab.layout, computeRects(tab.layout, this.area()), pane.id, direction, cells);
+    this.layoutChanged(tab);
+    return tab;
+  }
+
+  private layoutChanged(tab: TabRecord): void {
+    this.layoutTab(tab);
+    this.emit({ type: 'pane.layout_changed', workspace: tab.workspaceId, tab: tab.id });
+  }
+
+  /** Sets the size of the area tabs are laid out in; the TUI calls this on every resize. */
+  setViewport(cols: number, rows: number, contentRect?: (rect: Rect) => Rect): void {
+    this.viewport = { cols: Math.max(1, cols), rows: Math.max(1, rows) };
+    if (contentRect) this.contentRect = contentRect;
+    for (const tab of this.model.tabs.values()) this.layoutTab(tab);
+  }
+
+  /** The rectangles of a tab's visible panes (one when zoomed), in viewport cells. */
+  tabRects(tab: TabRecord): Map<string, Rect> {
+    const area = this.area();
+    if (tab.zoomedPane) return new Map([[tab.zoomedPane, area]]);
+    return computeRects(tab.layout, area);
+  }
+
+  // -- panes: I/O -----------------------------------------------------------
+
+  /** The live pty/terminal of a pane. */
+  host(pane: PaneRecord): PaneHost {
+    const live = this.live.get(pane.surfaceId);
+    if (!live) throw new CorralError('pane_not_found', `pane ${pane.id} has no process`, { pane_id: pane.id });
+    return live.host;
+  }
+
+  paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null } {
+    const live = this.live.get(pane.surfaceId);
+    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null };
+  }
+
+  /** Throws `scripting_disabled` unless the gate is open (SPEC §8). */
+  requireScripting(what: string): void {
+    if (this.scripting) return;
+    throw new CorralError(
+      'scripting_disabled',
+      `${what} submits input to a pane, which needs the scripting gate: start the server with --scripting ` +
+        `(or CORRAL_SCRIPTING=1), set ai_unrestricted = true in config.toml, or press ctrl+b s in the TUI`,
+    );
+  }
+
+  setScripting(on: boolean): void {
+    this.scripting = on;
+    this.emit({ type: 'scripting.changed', scripting: on });
+  }
+
+  /** Writes raw bytes to a pane's pty. */
+  writeToPane(pane: PaneRecord, data: string): void {
+    const live = this.live.get(pane.surfaceId);
+    if (!live || live.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
+    live.host.write(data);
+  }
+
+  /** The pane's live working directory (its foreground process's, else its shell's). */
+  paneCwd(pane: PaneRecord): string {
+    const live = this.live.get(pane.surfaceId);
+    return (live && !live.exited && live.host.cwd()) || pane.startCwd;
+  }
+
+  /** The pane's foreground command line, or the shell's when it sits at its prompt. */
+  paneCommand(pane: PaneRecord): string {
+    const live = this.live.get(pane.surfaceId);
+    return (live && !live.exited && live.host.commandLine()) || '';
+  }
+
+  // -- selectors ------------------------------------------------------------
+
+  /** Resolves a selector (SPEC §2) to one pane, or several when allowed. */
+  resolve(selector: string, opts: { allowMany?: boolean } = {}): PaneRecord[] {
+    // An exact id or alias is the common case and needs no /proc reads.
+    const direct = this.model.findPane(selector);
+    if (direct) return [direct];
+    const needsProcess = selector.startsWith('cmdline:') || selector.startsWith('cwd:');
+    const candidates: SelectorCandidate[] = [...this.model.panes.values()].map((pane) => ({
+      paneId: pane.id,
+      aliases: pane.aliases,
+      surfaceId: pane.surfaceId,
+      paneName: pane.name,
+      agentName: null,
+      cmdline: needsProcess ? this.paneCommand(pane) : '',
+      cwd: needsProcess ? this.paneCwd(pane) : pane.startCwd,
+    }));
+    const matched = resolveSelector(selector, candidates, { allowMany: opts.allowMany ?? false });
+    return matched.map((candidate) => this.model.pane(candidate.paneId));
+  }
+
+  resolveOne(selector: string): PaneRecord {
+    return this.resolve(selector)[0]!;
+  }
+
+  // -- lifecycle ------------------------------------------------------------
+
+  /** Ends every pane's process group; used on server shutdown. */
+  async shutdown(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.live.values()].map((live) => this.stopLive(live)));
+    this.live.clear();
+  }
+
+  // -- internals ------------------------------------------------------------
+
+  private area(): Rect {
+    return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
+  }
+
+  private startPane(pane: PaneRecord): void {
+    const tab = this.model.tab(pane.tabId);
+    const rect = this.tabRects(tab).get(pane.id) ?? this.area();
+    const size = this.contentRect(rect);
+    const host = new PaneHost({
+      shell: this.config.shell,
+      cwd: pane.startCwd,
+      env: paneEnvironment({
+        base: this.options.baseEnv,
+        socketPath: this.options.socketPath,
+        launcherDir: this.options.launcherDir,
+        pane,
+      }),
+      cols: Math.max(1, size.cols),
+      rows: Math.max(1, size.rows),
+      scrollback: this.config.scrollback_lines,
+    });
+    const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
+    this.live.set(pane.surfaceId, live);
+    host.onOutput(() => this.onPaneOutput(pane.surfaceId));
+    host.onExit(({ exitCode }) => this.onPaneExit(pane.surfaceId, exitCode));
+  }
+
+  /** Coalesces output into at most one `surface_changed` per pane per interval. */
+  private onPaneOutput(surfaceId: number): void {
+    const live = this.live.get(surfaceId);
+    if (!live || live.surfaceChangedTimer) return;
+    const wait = live.lastSurfaceChangedAt + SURFACE_CHANGED_INTERVAL_MS - Date.now();
+    const fire = () => {
+      live.surfaceChangedTimer = null;
+      live.lastSurfaceChangedAt = Date.now();
+      const pane = this.paneBySurface(surfaceId);
+      if (pane) this.emit({ type: 'surface_changed', ...this.paneRef(pane), output_generation: live.host.outputGeneration });
+    };
+    if (wait <= 0) fire();
+    else live.surfaceChangedTimer = setTimeout(fire, wait);
+  }
+
+  private onPaneExit(surfaceId: number, exitCode: number): void {
+    const live = this.live.get(surfaceId);
+    if (!live) return;
+    live.exited = true;
+    live.exitCode = exitCode;
+    const pane = this.paneBySurface(surfaceId);
+    if (!pane) return;
+    this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: exitCode });
+    // Like tmux without remain-on-exit: a pane whose shell ended goes away.
+    if (!this.closed) this.closePane(pane.id);
+  }
+
+  private paneBySurface(surfaceId: number): PaneRecord | undefined {
+    for (const pane of this.model.panes.values()) if (pane.surfaceId === surfaceId) return pane;
+    return undefined;
+  }
+
+  private finishClose(closed: CloseResult): void {
+    for (const pane of closed.panes) {
+      const live = this.live.get(pane.surfaceId);
+      if (live) {
+        this.live.delete(pane.surfaceId);
+        void this.stopLive(live);
+      }
+    }
+    this.emitStructureClosed(closed);
+    for (const tab of this.model.tabs.values()) this.layoutTab(tab);
+    this.emitFocusIfChanged();
+  }
+
+  private emitStructureClosed(closed: CloseResult): void {
+    for (const pane of closed.panes) this.emit({ type: 'pane.closed', ...this.paneRef(pane) });
+    for (const tab of closed.tabs) this.emit({ type: 'tab.closed', workspace: tab.workspaceId, tab: tab.id });
+    for (const workspace of closed.workspaces) this.emit({ type: 'workspace.closed', workspace: workspace.id });
+  }
+
+  private async stopLive(live: LivePane): Promise<void> {
+    if (live.surfaceChangedTimer) clearTimeout(live.surfaceChangedTimer);
+    try {
+      if (!live.exited) await live.host.kill();
+    } finally {
+      live.host.dispose();
+    }
+  }
+
+  /** Resizes every pty of a tab to its slot in the layout. */
+  private layoutTab(tab: TabRecord): void {
+    if (!this.model.tabs.has(tab.id)) return;
+    const rects = this.tabRects(tab);
+    for (const paneId of leaves(tab.layout)) {
+      const pane = this.model.findPane(paneId);
+      const rect = rects.get(paneId);
+      const live = pane && this.live.get(pane.surfaceId);
+      if (!live || !rect || live.exited) continue;
+      const size = this.contentRect(rect);
+      live.host.resize(Math.max(1, size.cols), Math.max(1, size.rows));
+    }
+  }
+
+  private lastFocusedPaneId: string | null = null;
+
+  /** Emits `pane.focused` when the globally focused pane changed (or always, when forced). */
+  private emitFocusIfChanged(force = false): void {
+    const pane = this.model.focusedPane();
+    if (!pane) {
+      this.lastFocusedPaneId = null;
+      return;
+    }
+    if (!force && pane.id === this.lastFocusedPaneId) return;
+    this.lastFocusedPaneId = pane.id;
+    this.emit({ type: 'pane.focused', ...this.paneRef(pane), tab: pane.tabId });
+  }
+
+  private emitPaneCreated(pane: PaneRecord): void {
+    this.emit({ type: 'pane.created', ...this.paneRef(pane), tab: pane.tabId });
+  }
+
+  paneRef(pane: PaneRecord): { surface_id: number; pane_id: string; workspace: string } {
+    return { surface_id: pane.surfaceId, pane_id: pane.id, workspace: pane.workspaceId };
+  }
+
+  private emit(event: Omit<CorralEvent, 'ts'>): void {
+    this.bus.emit(event);
+  }
+
+  /** Listens to every core event in-process (for the TUI and waits). */
+  listen(listener: (event: CorralEvent) => void): Disposable {
+    return this.bus.listen(listener);
+  }
+}

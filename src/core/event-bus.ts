@@ -1,0 +1,145 @@
+/**
+ * Fan-out of core events to subscribers (SPEC §7). Each subscriber has its own bounded
+ * queue: when its sink is backed up, events wait there; when the queue overflows they are
+ * counted and replaced by one `dropped` frame. A slow subscriber therefore costs the server
+ * at most one queue's worth of memory and never delays anyone else.
+ */
+import { LIMITS, type ControlFrame, type CorralEvent } from '../rpc/protocol.js';
+
+export type Frame = CorralEvent | ControlFrame;
+
+/** Where a subscription's frames go: `write` returns false when the sink is backed up. */
+export interface FrameSink {
+  write(frame: Frame): boolean;
+  onDrain(listener: () => void): void;
+}
+
+export interface SubscriptionFilter {
+  /** Only events about these surface ids (events without a surface always pass). */
+  surfaces?: ReadonlySet<number>;
+  /** Only these event types. */
+  types?: ReadonlySet<string>;
+}
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** One subscriber: a filter, a bounded queue and a heartbeat timer. */
+export class Subscription implements Disposable {
+  private readonly queue: Frame[] = [];
+  private droppedCount = 0;
+  private backedUp = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private disposed = false;
+
+  constructor(
+    readonly id: string,
+    private readonly filter: SubscriptionFilter,
+    private readonly sink: FrameSink,
+    private readonly onDispose: (subscription: Subscription) => void,
+    options: { paused?: boolean; queue?: number; heartbeatMs?: number } = {},
+  ) {
+    this.limits = { queue: options.queue ?? LIMITS.subscriberQueue, heartbeatMs: options.heartbeatMs ?? LIMITS.heartbeatMs };
+    // A paused subscription queues until start(): the `subscribed` reply must be the first frame.
+    this.backedUp = options.paused ?? false;
+    sink.onDrain(() => this.flush());
+    this.armHeartbeat();
+  }
+
+  private readonly limits: { queue: number; heartbeatMs: number };
+
+  /** Starts delivery of a subscription created paused. */
+  start(): void {
+    this.flush();
+  }
+
+  /** Whether this subscriber wants the event. */
+  accepts(event: CorralEvent): boolean {
+    if (this.filter.types && !this.filter.types.has(event.type)) return false;
+    if (this.filter.surfaces && event.surface_id !== undefined && !this.filter.surfaces.has(event.surface_id)) return false;
+    return true;
+  }
+
+  /** Queues or writes one event. */
+  push(event: CorralEvent): void {
+    if (this.disposed) return;
+    if (!this.backedUp && this.queue.length === 0 && this.droppedCount === 0) {
+      this.send(event);
+      return;
+    }
+    if (this.queue.length >= this.limits.queue) {
+      this.droppedCount++;
+      return;
+    }
+    this.queue.push(event);
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.queue.length = 0;
+    this.onDispose(this);
+  }
+
+  private flush(): void {
+    this.backedUp = false;
+    while (!this.backedUp && this.queue.length > 0) this.send(this.queue.shift()!);
+    if (!this.backedUp && this.droppedCount > 0) {
+      const count = this.droppedCount;
+      this.droppedCount = 0;
+      this.send({ type: 'dropped', count });
+    }
+  }
+
+  private send(frame: Frame): void {
+    if (this.disposed) return;
+    if (!this.sink.write(frame)) this.backedUp = true;
+    this.armHeartbeat();
+  }
+
+  private armHeartbeat(): void {
+    if (this.heartbeat) clearTimeout(this.heartbeat);
+    this.heartbeat = setTimeout(() => this.send({ type: 'heartbeat', ts: Date.now() }), this.limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+}
+
+/** The core's event stream: emit once, every matching subscriber gets it. */
+export class EventBus {
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly listeners = new Set<(event: CorralEvent) => void>();
+  private nextId = 1;
+
+  /** Adds a socket (or other sink) subscriber with a bounded queue. */
+  subscribe(filter: SubscriptionFilter, sink: FrameSink, options: { paused?: boolean } = {}): Subscription {
+    const subscription = new Subscription(`sub-${this.nextId++}`, filter, sink, (s) => this.subscriptions.delete(s), options);
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  /** Adds an in-process listener (the TUI, waits): called synchronously for every event. */
+  listen(listener: (event: CorralEvent) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  emit(event: Omit<CorralEvent, 'ts'> & { ts?: number }): void {
+    const full = { ...event, ts: event.ts ?? Date.now() } as CorralEvent;
+    for (const listener of this.listeners) {
+      try {
+        listener(full);
+      } catch {
+        // A faulty listener must not stop the others or the core.
+      }
+    }
+    for (const subscription of this.subscriptions) {
+      if (subscription.accepts(full)) subscription.push(full);
+    }
+  }
+
+  get subscriberCount(): number {
+    return this.subscriptions.size;
+  }
+}

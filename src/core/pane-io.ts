@@ -1,0 +1,189 @@
+/**
+ * Reading from and writing to panes: the read sources, typing and submitting text, keys,
+ * and waiting for a line of output. Shared by the herdr-style `pane.*` and the Conductor
+ * `surface.*` methods so both behave the same.
+ */
+import { CorralError, LIMITS, type PaneRead, type ReadFormat, type ReadSource } from '../rpc/protocol.js';
+import type { PaneRecord } from '../session/model.js';
+import { encodeKeys } from '../terminal/keys.js';
+import type { CorralCore } from './corral-core.js';
+
+/** Default rows for `recent` reads (SPEC §5). */
+export const DEFAULT_RECENT_LINES = 80;
+
+/**
+ * Pause between a submitted text and its Enter. Long enough that a TUI app reads the text
+ * as typed (or pasted) input before the Enter arrives; per-agent delays come with agents.
+ */
+export const SUBMIT_ENTER_DELAY_MS = 60;
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+export interface ReadOptions {
+  source?: ReadSource;
+  lines?: number;
+  format?: ReadFormat;
+}
+
+/** Reads a pane's terminal as the herdr `read` object. */
+export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions = {}): PaneRead & { total_lines: number; end_line: number; line_count: number } {
+  const host = core.host(pane);
+  const source = opts.source ?? 'recent';
+  const format = source === 'detection' ? 'text' : (opts.format ?? 'text');
+  const lines = opts.lines ?? (source === 'recent' || source === 'recent-unwrapped' ? DEFAULT_RECENT_LINES : undefined);
+  const result = host.terminal.read({ source, lines, format });
+  const lineCount = result.text === '' ? 0 : result.text.split('\n').length;
+  return {
+    pane_id: pane.id,
+    workspace_id: pane.workspaceId,
+    tab_id: pane.tabId,
+    source,
+    format,
+    text: result.text,
+    revision: host.outputGeneration,
+    truncated: result.truncated,
+    total_lines: result.totalLines,
+    end_line: host.terminal.endLine,
+    line_count: lineCount,
+  };
+}
+
+/** Whether sending `text` without an explicit submit would still submit (a raw newline). */
+function typesANewline(text: string): boolean {
+  return /[\r\n]/.test(text);
+}
+
+function checkTextSize(text: string): void {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes > LIMITS.maxSendTextBytes) {
+    throw new CorralError('invalid_params', `text is ${bytes} bytes; the limit is ${LIMITS.maxSendTextBytes}`, { bytes });
+  }
+}
+
+export interface SendResult {
+  sent: boolean;
+  length: number;
+  submitted: boolean;
+  paste: boolean;
+}
+
+/**
+ * Types text into a pane, as a bracketed paste when the app asked for that mode, and with
+ * `submit` presses Enter after a short pause. Text that would submit on its own (a newline
+ * typed outside a paste) needs the scripting gate just like `submit`.
+ */
+export async function sendText(core: CorralCore, pane: PaneRecord, text: string, opts: { submit?: boolean } = {}): Promise<SendResult> {
+  checkTextSize(text);
+  const host = core.host(pane);
+  const paste = host.terminal.bracketedPasteMode && text.length > 0;
+  const submit = opts.submit ?? false;
+  if (submit || (!paste && typesANewline(text))) core.requireScripting(submit ? 'send --submit' : 'text with a newline');
+  if (text.length > 0) core.writeToPane(pane, paste ? PASTE_START + stripPasteMarkers(text) + PASTE_END : text);
+  if (submit) {
+    if (text.length > 0) await delay(SUBMIT_ENTER_DELAY_MS);
+    core.writeToPane(pane, '\r');
+  }
+  return { sent: true, length: text.length, submitted: submit, paste };
+}
+
+/** Raw typing for `pane.send_text`: exactly the given bytes; a newline counts as submitting. */
+export function typeRaw(core: CorralCore, pane: PaneRecord, text: string): void {
+  checkTextSize(text);
+  if (typesANewline(text)) core.requireScripting('pane send-text with a newline');
+  core.writeToPane(pane, text);
+}
+
+/** Runs a shell command line in a pane: the text, then Enter. */
+export function runCommand(core: CorralCore, pane: PaneRecord, command: string): void {
+  checkTextSize(command);
+  core.requireScripting('pane run');
+  core.writeToPane(pane, command + '\r');
+}
+
+/** Sends named keys (SPEC §6), honouring the app's cursor-key mode. */
+export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): void {
+  if (keys.length === 0) throw new CorralError('invalid_params', 'keys must name at least one key');
+  const host = core.host(pane);
+  const bytes = encodeKeys(keys, { applicationCursor: host.terminal.applicationCursorKeys });
+  core.requireScripting('send-keys');
+  core.writeToPane(pane, bytes);
+}
+
+/** A paste must not be able to end itself early. */
+function stripPasteMarkers(text: string): string {
+  return text.split(PASTE_END).join('').split(PASTE_START).join('');
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Compiles a substring or regex line matcher; a bad regex is `invalid_regex`. */
+export function lineMatcher(match: { type: 'substring' | 'regex'; value: string }): (line: string) => boolean {
+  if (match.type === 'substring') return (line) => line.includes(match.value);
+  let re: RegExp;
+  try {
+    re = new RegExp(match.value);
+  } catch (error) {
+    throw new CorralError('invalid_regex', `invalid regex ${JSON.stringify(match.value)}: ${(error as Error).message}`);
+  }
+  return (line) => re.test(line);
+}
+
+/** Re-checks at most this often while a pane floods, so a wait never burns a core. */
+const WAIT_RECHECK_MS = 20;
+
+/**
+ * Waits until a line of the chosen snapshot matches (herdr semantics: what is already there
+ * counts). Re-checks on output, not on a timer; ends with `timeout`, or `pane_not_found` if the
+ * pane closes first, or silently when the caller goes away.
+ */
+export function waitForOutput(
+  core: CorralCore,
+  pane: PaneRecord,
+  opts: ReadOptions & { match: { type: 'substring' | 'regex'; value: string }; timeoutMs?: number; signal?: AbortSignal },
+): Promise<{ pane_id: string; matched_line: string; read: PaneRead; revision: number }> {
+  const matches = lineMatcher(opts.match);
+  const host = core.host(pane);
+  return new Promise((resolve, reject) => {
+    const disposers: Array<() => void> = [];
+    let recheck: NodeJS.Timeout | null = null;
+    const finish = (fn: () => void) => {
+      for (const dispose of disposers) dispose();
+      if (recheck) clearTimeout(recheck);
+      fn();
+    };
+    const check = (): boolean => {
+      recheck = null;
+      const { total_lines: _t, end_line: _e, line_count: _l, ...read } = readPane(core, pane, opts);
+      const line = read.text.split('\n').find(matches);
+      if (line === undefined) return false;
+      finish(() => resolve({ pane_id: pane.id, matched_line: line, read, revision: read.revision }));
+      return true;
+    };
+    if (check()) return;
+    const output = host.onOutput(() => {
+      recheck ??= setTimeout(check, WAIT_RECHECK_MS);
+    });
+    disposers.push(() => output.dispose());
+    const closed = core.listen((event) => {
+      if (event.type === 'pane.closed' && event.surface_id === pane.surfaceId) {
+        finish(() => reject(new CorralError('pane_not_found', `pane ${pane.id} closed while waiting for output`, { pane_id: pane.id })));
+      }
+    });
+    disposers.push(() => closed.dispose());
+    if (opts.timeoutMs !== undefined) {
+      const timer = setTimeout(
+        () => finish(() => reject(new CorralError('timeout', `no line matched ${JSON.stringify(opts.match.value)} within ${opts.timeoutMs} ms`))),
+        opts.timeoutMs,
+      );
+      disposers.push(() => clearTimeout(timer));
+    }
+    if (opts.signal) {
+      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
+      opts.signal.addEventListener('abort', abort, { once: true });
+      disposers.push(() => opts.signal!.removeEventListener('abort', abort));
+    }
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * Linux /proc helpers: which process owns a pane's terminal, its argv and cwd.
+ * Each call reads a handful of small files; callers throttle (see PaneHost's cache) and
+ * every helper tolerates the process vanishing mid-read by returning null.
+ */
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+
+/** The fields of /proc/<pid>/stat that corral uses. */
+export interface ProcStat {
+  pid: number;
+  /** Executable name, at most 15 chars; may contain spaces and parentheses. */
+  comm: string;
+  /** R, S, D, Z (zombie), T, … */
+  state: string;
+  ppid: number;
+  pgrp: number;
+  session: number;
+  /** Foreground process group of the controlling terminal; -1 without one. */
+  tpgid: number;
+}
+
+export interface ForegroundProcess {
+  pid: number;
+  pgid: number;
+  argv: string[];
+  cwd: string | null;
+  /** The shell itself is in the foreground: it sits at its prompt. */
+  isShell: boolean;
+}
+
+/**
+ * Field positions in /proc/<pid>/stat counted from the field after comm (which is field 2),
+ * per proc(5): state is field 3, ppid 4, pgrp 5, session 6, tty_nr 7, tpgid 8.
+ */
+const STAT_FIELD = {
+  state: 0,
+  ppid: 1,
+  pgrp: 2,
+  session: 3,
+  tpgid: 5,
+} as const;
+
+/** Parse the text of /proc/<pid>/stat; null if it is not in the expected shape. */
+export function parseStat(text: string): ProcStat | null {
+  const open = text.indexOf('(');
+  // comm may itself contain ") ", so the fields start after the LAST ')'.
+  const close = text.lastIndexOf(')');
+  if (open < 0 || close < open) return null;
+  const pid = Number.parseInt(text.slice(0, open).trim(), 10);
+  const fields = text.slice(close + 1).trim().split(/\s+/);
+  const num = (i: number): number => Number.parseInt(fields[i] ?? '', 10);
+  const stat: ProcStat = {
+    pid,
+    comm: text.slice(open + 1, close),
+    state: fields[STAT_FIELD.state] ?? '',
+    ppid: num(STAT_FIELD.ppid),
+    pgrp: num(STAT_FIELD.pgrp),
+    session: num(STAT_FIELD.session),
+    tpgid: num(STAT_FIELD.tpgid),
+  };
+  const numbers = [stat.pid, stat.ppid, stat.pgrp, stat.session, stat.tpgid];
+  return numbers.every(Number.isFinite) ? stat : null;
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** /proc/<pid>/stat, or null if the process is gone. */
+export function readStat(pid: number): ProcStat | null {
+  const text = readOrNull(`/proc/${pid}/stat`);
+  return text === null ? null : parseStat(text);
+}
+
+/** The process's argv (falls back to [comm] for processes with an empty cmdline). */
+export function processArgv(pid: number): string[] | null {
+  const raw = readOrNull(`/proc/${pid}/cmdline`);
+  if (raw === null) return null;
+  const argv = raw.split('\0');
+  if (argv.length > 0 && argv[argv.length - 1] === '') argv.pop();
+  if (argv.length > 0) return argv;
+  const stat = readStat(pid);
+  return stat ? [stat.comm] : null;
+}
+
+/** The process's working directory, or null if it is gone or not ours to read. */
+export function processCwd(pid: number): string | null {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return null;
+  }
+}
+
+/** Every process whose session id is `sid` (a pane's shell pid): a scan of /proc, not cheap. */
+export function sessionProcesses(sid: number): ProcStat[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const found: ProcStat[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name));
+    if (stat && stat.session === sid) found.push(stat);
+  }
+  return found;
+}
+
+/** The process leading the terminal's foreground process group, or null if none can be read. */
+export function foregroundProcess(shellPid: number): ForegroundProcess | null {
+  const shell = readStat(shellPid);
+  if (!shell || shell.tpgid <= 0) return null;
+  let leader = shell.tpgid === shellPid ? shell : readStat(shell.tpgid);
+  if (!leader || leader.pgrp !== shell.tpgid) {
+    // The group leader may have exited while the rest of its pipeline runs on.
+    const members = sessionProcesses(shell.session).filter((p) => p.pgrp === shell.tpgid && p.state !== 'Z');
+    members.sort((a, b) => a.pid - b.pid);
+    leader = members[0] ?? null;
+  }
+  if (!leader) return null;
+  const argv = processArgv(leader.pid);
+  if (!argv) return null;
+  return {
+    pid: leader.pid,
+    pgid: leader.pgrp,
+    argv,
+    cwd: processCwd(leader.pid),
+    isShell: leader.pgrp === shell.pgrp,
+  };
+}
+
+/** True when the shell's own process group owns the terminal (no foreground job). */
+export function isShellAtPrompt(shellPid: number): boolean | null {
+  const shell = readStat(shellPid);
+  if (!shell || shell.tpgid <= 0) return null;
+  return shell.tpgid === shell.pgrp;
+}

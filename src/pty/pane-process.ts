@@ -1,0 +1,328 @@
+/**
+ * One pane's child process on a pty (node-pty): output batching, chunked input, flow control
+ * hooks and a kill that takes the whole session down, TERM first and KILL after a grace period.
+ * Habits from VS Code's terminalProcess.ts.
+ */
+import { readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import * as pty from 'node-pty';
+import { Emitter, type Disposable } from '../terminal/emitter.js';
+import { chunkInput } from './chunk-input.js';
+import { readStat, sessionProcesses } from './foreground.js';
+
+/** Output coalescing: at most one delivery per window instead of one per read(2). */
+export const OUTPUT_BATCH = {
+  /** VS Code's TerminalDataBufferer uses 5 ms: short enough to look live, long enough to collapse floods. */
+  windowMs: 5,
+} as const;
+
+/** How input is fed to the pty. */
+export const INPUT_CHUNKING = {
+  /** Big pastes go in 4 KiB pieces: the size of the tty's canonical-mode line buffer. */
+  maxChars: 4096,
+  /** A pause between pieces gives the reading program time to drain the kernel buffer. */
+  intervalMs: 5,
+} as const;
+
+/** Process-ending policy. */
+export const KILL = {
+  /** Time for SIGHUP/SIGTERM handlers (save state, restore the terminal) before SIGKILL. */
+  graceMs: 1500,
+  /** Liveness poll while waiting for the session to die; only runs during a kill. */
+  pollMs: 50,
+  /** After SIGKILL, stop waiting on stragglers (unreapable zombies, D-state) after this long. */
+  afterKillMs: 2000,
+} as const;
+
+/** Reading what is left in the pty after libuv reported end-of-file (see drainAfterEof). */
+const EOF_DRAIN = {
+  /** Read size; the kernel's pty buffers hold far less, so one or two reads empty them. */
+  chunkBytes: 65_536,
+  /** Upper bound so a misbehaving fd can never spin the event loop. */
+  maxBytes: 1_048_576,
+} as const;
+
+export interface SpawnOptions {
+  file: string;
+  args?: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  cols: number;
+  rows: number;
+}
+
+export interface ExitInfo {
+  exitCode: number;
+  /** The signal that ended the process, or null when it exited normally. */
+  signal: number | null;
+}
+
+/** Terminal type announced to pane processes (SPEC §1). */
+const TERM_NAME = 'xterm-256color';
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // Already gone (ESRCH) or not ours (EPERM): nothing left to do for this group.
+  }
+}
+
+/** Live (non-zombie) processes of a session, by process group. */
+function liveSessionGroups(sid: number): Set<number> {
+  return new Set(sessionProcesses(sid).filter((p) => p.state !== 'Z').map((p) => p.pgrp));
+}
+
+/** A child process running on its own pty. */
+export class PaneProcess {
+  private readonly dataEmitter = new Emitter<string>();
+  private readonly exitEmitter = new Emitter<ExitInfo>();
+  private readonly ptyDisposables: Disposable[] = [];
+  private batch: string[] = [];
+  private batchTimer: NodeJS.Timeout | undefined;
+  private writeChain: Promise<void> = Promise.resolve();
+  private _exit: ExitInfo | null = null;
+  private readonly exitPromise: Promise<ExitInfo>;
+  private resolveExit!: (info: ExitInfo) => void;
+  private killing: Promise<void> | null = null;
+  private disposed = false;
+
+  private constructor(private readonly ptyProcess: pty.IPty) {
+    this.exitPromise = new Promise((resolve) => {
+      this.resolveExit = resolve;
+    });
+    this.ptyDisposables.push(
+      ptyProcess.onData((chunk) => this.onPtyData(chunk)),
+      ptyProcess.onExit(({ exitCode, signal }) => this.onPtyExit(exitCode, signal)),
+    );
+    this.installEofDrain();
+  }
+
+  /** Start `file` on a new pty; its session and process group id equal its pid. */
+  static spawn(options: SpawnOptions): PaneProcess {
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
+    const child = pty.spawn(options.file, options.args ?? [], {
+      name: TERM_NAME,
+      cols: options.cols,
+      rows: options.rows,
+      cwd: options.cwd,
+      env,
+    });
+    return new PaneProcess(child);
+  }
+
+  get pid(): number {
+    return this.ptyProcess.pid;
+  }
+
+  get exited(): boolean {
+    return this._exit !== null;
+  }
+
+  /** The exit code, or null while running. */
+  get exitCode(): number | null {
+    return this._exit?.exitCode ?? null;
+  }
+
+  /** How the process ended, or null while running. */
+  get exitInfo(): ExitInfo | null {
+    return this._exit;
+  }
+
+  /** Output, one string per batch window. */
+  onData(listener: (data: string) => void): Disposable {
+    return this.dataEmitter.on(listener);
+  }
+
+  /** Fires once, after the last output batch was delivered. */
+  onExit(listener: (info: ExitInfo) => void): Disposable {
+    return this.exitEmitter.on(listener);
+  }
+
+  /** Resolves with the exit info once the process ended (at once if it already has). */
+  waitForExit(): Promise<ExitInfo> {
+    return this.exitPromise;
+  }
+
+  /** Stop reading output; the kernel buffer fills and the writer blocks (flow control). */
+  pause(): void {
+    if (!this.exited) this.ptyProcess.pause();
+  }
+
+  /** Resume reading after `pause`. */
+  resume(): void {
+    if (!this.exited) this.ptyProcess.resume();
+  }
+
+  /** Send input; large input goes in pieces. Resolves when the last piece was handed to the pty. */
+  write(data: string): Promise<void> {
+    if (this.exited || this.disposed || data.length === 0) return this.writeChain;
+    const chunks = chunkInput(data, INPUT_CHUNKING.maxChars);
+    const written = this.writeChain.then(async () => {
+      for (let i = 0; i < chunks.length; i++) {
+        if (this.exited || this.disposed) return;
+        if (i > 0) await sleep(INPUT_CHUNKING.intervalMs);
+        this.ptyProcess.write(chunks[i] as string);
+      }
+    });
+    // One failed write must not wedge every later one behind a rejected promise.
+    this.writeChain = written.catch(() => undefined);
+    return written;
+  }
+
+  /** Resize the pty (SIGWINCH to the foreground job); ignored once exited. */
+  resize(cols: number, rows: number): void {
+    if (this.exited || this.disposed) return;
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) return;
+    try {
+      this.ptyProcess.resize(cols, rows);
+    } catch {
+      // The pty can close between the exit check and the ioctl; the exit event follows.
+    }
+  }
+
+  /**
+   * End everything in the pane's session: SIGHUP + SIGTERM to every process group in it (the
+   * shell, its foreground job, background jobs), SIGKILL to what is left after the grace period.
+   * Resolves once the process exited and no live process remains in its session.
+   */
+  kill(): Promise<void> {
+    if (!this.killing) this.killing = this.terminateSession();
+    return this.killing;
+  }
+
+  /** Stop listening and timers; kills the process if it still runs (without waiting). */
+  dispose(): void {
+    if (this.disposed) return;
+    if (!this.exited) void this.kill();
+    this.disposed = true;
+    clearTimeout(this.batchTimer);
+    this.batch = [];
+    this.dataEmitter.clear();
+    this.exitEmitter.clear();
+  }
+
+  /**
+   * libuv treats a short read after POLLHUP as end-of-file (libuv#4992), so when the pane's
+   * last process exits right after writing, up to a kernel buffer of output is still unread
+   * when node-pty closes the pty (node-pty#726; seen here as lost `seq` tails). Before the
+   * socket closes its fd on 'end', read the rest synchronously: the fd is non-blocking and
+   * every slave is closed, so this ends with EIO (or EAGAIN) after a read or two.
+   * Uses node-pty's private `_socket`; without it we only lose the fix, not the pane.
+   */
+  private installEofDrain(): void {
+    const internals = this.ptyProcess as unknown as { _socket?: NodeJS.EventEmitter; fd?: number };
+    const socket = internals._socket;
+    const fd = internals.fd;
+    if (!socket || typeof socket.prependListener !== 'function' || typeof fd !== 'number') return;
+    socket.prependListener('end', () => this.drainAfterEof(fd));
+  }
+
+  private drainAfterEof(fd: number): void {
+    const buffer = Buffer.allocUnsafe(EOF_DRAIN.chunkBytes);
+    const decoder = new StringDecoder('utf8');
+    let total = 0;
+    while (total < EOF_DRAIN.maxBytes) {
+      let n: number;
+      try {
+        n = readSync(fd, buffer, 0, buffer.length, null);
+      } catch {
+        break; // EIO: drained and the other side is gone; EAGAIN: nothing more right now.
+      }
+      if (n <= 0) break;
+      total += n;
+      const text = decoder.write(buffer.subarray(0, n));
+      if (text) this.onPtyData(text);
+    }
+    const rest = decoder.end();
+    if (rest) this.onPtyData(rest);
+  }
+
+  /**
+   * Leading-edge batching: a chunk arriving while idle is delivered at once (a keystroke's
+   * echo is not delayed) and opens a window; chunks inside the window are coalesced and
+   * delivered when it closes, and a delivery re-opens it, so a flood arrives as one string
+   * per window.
+   */
+  private onPtyData(chunk: string): void {
+    if (this.disposed) return;
+    if (this.batchTimer === undefined) {
+      this.dataEmitter.fire(chunk);
+      this.openWindow();
+      return;
+    }
+    this.batch.push(chunk);
+  }
+
+  private openWindow(): void {
+    this.batchTimer = setTimeout(() => {
+      this.batchTimer = undefined;
+      if (this.flush()) this.openWindow();
+    }, OUTPUT_BATCH.windowMs);
+  }
+
+  /** Deliver the pending batch; true if there was one. */
+  private flush(): boolean {
+    if (this.batch.length === 0) return false;
+    const data = this.batch.join('');
+    this.batch = [];
+    this.dataEmitter.fire(data);
+    return true;
+  }
+
+  private onPtyExit(exitCode: number, signal: number | undefined): void {
+    if (this._exit) return;
+    // node-pty reports exit after its socket closed, so every byte has been read: deliver it first.
+    clearTimeout(this.batchTimer);
+    this.batchTimer = undefined;
+    this.flush();
+    this._exit = { exitCode, signal: signal ? signal : null };
+    for (const d of this.ptyDisposables) d.dispose();
+    this.exitEmitter.fire(this._exit);
+    this.resolveExit(this._exit);
+  }
+
+  private groupsToSignal(): Set<number> {
+    const groups = liveSessionGroups(this.pid);
+    if (!this.exited) {
+      // The shell leads its session, so its pgid is its pid; its tpgid is the foreground job.
+      groups.add(this.pid);
+      const tpgid = readStat(this.pid)?.tpgid ?? -1;
+      if (tpgid > 0) groups.add(tpgid);
+    }
+    return groups;
+  }
+
+  private sessionEnded(): boolean {
+    return this.exited && liveSessionGroups(this.pid).size === 0;
+  }
+
+  private async waitUntilEnded(ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!this.sessionEnded()) {
+      if (Date.now() >= deadline) return false;
+      await sleep(KILL.pollMs);
+    }
+    return true;
+  }
+
+  private async terminateSession(): Promise<void> {
+    if (this.sessionEnded()) return;
+    // SIGHUP is what a closing terminal sends: interactive shells ignore SIGTERM but on SIGHUP
+    // exit and pass the hangup on to their jobs.
+    for (const pgid of this.groupsToSignal()) {
+      signalGroup(pgid, 'SIGHUP');
+      signalGroup(pgid, 'SIGTERM');
+    }
+    if (await this.waitUntilEnded(KILL.graceMs)) return;
+    for (const pgid of this.groupsToSignal()) signalGroup(pgid, 'SIGKILL');
+    await this.waitUntilEnded(KILL.afterKillMs);
+    // Whatever else is left, the exit itself must be observed before kill() resolves.
+    await this.exitPromise;
+  }
+}

@@ -1,0 +1,35 @@
+/** `events.subscribe`: a stream of events on the caller's connection (SPEC §7). */
+import { CorralError, EVENT_TYPES } from '../protocol.js';
+import type { Params } from '../params.js';
+import type { HandlerTable } from './context.js';
+
+/** Accepts a list of strings or numbers (surface ids) for the `surfaces` filter. */
+function selectorList(p: Params, name: string): string[] | undefined {
+  const value = p[name];
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  if (list.some((item) => typeof item !== 'string' && typeof item !== 'number')) {
+    throw new CorralError('invalid_params', `param "${name}" must be a list of selectors`);
+  }
+  return list.map(String);
+}
+
+export const eventHandlers: HandlerTable = {
+  'events.subscribe': (p, ctx) => {
+    const types = selectorList(p, 'types');
+    const unknown = types?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type)) ?? [];
+    if (unknown.length > 0) {
+      throw new CorralError('invalid_params', `unknown event type ${unknown.map((t) => `"${t}"`).join(', ')}; known types: ${EVENT_TYPES.join(', ')}`, {
+        unknown,
+      });
+    }
+    const selectors = selectorList(p, 'surfaces');
+    const surfaces = selectors
+      ? new Set(selectors.flatMap((selector) => ctx.core.resolve(selector, { allowMany: true }).map((pane) => pane.surfaceId)))
+      : undefined;
+    const subscription = ctx.core.bus.subscribe({ surfaces, types: types ? new Set(types) : undefined }, ctx.sink, { paused: true });
+    ctx.afterResponse(() => subscription.start());
+    ctx.onClose(() => subscription.dispose());
+    return { type: 'subscribed', id: subscription.id };
+  },
+};

@@ -1,0 +1,55 @@
+/** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
+import { CorralError, READ_SOURCES } from '../protocol.js';
+import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
+import { readPane, runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
+import { paneParam } from './structure.js';
+import type { HandlerTable } from './context.js';
+
+/** Most rows one read may ask for (SPEC §5 `surface.read` bound, used for both surfaces). */
+export const MAX_READ_LINES = 10_000;
+
+function readOptions(p: Params): ReadOptions {
+  return {
+    source: optOneOf(p, 'source', READ_SOURCES),
+    lines: optInt(p, 'lines', 1, MAX_READ_LINES),
+    format: optOneOf(p, 'format', ['text', 'ansi'] as const),
+  };
+}
+
+function keysParam(p: Params): string[] {
+  const keys = optStrings(p, 'keys');
+  if (!keys || keys.length === 0) throw new CorralError('invalid_params', 'param "keys" must be a non-empty array of key names');
+  return keys;
+}
+
+export const paneIoHandlers: HandlerTable = {
+  'pane.read': (p, { core }) => {
+    const { total_lines: _t, end_line: _e, line_count: _l, ...read } = readPane(core, paneParam(core, p), readOptions(p));
+    return { read };
+  },
+  'pane.send_text': (p, { core }) => {
+    typeRaw(core, paneParam(core, p), text(p, 'text'));
+    return { sent: true };
+  },
+  'pane.send_keys': (p, { core }) => {
+    sendKeys(core, paneParam(core, p), keysParam(p));
+    return { sent: true };
+  },
+  'pane.run': (p, { core }) => {
+    runCommand(core, paneParam(core, p), str(p, 'command'));
+    return { sent: true };
+  },
+  'pane.wait_for_output': (p, { core, signal }) => {
+    const pane = paneParam(core, p);
+    const raw = p.match;
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+      throw new CorralError('invalid_params', 'param "match" must be {type: "substring"|"regex", value: string}');
+    }
+    const m = raw as Params;
+    const match = { type: optOneOf(m, 'type', ['substring', 'regex'] as const) ?? 'substring', value: text(m, 'value') };
+    if (match.value === '') throw new CorralError('invalid_params', 'match.value must not be empty');
+    return waitForOutput(core, pane, { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', 0, 2_147_483_647), signal });
+  },
+};
+
+export { keysParam, readOptions };

@@ -1,0 +1,106 @@
+/** The Conductor surface: `surface.*` and `fleet.list` (SPEC §5). */
+import { READ_SOURCES } from '../protocol.js';
+import { optBool, optInt, optOneOf, optStr, str, text, type Params } from '../params.js';
+import { readPane, sendText, sendKeys } from '../../core/pane-io.js';
+import { wrapUntrusted } from '../../core/fence.js';
+import { surfaceRow } from '../../core/views.js';
+import type { CorralCore } from '../../core/corral-core.js';
+import type { PaneRecord } from '../../session/model.js';
+import { keysParam, MAX_READ_LINES } from './pane-io.js';
+import type { HandlerTable } from './context.js';
+
+/** Default rows for `surface.read` (SPEC §5). */
+const DEFAULT_SURFACE_READ_LINES = 200;
+
+/** A `target` param: a selector or a bare surface id number. */
+function targetSelector(p: Params): string {
+  const raw = p.target;
+  if (typeof raw === 'number' && Number.isInteger(raw)) return String(raw);
+  return str(p, 'target');
+}
+
+function target(core: CorralCore, p: Params): PaneRecord {
+  return core.resolveOne(targetSelector(p));
+}
+
+/** The status of a pane with no agent: idle, as the Conductor reference says, not an error. */
+function surfaceStatus(core: CorralCore, pane: PaneRecord) {
+  const host = core.host(pane);
+  return {
+    surface_id: pane.surfaceId,
+    pane_id: pane.id,
+    state: 'idle',
+    agent_status: 'idle',
+    hooked: false,
+    tool: null,
+    active_tool_name: null,
+    message: null,
+    last_result: null,
+    waiting_ms: 0,
+    idle_ms: host.lastOutputAt === null ? 0 : Math.max(0, Date.now() - host.lastOutputAt),
+    output_generation: host.outputGeneration,
+  };
+}
+
+export const surfaceHandlers: HandlerTable = {
+  'fleet.list': () => ({ agents: [] }),
+  'surface.list': (p, { core }) => {
+    const workspace = optStr(p, 'workspace');
+    const match = optStr(p, 'match');
+    if (workspace) core.model.workspace(workspace);
+    const panes = match ? core.resolve(match, { allowMany: true }) : [...core.model.tabs.values()].flatMap((t) => core.model.tabPanes(t.id));
+    return { surfaces: panes.filter((pane) => !workspace || pane.workspaceId === workspace).map((pane) => surfaceRow(core, pane)) };
+  },
+  'surface.status': (p, { core }) => surfaceStatus(core, target(core, p)),
+  'surface.read': (p, { core }) => {
+    const pane = target(core, p);
+    const read = readPane(core, pane, {
+      source: optOneOf(p, 'source', READ_SOURCES) ?? 'recent',
+      lines: optInt(p, 'lines', 1, MAX_READ_LINES) ?? DEFAULT_SURFACE_READ_LINES,
+    });
+    const raw = optBool(p, 'raw') ?? false;
+    const eof = core.paneExit(pane).exited;
+    const fenced = core.config.ai_injection_fence && !raw;
+    return {
+      text: fenced ? wrapUntrusted(read.text, { surfaceId: pane.surfaceId, totalLines: read.total_lines, eof }) : read.text,
+      lines: read.line_count,
+      total_lines: read.total_lines,
+      end_line: read.end_line,
+      eof,
+      fenced,
+      output_generation: read.revision,
+    };
+  },
+  'surface.search': (p, { core }) => {
+    const pane = target(core, p);
+    return core.host(pane).terminal.search(str(p, 'pattern'), {
+      regex: optBool(p, 'regex') ?? false,
+      maxMatches: optInt(p, 'max_matches', 1, 10_000) ?? 50,
+    });
+  },
+  'surface.send_text': async (p, { core }) => {
+    const body = text(p, 'text');
+    const submit = optBool(p, 'submit') ?? false;
+    if (optBool(p, 'all')) {
+      const panes = core.resolve(targetSelector(p), { allowMany: true });
+      const results = [];
+      for (const pane of panes) results.push({ surface_id: pane.surfaceId, ...(await sendText(core, pane, body, { submit })) });
+      return { sent: true, length: body.length, submitted: submit, paste: results.some((r) => r.paste), surfaces: results };
+    }
+    return sendText(core, target(core, p), body, { submit });
+  },
+  'surface.send_keys': (p, { core }) => {
+    sendKeys(core, target(core, p), keysParam(p));
+    return { sent: true };
+  },
+  'surface.focus': (p, { core }) => {
+    const pane = core.focusPane(target(core, p).id);
+    return { focused: true, surface_id: pane.surfaceId, pane_id: pane.id };
+  },
+  'surface.rename': (p, { core }) => {
+    const name = text(p, 'name');
+    const pane = core.renamePane(target(core, p).id, name);
+    return { renamed: true, name: pane.name };
+  },
+};
+

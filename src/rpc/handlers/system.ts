@@ -1,0 +1,16 @@
+/** `system.*`: liveness, identity and what this server can do. */
+import { METHODS } from '../protocol.js';
+import { VERSION } from '../../version.js';
+import type { HandlerTable } from './context.js';
+
+export const systemHandlers: HandlerTable = {
+  'system.ping': () => ({ pong: true, version: VERSION }),
+  'system.identify': (_p, { core }) => ({
+    name: 'corral',
+    version: VERSION,
+    protocol: 'jsonrpc-2.0',
+    pid: process.pid,
+    socket: core.options.socketPath,
+  }),
+  'system.capabilities': (_p, { core }) => ({ scripting: core.scripting, methods: [...METHODS] }),
+};

@@ -1,0 +1,443 @@
+import type { Terminal } from '@xterm/headless';
+import { ansiToGrid } from './ansi-source.js';
+import { FLAGS } from './cell.js';
+import { CellGrid } from './cell-grid.js';
+import { ClusterTable } from './cluster-table.js';
+import type { CursorModes } from './cursor-modes.js';
+import { HIDDEN_CURSOR, type CursorState } from './cursor.js';
+import { diffFrame } from './frame-writer.js';
+import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
+import { sameRect, type Rect } from './rect.js';
+import { copyXtermRows, cursorFor, topLineFor } from './xterm-source.js';
+
+/** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
+export const LAYER_Z = {
+  ui: 0,
+  pane: 10,
+  overlay: 20,
+} as const;
+
+/** One visible pane: its headless terminal shown inside `rect` (the inside of its frame). */
+export interface PaneLayer {
+  id: string;
+  terminal: Terminal;
+  /** Screen cells the pane's content occupies; the frame around it belongs to the UI layer. */
+  rect: Rect;
+  /** Lines scrolled back from the bottom of the scrollback; omitted: the terminal's viewport. */
+  scrollOffset?: number;
+  /** The focused pane gets the hardware cursor. */
+  focused?: boolean;
+  /** Stacking order (default LAYER_Z.pane). */
+  z?: number;
+  /** Live cursor modes from `trackCursorModes`; omitted: read from xterm internals. */
+  cursorModes?: CursorModes;
+}
+
+/** Where an overlay goes on screen. */
+export interface OverlayPlacement {
+  x: number;
+  y: number;
+  /** Stacking order (default LAYER_Z.overlay). */
+  z?: number;
+}
+
+export interface CompositorOptions {
+  cols: number;
+  rows: number;
+  /**
+   * Receives each frame's bytes, in one call per frame. Returning false (as
+   * `stream.write` does when its buffer is full) holds further frames until
+   * `outputDrained()`; the next frame then carries only the latest screen.
+   */
+  write: (bytes: string) => boolean | void;
+  scheduler?: FrameScheduler;
+  /** Wrap frames in synchronized output (default true). */
+  synchronized?: boolean;
+}
+
+export interface CompositorStats {
+  frames: number;
+  bytes: number;
+  lastFrameBytes: number;
+  /** Wall time of the last renderNow, in milliseconds (pane reads, compose and diff). */
+  lastFrameMs: number;
+}
+
+interface GridLayerState {
+  kind: 'grid';
+  key: string;
+  grid: CellGrid;
+  x: number;
+  y: number;
+  z: number;
+  order: number;
+}
+
+interface PaneLayerState {
+  kind: 'pane';
+  key: string;
+  spec: PaneLayer;
+  /** Cache of what the pane shows, rect-sized; refreshed from xterm for dirty rows only. */
+  grid: CellGrid;
+  z: number;
+  order: number;
+  /** Buffer line shown in the first row at the last read (-1: never read). */
+  top: number;
+  bufferType: string;
+  dirty: 'all' | Set<number> | null;
+  /** Ends the onScroll subscription that marks the whole pane dirty when its lines shift. */
+  unsubscribe: () => void;
+}
+
+type LayerState = GridLayerState | PaneLayerState;
+
+const UI_KEY = 'ui';
+const overlayKey = (id: string): string => `overlay:${id}`;
+
+function sameCursor(a: CursorState, b: CursorState): boolean {
+  return a.x === b.x && a.y === b.y && a.visible === b.visible && a.shape === b.shape && a.blink === b.blink;
+}
+
+/**
+ * Owns the real terminal: composes the UI layer, pane layers and overlays into one cell
+ * grid and writes only what differs from what the terminal already shows. Work is
+ * proportional to what changed: pane rows are read from xterm only when marked dirty,
+ * screen rows are recomposed and diffed only when a layer touching them changed.
+ */
+export class Compositor {
+  /** Shared by every grid here, so cells copy and compare as plain numbers. */
+  readonly clusters = new ClusterTable();
+  readonly stats: CompositorStats = { frames: 0, bytes: 0, lastFrameBytes: 0, lastFrameMs: 0 };
+
+  private shown: CellGrid;
+  private next: CellGrid;
+  private dirtyRows: Uint8Array;
+  private fullRedraw = true;
+  private shownCursor: CursorState | null = null;
+  private cursorOverride: CursorState | null = null;
+  private readonly layers = new Map<string, LayerState>();
+  private sorted: LayerState[] = [];
+  private order = 0;
+  private lastUiAnsi: string | null = null;
+  private lastFrameAt = Number.NEGATIVE_INFINITY;
+  private cancelFrame: (() => void) | null = null;
+  private readonly write: (bytes: string) => boolean | void;
+  /** The output stream is full: frames wait for `outputDrained`. */
+  private blocked = false;
+  private wantedWhileBlocked = false;
+  private readonly scheduler: FrameScheduler;
+  private readonly synchronized: boolean;
+
+  constructor(options: CompositorOptions) {
+    this.write = options.write;
+    this.scheduler = options.scheduler ?? realScheduler;
+    this.synchronized = options.synchronized ?? true;
+    this.shown = new CellGrid(options.cols, options.rows, this.clusters);
+    this.next = new CellGrid(options.cols, options.rows, this.clusters);
+    this.dirtyRows = new Uint8Array(options.rows).fill(1);
+  }
+
+  get cols(): number {
+    return this.next.cols;
+  }
+
+  get rows(): number {
+    return this.next.rows;
+  }
+
+  /** What the terminal shows after the last frame (read-only; for tests and debugging). */
+  get screen(): CellGrid {
+    return this.shown;
+  }
+
+  /** Replaces the chrome with Ink's rendered output; only rows that differ are redrawn. */
+  setUiLayer(ansi: string): void {
+    const current = this.layers.get(UI_KEY);
+    if (ansi === this.lastUiAnsi && current?.grid.cols === this.cols && current.grid.rows === this.rows) return;
+    this.lastUiAnsi = ansi;
+    this.putGridLayer(UI_KEY, ansiToGrid(ansi, this.cols, this.rows, this.clusters), 0, 0, LAYER_Z.ui);
+  }
+
+  /** Replaces the chrome with a prepared grid (transparent cells show nothing beneath). */
+  setUiGrid(grid: CellGrid): void {
+    this.lastUiAnsi = null;
+    this.putGridLayer(UI_KEY, grid, 0, 0, LAYER_Z.ui);
+  }
+
+  /**
+   * Shows (or with null, removes) an overlay — help, switcher, prompt — above the panes.
+   * A string is parsed as ANSI; cells it never prints stay transparent.
+   */
+  setOverlay(id: string, content: string | CellGrid | null, at: OverlayPlacement = { x: 0, y: 0 }): void {
+    const key = overlayKey(id);
+    if (content === null) {
+      const old = this.layers.get(key);
+      if (old) {
+        this.layers.delete(key);
+        this.markLayerRows(old);
+        this.resort();
+      }
+      return;
+    }
+    const grid = typeof content === 'string'
+      ? ansiToGrid(content, Math.max(0, this.cols - at.x), Math.max(0, this.rows - at.y), this.clusters)
+      : content;
+    this.putGridLayer(key, grid, at.x, at.y, at.z ?? LAYER_Z.overlay);
+  }
+
+  /** Sets the visible panes (later entries stack above earlier ones of equal z); unchanged panes keep their cached cells. */
+  setPaneLayers(panes: readonly PaneLayer[]): void {
+    const keep = new Set<string>();
+    for (const [index, spec] of panes.entries()) {
+      const key = `pane:${spec.id}`;
+      keep.add(key);
+      const z = spec.z ?? LAYER_Z.pane;
+      const old = this.layers.get(key);
+      if (old?.kind === 'pane' && old.spec.terminal === spec.terminal && sameRect(old.spec.rect, spec.rect)) {
+        if (old.spec.scrollOffset !== spec.scrollOffset) old.dirty = 'all';
+        if (old.z !== z || old.order !== index) {
+          old.z = z;
+          old.order = index;
+          this.markLayerRows(old);
+        }
+        old.spec = spec;
+        continue;
+      }
+      if (old) this.dropLayer(old);
+      const state: PaneLayerState = {
+        kind: 'pane',
+        key,
+        spec,
+        grid: new CellGrid(spec.rect.cols, spec.rect.rows, this.clusters),
+        z,
+        // Panes of equal z stack in array order (later on top), whatever their history.
+        order: index,
+        top: -1,
+        bufferType: '',
+        dirty: 'all',
+        unsubscribe: () => {},
+      };
+      // Every line moves on a scroll, even when a full scrollback keeps the top line number.
+      const subscription = spec.terminal.onScroll(() => {
+        state.dirty = 'all';
+      });
+      state.unsubscribe = () => subscription.dispose();
+      this.layers.set(key, state);
+      this.markLayerRows(state);
+    }
+    for (const [key, layer] of this.layers) {
+      if (layer.kind === 'pane' && !keep.has(key)) this.dropLayer(layer);
+    }
+    this.resort();
+  }
+
+  /**
+   * Says a pane's terminal changed. `rows` are viewport rows (0 = the top of the live
+   * screen); omit them when unknown and the whole pane is re-read, cells compared, and
+   * only rows that really changed redrawn.
+   */
+  markPaneDirty(id: string, rows?: Iterable<number>): void {
+    const layer = this.layers.get(`pane:${id}`);
+    if (layer?.kind !== 'pane') return;
+    if (rows === undefined) layer.dirty = 'all';
+    else if (layer.dirty !== 'all') {
+      layer.dirty ??= new Set<number>();
+      for (const r of rows) layer.dirty.add(r);
+    }
+    this.requestFrame();
+  }
+
+  /** Puts the hardware cursor somewhere other than the focused pane (e.g. a rename prompt); null restores it. */
+  setCursorOverride(cursor: CursorState | null): void {
+    this.cursorOverride = cursor;
+    this.requestFrame();
+  }
+
+  /** Adopts a new terminal size; the next frame clears and redraws everything. */
+  resize(cols: number, rows: number): void {
+    this.shown.resize(cols, rows);
+    this.next.resize(cols, rows);
+    this.dirtyRows = new Uint8Array(rows);
+    this.invalidate();
+  }
+
+  /** Forgets what the terminal shows (after a resize, suspend, or foreign output); the next frame is full. */
+  invalidate(): void {
+    this.fullRedraw = true;
+    this.shownCursor = null;
+    this.dirtyRows.fill(1);
+    this.requestFrame();
+  }
+
+  /**
+   * Schedules a frame: on the next event-loop turn if none went out in the last frame
+   * interval, else at the interval boundary — a keystroke echo leaves at once, a flood
+   * of output is coalesced to ≤ 60 frames a second.
+   */
+  requestFrame(): void {
+    if (this.blocked) {
+      this.wantedWhileBlocked = true;
+      return;
+    }
+    if (this.cancelFrame) return;
+    const since = this.scheduler.now() - this.lastFrameAt;
+    const delay = since >= FRAME.intervalMs ? 0 : FRAME.intervalMs - since;
+    this.cancelFrame = this.scheduler.schedule(() => {
+      this.cancelFrame = null;
+      this.renderNow();
+    }, delay);
+  }
+
+  /** Composes and writes a frame immediately; returns the bytes written ('' if nothing changed). */
+  renderNow(): string {
+    const started = performance.now();
+    this.cancelFrame?.();
+    this.cancelFrame = null;
+    for (const layer of this.sorted) if (layer.kind === 'pane' && layer.dirty) this.refreshPane(layer);
+    const full = this.fullRedraw;
+    for (let y = 0; y < this.rows; y++) if (full || this.dirtyRows[y]) this.composeRow(y);
+    const cursor = this.currentCursor();
+    const unchanged = !full && this.shownCursor !== null && sameCursor(cursor, this.shownCursor) && !this.dirtyRows.includes(1);
+    const out = unchanged
+      ? ''
+      : diffFrame(this.shown, this.next, cursor, {
+        full,
+        shownCursor: this.shownCursor,
+        rows: this.dirtyRows,
+        synchronized: this.synchronized,
+      });
+    for (let y = 0; y < this.rows; y++) if (full || this.dirtyRows[y]) this.shown.copyRowFrom(this.next, y);
+    this.dirtyRows.fill(0);
+    this.fullRedraw = false;
+    this.shownCursor = cursor;
+    this.stats.lastFrameMs = performance.now() - started;
+    if (out.length > 0) {
+      if (this.write(out) === false) this.blocked = true;
+      const bytes = Buffer.byteLength(out);
+      this.lastFrameAt = this.scheduler.now();
+      this.stats.frames++;
+      this.stats.bytes += bytes;
+      this.stats.lastFrameBytes = bytes;
+    }
+    return out;
+  }
+
+  /** Tells the compositor the output stream drained ('drain' event); held frames resume. */
+  outputDrained(): void {
+    this.blocked = false;
+    if (this.wantedWhileBlocked) {
+      this.wantedWhileBlocked = false;
+      this.requestFrame();
+    }
+  }
+
+  /** Cancels any scheduled frame and lets go of the pane terminals. */
+  dispose(): void {
+    this.cancelFrame?.();
+    this.cancelFrame = null;
+    for (const layer of [...this.layers.values()]) if (layer.kind === 'pane') this.dropLayer(layer);
+  }
+
+  /** Removes a layer and marks the rows it covered for redrawing. */
+  private dropLayer(layer: LayerState): void {
+    if (layer.kind === 'pane') layer.unsubscribe();
+    if (this.layers.get(layer.key) === layer) this.layers.delete(layer.key);
+    this.markLayerRows(layer);
+  }
+
+  private putGridLayer(key: string, grid: CellGrid, x: number, y: number, z: number): void {
+    const old = this.layers.get(key);
+    const state: GridLayerState = { kind: 'grid', key, grid, x, y, z, order: old?.order ?? this.order++ };
+    this.layers.set(key, state);
+    if (old?.kind === 'grid' && old.x === x && old.y === y && old.z === z && old.grid.cols === grid.cols && old.grid.rows === grid.rows) {
+      // Same placement: only rows whose cells differ need recomposing.
+      for (let r = 0; r < grid.rows; r++) if (!grid.rowEquals(r, old.grid)) this.markRows(y + r, 1);
+    } else {
+      if (old) this.markLayerRows(old);
+      this.markLayerRows(state);
+    }
+    this.resort();
+  }
+
+  private resort(): void {
+    this.sorted = [...this.layers.values()].sort((a, b) => a.z - b.z || a.order - b.order);
+    this.requestFrame();
+  }
+
+  private markRows(y: number, count: number): void {
+    for (let r = Math.max(0, y); r < Math.min(this.rows, y + count); r++) this.dirtyRows[r] = 1;
+  }
+
+  private markLayerRows(layer: LayerState): void {
+    if (layer.kind === 'grid') this.markRows(layer.y, layer.grid.rows);
+    else this.markRows(layer.spec.rect.y, layer.spec.rect.rows);
+  }
+
+  /** Re-reads a pane's dirty rows from its terminal and marks the screen rows that changed. */
+  private refreshPane(pane: PaneLayerState): void {
+    const { terminal, rect, scrollOffset } = pane.spec;
+    const buffer = terminal.buffer.active;
+    const top = topLineFor(buffer, scrollOffset);
+    const local = { x: 0, y: 0, cols: rect.cols, rows: rect.rows };
+    const changed = new Uint8Array(rect.rows);
+    let rows: number[] | undefined;
+    if (pane.dirty !== 'all' && pane.dirty !== null && top === pane.top && buffer.type === pane.bufferType) {
+      // Viewport row r is buffer line baseY + r; map it to the row it is displayed in.
+      rows = [...pane.dirty].map((r) => buffer.baseY + r - top).filter((r) => r >= 0 && r < rect.rows);
+    }
+    copyXtermRows(buffer, pane.grid, local, { top, rows, changed });
+    pane.top = top;
+    pane.bufferType = buffer.type;
+    pane.dirty = null;
+    for (let r = 0; r < rect.rows; r++) if (changed[r]) this.markRows(rect.y + r, 1);
+  }
+
+  /** Paints screen row y from every layer, bottom to top. */
+  private composeRow(y: number): void {
+    const next = this.next;
+    next.clearRow(y);
+    for (const layer of this.sorted) {
+      if (layer.kind === 'grid') {
+        const r = y - layer.y;
+        if (r >= 0 && r < layer.grid.rows) next.copyRegion(layer.grid, { x: 0, y: r, cols: layer.grid.cols, rows: 1 }, layer.x, y, true);
+      } else {
+        const { rect } = layer.spec;
+        const r = y - rect.y;
+        if (r >= 0 && r < rect.rows) next.copyRegion(layer.grid, { x: 0, y: r, cols: rect.cols, rows: 1 }, rect.x, y, false);
+      }
+    }
+  }
+
+  /** The focused pane's cursor in screen coordinates, hidden when scrolled out or covered. */
+  private currentCursor(): CursorState {
+    if (this.cursorOverride) return this.cursorOverride;
+    const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.focused === true);
+    if (index < 0) return this.shownCursor ? { ...this.shownCursor, visible: false } : HIDDEN_CURSOR;
+    const pane = this.sorted[index] as PaneLayerState;
+    const { terminal, rect, cursorModes } = pane.spec;
+    const c = cursorFor(terminal, cursorModes);
+    const row = terminal.buffer.active.baseY + c.y - pane.top;
+    const x = rect.x + c.x;
+    const y = rect.y + row;
+    const inside = row >= 0 && row < rect.rows && c.x < rect.cols;
+    const visible = c.visible && inside && !this.coveredAbove(index, x, y);
+    return { x: inside ? x : rect.x, y: inside ? y : rect.y, visible, shape: c.shape, blink: c.blink };
+  }
+
+  /** Whether a layer stacked above sorted[index] paints cell (x, y). */
+  private coveredAbove(index: number, x: number, y: number): boolean {
+    for (let k = index + 1; k < this.sorted.length; k++) {
+      const layer = this.sorted[k];
+      if (layer.kind === 'pane') {
+        const r = layer.spec.rect;
+        if (x >= r.x && x < r.x + r.cols && y >= r.y && y < r.y + r.rows) return true;
+      } else {
+        const lx = x - layer.x;
+        const ly = y - layer.y;
+        if (lx >= 0 && ly >= 0 && lx < layer.grid.cols && ly < layer.grid.rows
+          && (layer.grid.flags[layer.grid.index(lx, ly)] & FLAGS.transparent) === 0) return true;
+      }
+    }
+    return false;
+  }
+}

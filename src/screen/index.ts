@@ -1,0 +1,26 @@
+/** The screen compositor: cell grids, layers, and minimal writes to the real terminal. */
+export { ATTR, COLOR_MODE, FLAGS, BLANK, CLUSTER_BIT, paletteColor, palette256Color, rgbColor, packFlags, widthOf } from './cell.js';
+export type { Cell, CellInput } from './cell.js';
+export { CellGrid } from './cell-grid.js';
+export { ClusterTable } from './cluster-table.js';
+export { codePointWidth, clusterWidth, hasStableWidth } from './char-width.js';
+export { intersectRect, sameRect } from './rect.js';
+export type { Rect } from './rect.js';
+export { sgrTransition, sgrFor } from './sgr.js';
+export { HIDDEN_CURSOR, decscusrParam, shapeFromDecscusr } from './cursor.js';
+export type { CursorShape, CursorState } from './cursor.js';
+export { trackCursorModes, internalCursorModes } from './cursor-modes.js';
+export type { CursorModes, CursorModeTracker } from './cursor-modes.js';
+export { copyXtermRows, cursorFor, topLineFor } from './xterm-source.js';
+export type { XtermCopyOptions } from './xterm-source.js';
+export { drawAnsi, ansiToGrid } from './ansi-source.js';
+export { diffFrame, SEQ } from './frame-writer.js';
+export type { DiffOptions } from './frame-writer.js';
+export { FRAME, realScheduler, ManualScheduler } from './frame-scheduler.js';
+export type { FrameScheduler } from './frame-scheduler.js';
+export { Compositor, LAYER_Z } from './compositor.js';
+export type { CompositorOptions, CompositorStats, OverlayPlacement, PaneLayer } from './compositor.js';
+export { TerminalProbe } from './terminal-probe.js';
+export { benchmarkDiff, benchmarkKeystroke } from './bench.js';
+export type { DiffBenchmark, KeystrokeBenchmark } from './bench.js';
+export { unicodeProvider, useModernUnicode, UNICODE_PROVIDER_VERSION } from './unicode-provider.js';

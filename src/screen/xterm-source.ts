@@ -1,0 +1,134 @@
+import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
+import { ATTR, BLANK, packFlags } from './cell.js';
+import type { CellGrid } from './cell-grid.js';
+import { internalCursorModes, type CursorModes } from './cursor-modes.js';
+import type { CursorState } from './cursor.js';
+import type { Rect } from './rect.js';
+
+export interface XtermCopyOptions {
+  /** Absolute buffer line shown in the rect's first row (default: `buffer.viewportY`). */
+  top?: number;
+  /** Rect-relative rows to copy (default: all rows of the rect). */
+  rows?: Iterable<number>;
+  /** Receives a 1 for every rect row whose cells changed (length ≥ rect.rows). */
+  changed?: Uint8Array;
+}
+
+/** The first buffer line to show for a pane scrolled back `scrollOffset` lines (undefined: the viewport). */
+export function topLineFor(buffer: IBuffer, scrollOffset?: number): number {
+  if (scrollOffset === undefined) return buffer.viewportY;
+  return Math.max(0, buffer.baseY - Math.max(0, scrollOffset));
+}
+
+function attrsOf(cell: IBufferCell): number {
+  let attrs = 0;
+  if (cell.isBold()) attrs |= ATTR.bold;
+  if (cell.isDim()) attrs |= ATTR.dim;
+  if (cell.isItalic()) attrs |= ATTR.italic;
+  if (cell.isUnderline()) attrs |= ATTR.underline;
+  if (cell.isBlink()) attrs |= ATTR.blink;
+  if (cell.isInverse()) attrs |= ATTR.inverse;
+  if (cell.isInvisible()) attrs |= ATTR.invisible;
+  if (cell.isStrikethrough()) attrs |= ATTR.strikethrough;
+  if (cell.isOverline()) attrs |= ATTR.overline;
+  return attrs;
+}
+
+/**
+ * Copies buffer lines `top + r` into rows `rect.y + r` of `grid`, columns from 0, clipped
+ * to the rect and the grid. Cells are only stored when they differ, and changed rows are
+ * reported, so a caller can re-copy a whole pane and still learn what moved. A wide
+ * character cut by the rect's right edge becomes a space. Returns the changed-row count.
+ */
+export function copyXtermRows(buffer: IBuffer, grid: CellGrid, rect: Rect, options: XtermCopyOptions = {}): number {
+  const top = options.top ?? buffer.viewportY;
+  const width = Math.min(rect.cols, grid.cols - rect.x);
+  if (width <= 0) return 0;
+  const cell = buffer.getNullCell();
+  const { chars, fg, bg, flags, clusters } = grid;
+  let changedRows = 0;
+  const copyRow = (r: number): void => {
+    const y = rect.y + r;
+    if (r < 0 || r >= rect.rows || y < 0 || y >= grid.rows) return;
+    const line = buffer.getLine(top + r);
+    const length = line ? Math.min(line.length, width) : 0;
+    let base = y * grid.cols + rect.x;
+    let changed = false;
+    let leadFg = 0;
+    let leadBg = 0;
+    let leadAttrs = 0;
+    let afterLead = false;
+    for (let x = 0; x < width; x++, base++) {
+      let c: number = BLANK.char;
+      let f: number = BLANK.fg;
+      let b: number = BLANK.bg;
+      let fl: number = BLANK.flags;
+      if (x < length) {
+        line!.getCell(x, cell);
+        const w = cell.getWidth();
+        if (w === 0) {
+          if (afterLead) {
+            c = 0;
+            f = leadFg;
+            b = leadBg;
+            fl = packFlags(leadAttrs, 0);
+          }
+          afterLead = false;
+        } else {
+          const s = cell.getChars();
+          const fgMode = cell.getFgColorMode();
+          const bgMode = cell.getBgColorMode();
+          f = fgMode === 0 ? 0 : fgMode | (cell.getFgColor() & 0xffffff);
+          b = bgMode === 0 ? 0 : bgMode | (cell.getBgColor() & 0xffffff);
+          const attrs = cell.isAttributeDefault() ? 0 : attrsOf(cell);
+          if (w === 2 && x === width - 1) {
+            // Half a wide character would not fit: show a space in its background.
+            afterLead = false;
+            fl = packFlags(attrs, 1);
+          } else {
+            c = s === '' ? BLANK.char : s.length === 1 ? s.charCodeAt(0) : clusters.codeFor(s);
+            fl = packFlags(attrs, w === 2 ? 2 : 1);
+            afterLead = w === 2;
+            leadFg = f;
+            leadBg = b;
+            leadAttrs = attrs;
+          }
+        }
+      } else {
+        afterLead = false;
+      }
+      if (chars[base] !== c || fg[base] !== f || bg[base] !== b || flags[base] !== fl) {
+        chars[base] = c;
+        fg[base] = f;
+        bg[base] = b;
+        flags[base] = fl;
+        changed = true;
+      }
+    }
+    if (changed) {
+      changedRows++;
+      if (options.changed) options.changed[r] = 1;
+    }
+  };
+  if (options.rows) for (const r of options.rows) copyRow(r);
+  else for (let r = 0; r < rect.rows; r++) copyRow(r);
+  return changedRows;
+}
+
+/**
+ * The cursor of a terminal's active buffer in viewport coordinates, with the visibility
+ * and shape the application asked for: from `modes` (see `trackCursorModes`) when given,
+ * else from xterm.js internals, else visible with the default shape.
+ */
+export function cursorFor(terminal: Terminal, modes?: CursorModes): CursorState {
+  const buffer = terminal.buffer.active;
+  const m = modes ?? internalCursorModes(terminal) ?? { visible: true, shape: 'default', blink: false };
+  return {
+    // cursorX equals cols while a wrap is pending; the cursor is drawn in the last column.
+    x: Math.min(buffer.cursorX, Math.max(0, terminal.cols - 1)),
+    y: buffer.cursorY,
+    visible: m.visible,
+    shape: m.shape,
+    blink: m.blink,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Starts the corral core and its socket: used by `corral server` and embedded by the TUI.
+ */
+import { chmodSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { CorralCore } from '../core/corral-core.js';
+import { RpcServer } from '../rpc/server.js';
+import { loadConfig } from '../config/load-config.js';
+import type { ConfigError } from '../config/load-config.js';
+import { resolveConfigPath, resolveSocketPath } from '../paths.js';
+import { claimSocketPath } from './socket-guard.js';
+import { writeLauncher } from './launcher.js';
+
+export interface StartOptions {
+  socket?: string;
+  session?: string;
+  scripting?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface RunningServer {
+  core: CorralCore;
+  socketPath: string;
+  configError: ConfigError | null;
+  /** Ends every pane, closes the socket and removes it. */
+  stop(): Promise<void>;
+}
+
+/** Loads config, claims the socket, and serves a fresh core on it. */
+export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
+  const env = opts.env ?? process.env;
+  const socketPath = resolveSocketPath({ socket: opts.socket, session: opts.session }, env);
+  const { config, error: configError } = loadConfig(resolveConfigPath(env), env);
+  await claimSocketPath(socketPath);
+  const launcherDir = writeLauncher(join(dirname(socketPath), `${basename(socketPath, '.sock')}.bin`));
+  const core = new CorralCore({
+    config,
+    scripting: Boolean(opts.scripting) || env.CORRAL_SCRIPTING === '1',
+    socketPath,
+    launcherDir,
+    baseEnv: env,
+  });
+  const rpc = new RpcServer(core);
+  await rpc.listen(socketPath);
+  chmodSync(socketPath, 0o600);
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await rpc.close();
+      await core.shutdown();
+      try {
+        unlinkSync(socketPath);
+      } catch {
+        // Already gone.
+      }
+      rmSync(launcherDir, { recursive: true, force: true });
+    })());
+  return { core, socketPath, configError, stop };
+}

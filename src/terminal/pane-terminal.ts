@@ -1,0 +1,390 @@
+/**
+ * One pane's screen: a headless xterm fed with the pane's output, plus the read sources
+ * (SPEC §5), search, and the mode/title/progress accessors the rest of corral needs.
+ * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
+ */
+import xterm from '@xterm/headless';
+import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
+import serializeAddon from '@xterm/addon-serialize';
+import { CorralError } from '../rpc/protocol.js';
+import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
+import { Emitter, type Disposable } from './emitter.js';
+import { TrimmedLineCounter } from './line-counter.js';
+
+// @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
+const { Terminal } = xterm;
+const { SerializeAddon } = serializeAddon;
+
+/** Defaults for reads and the terminal itself. */
+export const TERMINAL_DEFAULTS = {
+  /** SPEC §11 `scrollback_lines`. */
+  scrollback: 10_000,
+  /** SPEC §5: `recent` reads return the last 80 rendered rows unless asked otherwise. */
+  recentLines: 80,
+  /** SPEC §5 `surface.search` `max_matches` default. */
+  maxMatches: 50,
+} as const;
+
+/** OSC identifiers handled here. */
+const OSC = {
+  /** ConEmu/Windows Terminal `OSC 9 ; 4 ; state ; value` progress reports (and iTerm2 OSC 9 notifications). */
+  conemu: 9,
+} as const;
+
+/** The ConEmu sub-command of OSC 9 that reports progress. */
+const PROGRESS_SUBCOMMAND = '4';
+
+/** The read sources of SPEC §5. */
+export const READ_SOURCES = ['visible', 'recent', 'recent-unwrapped', 'detection'] as const;
+export type ReadSource = (typeof READ_SOURCES)[number];
+
+/** `text` is plain text; `ansi` keeps SGR colours and attributes. */
+export type ReadFormat = 'text' | 'ansi';
+
+export interface ReadOptions {
+  source: ReadSource;
+  /** Keep only the last N rows (or logical lines for `recent-unwrapped`). */
+  lines?: number;
+  format?: ReadFormat;
+}
+
+export interface ReadResult {
+  text: string;
+  /** More rows existed in the source than were returned. */
+  truncated: boolean;
+  /** Rows in the active buffer (scrollback + screen). */
+  totalLines: number;
+  /**
+   * Absolute number (monotonic across scrollback trimming) one past the last row that has
+   * content; for `visible`/`recent`/`detection` reads the returned rows are
+   * `endLine - n … endLine - 1`. On the alternate screen, rows count on from the normal
+   * buffer's end at the time the app switched.
+   */
+  endLine: number;
+}
+
+export interface SearchOptions {
+  regex?: boolean;
+  maxMatches?: number;
+}
+
+export interface SearchMatch {
+  /** 1-based row index in the buffer of the logical line's first row. */
+  line: number;
+  /** The whole logical (unwrapped) line, plain text. */
+  text: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+}
+
+/** OSC 9;4 progress: state 0 cleared, 1 normal, 2 error, 3 indeterminate, 4 paused/warning. */
+export interface Progress {
+  state: number;
+  value: number;
+}
+
+export interface PaneTerminalOptions {
+  cols: number;
+  rows: number;
+  scrollback?: number;
+}
+
+/** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
+interface LogicalLine {
+  start: number;
+  end: number;
+}
+
+function checkLines(lines: number | undefined): void {
+  if (lines === undefined) return;
+  if (!Number.isInteger(lines) || lines < 1) {
+    throw new CorralError('invalid_params', `lines must be a positive integer, got ${String(lines)}`, { lines });
+  }
+}
+
+/** A headless terminal for one pane, with read sources, search and revisions. */
+export class PaneTerminal {
+  /** The raw xterm, for the screen compositor. Do not write to it directly: use `write`. */
+  readonly xterm: XTerminal;
+  private readonly serializer = new SerializeAddon();
+  private readonly revisionEmitter = new Emitter<number>();
+  private readonly pendingWrites = new Set<() => void>();
+  private readonly subscriptions: Disposable[] = [];
+  private readonly trimCounter: TrimmedLineCounter;
+  /** Absolute row number where the alternate screen's row 0 counts from. */
+  private alternateBase = 0;
+  private _revision = 0;
+  private _title = '';
+  private _progress: Progress | null = null;
+  private disposed = false;
+
+  constructor(options: PaneTerminalOptions) {
+    this.xterm = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      // The serialize addon uses proposed API.
+      allowProposedApi: true,
+    });
+    this.xterm.loadAddon(this.serializer);
+    this.trimCounter = new TrimmedLineCounter(this.xterm);
+    this.subscriptions.push(
+      this.trimCounter,
+      this.xterm.buffer.onBufferChange((buffer) => {
+        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.xterm.buffer.normal);
+      }),
+      this.xterm.onWriteParsed(() => {
+        this._revision++;
+        this.revisionEmitter.fire(this._revision);
+      }),
+      this.xterm.onTitleChange((title) => {
+        this._title = title;
+      }),
+      this.xterm.parser.registerOscHandler(OSC.conemu, (data) => this.handleOsc9(data)),
+    );
+  }
+
+  /** Parse output into the terminal; resolves once xterm has parsed it. */
+  write(data: string): Promise<void> {
+    if (this.disposed || data.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.pendingWrites.add(resolve);
+      this.xterm.write(data, () => {
+        this.pendingWrites.delete(resolve);
+        resolve();
+      });
+    });
+  }
+
+  /** Bumped once per parsed write batch; the pane's `output_generation`. */
+  get revision(): number {
+    return this._revision;
+  }
+
+  /** Called with the new revision after each parsed write batch. */
+  onRevision(listener: (revision: number) => void): Disposable {
+    return this.revisionEmitter.on(listener);
+  }
+
+  /** Called when the application rings the bell. */
+  onBell(listener: () => void): Disposable {
+    return this.xterm.onBell(listener);
+  }
+
+  /** Resize the screen (reflows soft-wrapped lines in the normal buffer). */
+  resize(cols: number, rows: number): void {
+    if (this.disposed) return;
+    if (cols === this.xterm.cols && rows === this.xterm.rows) return;
+    this.xterm.resize(cols, rows);
+  }
+
+  get cols(): number {
+    return this.xterm.cols;
+  }
+
+  get rows(): number {
+    return this.xterm.rows;
+  }
+
+  /** The last OSC 0/2 window title ('' until one is set). */
+  get title(): string {
+    return this._title;
+  }
+
+  /** The last OSC 9;4 progress report, or null if none was ever sent. */
+  get progress(): Progress | null {
+    return this._progress;
+  }
+
+  /** The application asked for bracketed paste (DECSET 2004). */
+  get bracketedPasteMode(): boolean {
+    return this.xterm.modes.bracketedPasteMode;
+  }
+
+  /** The application asked for SS3 cursor keys (DECCKM). */
+  get applicationCursorKeys(): boolean {
+    return this.xterm.modes.applicationCursorKeysMode;
+  }
+
+  /** Which mouse events the application wants reported. */
+  get mouseTrackingMode(): 'none' | 'x10' | 'vt200' | 'drag' | 'any' {
+    return this.xterm.modes.mouseTrackingMode;
+  }
+
+  /** A full-screen application switched to the alternate screen. */
+  get isAlternateScreen(): boolean {
+    return this.xterm.buffer.active.type === 'alternate';
+  }
+
+  /** Absolute number one past the last row with content (see ReadResult.endLine). */
+  get endLine(): number {
+    return this.endLineOf(this.xterm.buffer.active);
+  }
+
+  /** Escape sequences that recreate the terminal's contents and modes (for reattach). */
+  serialize(): string {
+    return this.serializer.serialize();
+  }
+
+  /** Read one of the SPEC §5 sources. */
+  read(options: ReadOptions): ReadResult {
+    checkLines(options.lines);
+    const buffer = this.xterm.buffer.active;
+    const totalLines = buffer.length;
+    const base = this.absoluteBase(buffer);
+    const format: ReadFormat = options.source === 'detection' ? 'text' : (options.format ?? 'text');
+    switch (options.source) {
+      case 'visible':
+      case 'detection': {
+        const top = buffer.baseY;
+        const bottom = this.lastNonBlankRow(buffer, top, top + this.xterm.rows, format);
+        const count = bottom - top;
+        const take = Math.min(count, options.lines ?? count);
+        return {
+          text: this.rowsText(buffer, bottom - take, bottom, format),
+          truncated: take < count,
+          totalLines,
+          endLine: base + bottom,
+        };
+      }
+      case 'recent': {
+        const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
+        const start = Math.max(0, bottom - (options.lines ?? TERMINAL_DEFAULTS.recentLines));
+        return { text: this.rowsText(buffer, start, bottom, format), truncated: start > 0, totalLines, endLine: base + bottom };
+      }
+      case 'recent-unwrapped': {
+        const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
+        const wanted = options.lines ?? TERMINAL_DEFAULTS.recentLines;
+        const logical: LogicalLine[] = [];
+        let end = bottom;
+        while (end > 0 && logical.length < wanted) {
+          const start = this.logicalLineStart(buffer, end - 1);
+          logical.push({ start, end });
+          end = start;
+        }
+        logical.reverse();
+        return {
+          text: logical.map((l) => this.logicalText(buffer, l, format)).join('\n'),
+          truncated: end > 0,
+          totalLines,
+          endLine: base + bottom,
+        };
+      }
+      default: {
+        const bad: never = options.source;
+        throw new CorralError('invalid_params', `unknown read source "${String(bad)}"; use one of ${READ_SOURCES.join(', ')}`, {
+          source: bad,
+        });
+      }
+    }
+  }
+
+  /** Search scrollback + screen, line by logical (unwrapped) line, oldest first. */
+  search(pattern: string, options: SearchOptions = {}): SearchResult {
+    const maxMatches = options.maxMatches ?? TERMINAL_DEFAULTS.maxMatches;
+    if (!Number.isInteger(maxMatches) || maxMatches < 1) {
+      throw new CorralError('invalid_params', `max_matches must be a positive integer, got ${String(maxMatches)}`, {
+        max_matches: maxMatches,
+      });
+    }
+    let test: (text: string) => boolean;
+    if (options.regex) {
+      let re: RegExp;
+      try {
+        // No 'g' flag: a global RegExp keeps lastIndex between calls and would skip matches.
+        re = new RegExp(pattern);
+      } catch (err) {
+        throw new CorralError('invalid_regex', `invalid regex "${pattern}": ${(err as Error).message}`, { pattern });
+      }
+      test = (text) => re.test(text);
+    } else {
+      test = (text) => text.includes(pattern);
+    }
+    const buffer = this.xterm.buffer.active;
+    const matches: SearchMatch[] = [];
+    let start = 0;
+    while (start < buffer.length) {
+      let end = start + 1;
+      while (end < buffer.length && buffer.getLine(end)?.isWrapped) end++;
+      const text = this.logicalText(buffer, { start, end }, 'text');
+      if (test(text)) {
+        if (matches.length === maxMatches) return { matches, truncated: true };
+        matches.push({ line: start + 1, text });
+      }
+      start = end;
+    }
+    return { matches, truncated: false };
+  }
+
+  /** Free the terminal; pending writes resolve at once. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const resolve of this.pendingWrites) resolve();
+    this.pendingWrites.clear();
+    for (const sub of this.subscriptions) sub.dispose();
+    this.revisionEmitter.clear();
+    this.xterm.dispose();
+  }
+
+  /** The absolute number of the buffer's row 0. */
+  private absoluteBase(buffer: IBuffer): number {
+    return buffer.type === 'alternate' ? this.alternateBase : this.trimCounter.trimmed;
+  }
+
+  private endLineOf(buffer: IBuffer): number {
+    return this.absoluteBase(buffer) + this.lastNonBlankRow(buffer, 0, buffer.length, 'text');
+  }
+
+  private handleOsc9(data: string): boolean {
+    const parts = data.split(';');
+    // Other OSC 9 payloads are iTerm2-style notifications; leave them to other handlers.
+    if (parts[0] !== PROGRESS_SUBCOMMAND) return false;
+    const state = Number.parseInt(parts[1] ?? '0', 10);
+    const value = Number.parseInt(parts[2] ?? '0', 10);
+    this._progress = {
+      state: Number.isFinite(state) ? state : 0,
+      value: Number.isFinite(value) ? Math.max(0, Math.min(100, value)) : 0,
+    };
+    return true;
+  }
+
+  private rowText(line: IBufferLine | undefined, format: ReadFormat, trim: AnsiTrim = 'visual'): string {
+    if (!line) return '';
+    if (format === 'ansi') return rowToAnsi(line, this.xterm.buffer.active.getNullCell(), trim);
+    const text = line.translateToString(true);
+    return trim === 'visual' ? text.replace(/\s+$/u, '') : text;
+  }
+
+  /** Index one past the last row in [from, to) that shows anything (`from` if none). */
+  private lastNonBlankRow(buffer: IBuffer, from: number, to: number, format: ReadFormat): number {
+    let end = to;
+    while (end > from && this.rowText(buffer.getLine(end - 1), format) === '') end--;
+    return end;
+  }
+
+  private rowsText(buffer: IBuffer, start: number, end: number, format: ReadFormat): string {
+    const rows: string[] = [];
+    for (let y = start; y < end; y++) rows.push(this.rowText(buffer.getLine(y), format));
+    return rows.join('\n');
+  }
+
+  /** The first row of the logical line that row `y` belongs to. */
+  private logicalLineStart(buffer: IBuffer, y: number): number {
+    let start = y;
+    while (start > 0 && buffer.getLine(start)?.isWrapped) start--;
+    return start;
+  }
+
+  private logicalText(buffer: IBuffer, line: LogicalLine, format: ReadFormat): string {
+    let text = '';
+    for (let y = line.start; y < line.end; y++) {
+      // Inner rows keep written spaces at the wrap point; only the line's end is trimmed.
+      text += this.rowText(buffer.getLine(y), format, y === line.end - 1 ? 'visual' : 'content');
+    }
+    return text;
+  }
+}

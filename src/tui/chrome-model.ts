@@ -1,0 +1,92 @@
+/**
+ * The plain data the TUI's chrome is drawn from: sidebar, tab bar, pane frames, status line
+ * and overlays. The controller builds it from the core; the Ink views in `components/`
+ * render it offscreen. Pane contents are not in here — the compositor draws those.
+ */
+import type { AgentStatus } from '../rpc/protocol.js';
+
+export interface Rect {
+  x: number;
+  y: number;
+  cols: number;
+  rows: number;
+}
+
+export interface SidebarWorkspace {
+  id: string;
+  label: string;
+  /** 1-based position, shown as the switch key. */
+  index: number;
+  focused: boolean;
+  /** Rollup of its agents (SPEC §4): blocked > working > done > idle > unknown; null without agents. */
+  badge: AgentStatus | null;
+}
+
+export interface SidebarAgent {
+  /** Stable key (the pane id). */
+  key: string;
+  /** Agent name, else its kind. */
+  label: string;
+  /** Where it runs, e.g. `w1:t2`. */
+  where: string;
+  status: AgentStatus;
+  /** `done` shows until the pane is seen; kept for styling decisions. */
+  seen: boolean;
+  focused: boolean;
+}
+
+export interface TabEntry {
+  id: string;
+  label: string;
+  index: number;
+  focused: boolean;
+  badge: AgentStatus | null;
+}
+
+export interface PaneFrame {
+  paneId: string;
+  /** The outer rectangle including the border; the pane's screen is inset by one cell. */
+  rect: Rect;
+  /** e.g. `w1:p2 builder · claude working`. */
+  title: string;
+  focused: boolean;
+  zoomed: boolean;
+  agentStatus: AgentStatus | null;
+  /** Shown at the frame's bottom-right while the pane is scrolled back, e.g. `↑ 120/5000`. */
+  scrollIndicator: string | null;
+}
+
+export interface HelpEntry {
+  keys: string;
+  description: string;
+}
+
+export type Overlay =
+  | { kind: 'help'; sections: { category: string; entries: HelpEntry[] }[] }
+  | { kind: 'workspace-switcher'; items: { id: string; label: string; badge: AgentStatus | null }[]; selected: number }
+  | { kind: 'rename'; what: string; value: string };
+
+export interface StatusLine {
+  /** The prefix key was pressed and the next key is a command. */
+  prefixActive: boolean;
+  prefixLabel: string;
+  scripting: boolean;
+  /** Short hints (e.g. `ctrl+b ? help`). */
+  hint: string;
+  /** A transient message or a config error, shown until replaced. */
+  message: string | null;
+  messageIsError: boolean;
+}
+
+export interface ChromeModel {
+  cols: number;
+  rows: number;
+  /** Sidebar width in cells, 0 when hidden (terminal too narrow). */
+  sidebarWidth: number;
+  workspaces: SidebarWorkspace[];
+  agents: SidebarAgent[];
+  tabs: TabEntry[];
+  frames: PaneFrame[];
+  status: StatusLine;
+  overlay: Overlay | null;
+}

@@ -1,0 +1,226 @@
+/**
+ * Drives a real `corral server` the way a user does: the built binary, a temporary HOME and
+ * runtime dir, the real CLI as child processes, and raw NDJSON over the real socket.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'corral.js');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface ServerOptions {
+  scripting?: boolean;
+  config?: string;
+  extraArgs?: string[];
+}
+
+/** A running server in its own sandbox directory. */
+export class TestServer {
+  readonly dir: string;
+  readonly home: string;
+  readonly socketPath: string;
+  readonly env: NodeJS.ProcessEnv;
+  private child: ChildProcess | null = null;
+  stderr = '';
+
+  constructor(private readonly options: ServerOptions = {}) {
+    this.dir = mkdtempSync(join(tmpdir(), 'corral-test-'));
+    this.home = join(this.dir, 'home');
+    mkdirSync(join(this.home, '.config', 'corral'), { recursive: true });
+    mkdirSync(join(this.dir, 'run'), { mode: 0o700 });
+    this.socketPath = join(this.dir, 'run', 'corral', 'default.sock');
+    if (options.config !== undefined) writeFileSync(join(this.home, '.config', 'corral', 'config.toml'), options.config);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: this.home,
+      XDG_RUNTIME_DIR: join(this.dir, 'run'),
+      XDG_CONFIG_HOME: join(this.home, '.config'),
+      SHELL: '/bin/bash',
+      LANG: 'C.UTF-8',
+      // A quiet, predictable prompt in every pane.
+      PS1: '$ ',
+    };
+    this.env = env;
+  }
+
+  /** Starts `corral server` and resolves once it reports it is listening. */
+  async start(): Promise<this> {
+    const args = [BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? [])];
+    const child = spawn(process.execPath, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    await new Promise<void>((resolveReady, reject) => {
+      const onData = (chunk: Buffer) => {
+        this.stderr += chunk.toString();
+        if (this.stderr.includes('listening on')) resolveReady();
+      };
+      child.stderr!.on('data', onData);
+      child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${this.stderr}`)));
+    });
+    return this;
+  }
+
+  /** Runs the CLI with this server's environment. */
+  cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+    return runCli(args, { ...this.env, ...opts.env }, opts);
+  }
+
+  /** Runs the CLI and parses its stdout as JSON; fails the test on a non-zero exit. */
+  async json(args: string[]): Promise<any> {
+    const result = await this.cli(args);
+    if (result.code !== 0) throw new Error(`corral ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  }
+
+  /** Opens a raw socket client. */
+  connect(): Promise<RawClient> {
+    return RawClient.open(this.socketPath);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get alive(): boolean {
+    return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Stops the server with SIGTERM and waits for it to exit. */
+  async stop(): Promise<number | null> {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
+      const code = await exited;
+      this.cleanup();
+      return code;
+    }
+    this.cleanup();
+    return child?.exitCode ?? null;
+  }
+
+  private cleanup(): void {
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `corral` with the given env and collects its output and exit code. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    const timer = opts.timeoutMs ? setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs) : null;
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (timer) clearTimeout(timer);
+      resolveRun({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** A raw NDJSON client: send any bytes, read replies and notifications line by line. */
+export class RawClient {
+  private buffer = '';
+  private readonly lines: any[] = [];
+  private waiters: Array<() => void> = [];
+  private nextId = 1;
+  closed = false;
+
+  private constructor(readonly socket: Socket) {
+    socket.on('data', (chunk) => {
+      this.buffer += chunk.toString('utf8');
+      let newline: number;
+      while ((newline = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, newline);
+        this.buffer = this.buffer.slice(newline + 1);
+        if (line.trim()) this.lines.push(JSON.parse(line));
+      }
+      this.wake();
+    });
+    socket.on('close', () => {
+      this.closed = true;
+      this.wake();
+    });
+    socket.on('error', () => {});
+  }
+
+  static open(path: string): Promise<RawClient> {
+    return new Promise((resolveOpen, reject) => {
+      const socket = connect(path);
+      socket.once('connect', () => resolveOpen(new RawClient(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    waiters.forEach((w) => w());
+  }
+
+  /** Writes raw text (no newline added). */
+  write(text: string): void {
+    this.socket.write(text);
+  }
+
+  /** Waits for the next message matching `predicate`, removing it from the inbox. */
+  async next(predicate: (message: any) => boolean = () => true, timeoutMs = 10_000): Promise<any> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const index = this.lines.findIndex(predicate);
+      if (index !== -1) return this.lines.splice(index, 1)[0];
+      if (this.closed) throw new Error('connection closed');
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error('timed out waiting for a message');
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          r();
+        });
+      });
+    }
+  }
+
+  /** Sends a request and returns its full response object. */
+  async request(method: string, params?: unknown): Promise<any> {
+    const id = this.nextId++;
+    this.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return this.next((m) => m.id === id);
+  }
+
+  /** Sends a request and returns its result, throwing on an error response. */
+  async call(method: string, params?: unknown): Promise<any> {
+    const response = await this.request(method, params);
+    if (response.error) throw Object.assign(new Error(response.error.message), { rpc: response.error });
+    return response.result;
+  }
+
+  /** Waits for the socket to be closed by the server. */
+  async waitClosed(timeoutMs = 5000): Promise<void> {
+    if (this.closed) return;
+    await new Promise<void>((resolveClosed, reject) => {
+      const timer = setTimeout(() => reject(new Error('connection still open')), timeoutMs);
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        resolveClosed();
+      });
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}

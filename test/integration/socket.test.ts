@@ -1,0 +1,246 @@
+/**
+ * The transport and the server's life, through a raw socket: limits, bad input, events,
+ * socket claiming and clean shutdown.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { dirname } from 'node:path';
+import { RawClient, TestServer } from './harness.js';
+
+/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+describe('transport limits and bad input', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await new TestServer({ scripting: true }).start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('answers malformed JSON with -32700 and keeps the connection usable', async () => {
+    const client = await server.connect();
+    client.write('{"jsonrpc": "2.0", "id": 1, "method": \n');
+    const error = await client.next();
+    expect(error.error.code).toBe(-32700);
+    expect(error.error.data.code).toBe('parse_error');
+    const pong = await client.call('system.ping');
+    expect(pong.pong).toBe(true);
+    client.close();
+  });
+
+  it('refuses a line over 1 MiB with -32600 and closes the connection', async () => {
+    const client = await server.connect();
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'system.ping', params: { pad: 'x'.repeat(1024 * 1024 + 10) } });
+    client.write(huge + '\n');
+    const error = await client.next();
+    expect(error.error.code).toBe(-32600);
+    expect(error.error.data.code).toBe('invalid_request');
+    await client.waitClosed();
+    const fresh = await server.connect();
+    expect((await fresh.call('system.ping')).pong).toBe(true);
+    fresh.close();
+  });
+
+  it('names unknown methods, wrong param types and unknown targets', async () => {
+    const client = await server.connect();
+    const unknown = await client.request('pane.frobnicate', {});
+    expect(unknown.error.code).toBe(-32601);
+    expect(unknown.error.data.code).toBe('method_not_found');
+
+    const wrongType = await client.request('workspace.create', { cwd: 42 });
+    expect(wrongType.error.data.code).toBe('invalid_params');
+    expect(wrongType.error.message).toMatch(/cwd/);
+
+    const positional = await client.request('pane.get', ['w1:p1']);
+    expect(positional.error.data.code).toBe('invalid_params');
+
+    const notFound = await client.request('surface.status', { target: 'nobody-here' });
+    expect(notFound.error.data.code).toBe('target_not_found');
+
+    const badDir = await client.request('workspace.create', { cwd: '/definitely/not/here' });
+    expect(badDir.error.data.code).toBe('invalid_params');
+
+    const badRegex = await client.request('pane.wait_for_output', { pane_id: 'w1:p1', match: { type: 'regex', value: '(' } });
+    expect(['invalid_regex', 'target_not_found', 'pane_not_found']).toContain(badRegex.error.data.code);
+
+    const notObject = await client.request('system.ping', 'string-params');
+    expect(notObject.error).toBeDefined();
+
+    client.write('[]\n');
+    const emptyBatch = await client.next();
+    expect(emptyBatch.error.code).toBe(-32600);
+
+    client.write('{"not":"jsonrpc"}\n');
+    const invalid = await client.next();
+    expect(invalid.error.code).toBe(-32600);
+
+    expect((await client.call('system.ping')).pong).toBe(true);
+    client.close();
+  });
+
+  it('refuses oversize text to send and an invalid key name', async () => {
+    const client = await server.connect();
+    const created = await client.call('workspace.create', { cwd: server.home });
+    const pane = created.root_pane.pane_id;
+    const big = await client.request('surface.send_text', { target: pane, text: 'y'.repeat(64 * 1024 + 1) });
+    expect(big.error.data.code).toBe('invalid_params');
+    expect(big.error.message).toMatch(/65536/);
+    const badKey = await client.request('pane.send_keys', { pane_id: pane, keys: ['enter', 'hyperspace'] });
+    expect(badKey.error.data.code).toBe('invalid_key');
+    client.close();
+  });
+
+  it('streams lifecycle events and surface_changed after a subscribed frame', async () => {
+    const watcher = await server.connect();
+    const sub = await watcher.call('events.subscribe', {});
+    expect(sub.type).toBe('subscribed');
+    const actor = await server.connect();
+    const created = await actor.call('workspace.create', { cwd: server.home });
+    const pane = created.root_pane;
+    const event = (type: string) => watcher.next((m) => m.method === 'events.event' && m.params.type === type && m.params.pane_id === pane.pane_id);
+    const paneCreated = await event('pane.created');
+    expect(paneCreated.params.surface_id).toBe(pane.surface_id);
+    expect(typeof paneCreated.params.ts).toBe('number');
+    await actor.call('pane.run', { pane_id: pane.pane_id, command: 'echo changed' });
+    const changed = await event('surface_changed');
+    expect(changed.params.output_generation).toBeGreaterThan(0);
+    await actor.call('pane.close', { pane_id: pane.pane_id });
+    await event('pane.closed');
+    watcher.close();
+    actor.close();
+  });
+
+  it('filters by type and surface, and rejects an unknown type', async () => {
+    const client = await server.connect();
+    const bad = await client.request('events.subscribe', { types: ['pane.exploded'] });
+    expect(bad.error.data.code).toBe('invalid_params');
+    expect(bad.error.message).toMatch(/pane\.exploded/);
+
+    const a = await client.call('workspace.create', { cwd: server.home });
+    const b = await client.call('workspace.create', { cwd: server.home });
+    const watcher = await server.connect();
+    await watcher.call('events.subscribe', { surfaces: [a.root_pane.pane_id], types: ['pane.closed'] });
+    await client.call('pane.close', { pane_id: b.root_pane.pane_id });
+    await client.call('pane.close', { pane_id: a.root_pane.pane_id });
+    const first = await watcher.next((m) => m.method === 'events.event');
+    expect(first.params.type).toBe('pane.closed');
+    expect(first.params.pane_id).toBe(a.root_pane.pane_id);
+    watcher.close();
+    client.close();
+  });
+
+  it('watch prints the subscribed frame then NDJSON events', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN } = await import('./harness.js');
+    const child = spawn(process.execPath, [BIN, 'watch', '--type', 'workspace.created'], { env: server.env });
+    let out = '';
+    const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const seen = new Promise<void>((resolve) => {
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (lines().some((l) => l.type === 'workspace.created')) resolve();
+        if (lines()[0]?.type === 'subscribed' && !started) {
+          started = true;
+          void server.cli(['workspace', 'create', '--cwd', server.home]);
+        }
+      });
+    });
+    let started = false;
+    await seen;
+    child.kill();
+    expect(lines()[0].type).toBe('subscribed');
+    expect(lines().find((l) => l.type === 'workspace.created').workspace).toMatch(/^w\d+$/);
+  });
+
+  it('is still alive after all of the above', async () => {
+    expect(server.alive).toBe(true);
+    const result = await server.cli(['ps', '--json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ agents: [] });
+  });
+});
+
+describe('server life', () => {
+  it('answers server_busy beyond 64 connections', async () => {
+    // A server of its own, so no connection from another test counts against the limit.
+    const server = await new TestServer().start();
+    const clients: RawClient[] = [];
+    for (let i = 0; i < 64; i++) clients.push(await server.connect());
+    // Make sure all 64 are accepted before the 65th arrives.
+    await Promise.all(clients.map((c) => c.call('system.ping')));
+    const extra = await server.connect();
+    const busy = await extra.next();
+    expect(busy.error.data.code).toBe('server_busy');
+    await extra.waitClosed();
+    for (const client of clients) client.close();
+    await Promise.all(clients.map((c) => c.waitClosed()));
+    const after = await server.connect();
+    expect((await after.call('system.ping')).pong).toBe(true);
+    after.close();
+    await server.stop();
+  });
+
+  it('creates the socket 0600 in a 0700 directory and refuses a second server', async () => {
+    const server = await new TestServer().start();
+    try {
+      expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
+      expect(statSync(dirname(server.socketPath)).mode & 0o777).toBe(0o700);
+      const second = await server.cli(['server'], { timeoutMs: 10_000 });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/already running/);
+      expect(server.alive).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('replaces a stale socket file left by a dead server', async () => {
+    const server = new TestServer();
+    mkdirSync(dirname(server.socketPath), { recursive: true, mode: 0o700 });
+    // A server killed with SIGKILL cannot remove its socket file: exactly what a crash leaves.
+    const script = `require('net').createServer().listen(${JSON.stringify(server.socketPath)}, () => console.log('up'))`;
+    const stale = spawn(process.execPath, ['-e', script]);
+    await new Promise<void>((r) => stale.stdout.once('data', () => r()));
+    const died = new Promise((r) => stale.once('exit', r));
+    stale.kill('SIGKILL');
+    await died;
+    expect(existsSync(server.socketPath)).toBe(true);
+    await server.start();
+    const ping = await server.cli(['ps', '--json']);
+    expect(ping.code).toBe(0);
+    await server.stop();
+  });
+
+  it('ends pane process groups and removes the socket on SIGTERM', async () => {
+    const server = await new TestServer({ scripting: true }).start();
+    const created = await server.json(['workspace', 'create', '--cwd', server.home]);
+    const pane = created.result.root_pane.pane_id;
+    await server.cli(['pane', 'run', pane, 'sleep 1000 & echo BGPID=$!']);
+    const waited = await server.json(['pane', 'wait-output', pane, '--regex', '^BGPID=\\d+$', '--timeout', '10000']);
+    const bgPid = Number(/BGPID=(\d+)/.exec(waited.result.matched_line)![1]);
+    expect(isAlive(bgPid)).toBe(true);
+    const socketPath = server.socketPath;
+    const code = await server.stop();
+    expect(code).toBe(0);
+    expect(existsSync(socketPath)).toBe(false);
+    expect(isAlive(bgPid)).toBe(false);
+  });
+
+  it('reports server_not_running with exit 1 when nobody listens', async () => {
+    const server = new TestServer();
+    const result = await server.cli(['ps']);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stderr).error.code).toBe('server_not_running');
+    await server.stop();
+  });
+});

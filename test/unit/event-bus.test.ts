@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { EventBus, type Frame, type FrameSink } from '../../src/core/event-bus.js';
+
+/** A sink whose capacity the test controls, standing in for a socket's write buffer. */
+class FakeSink implements FrameSink {
+  frames: Frame[] = [];
+  capacity = Infinity;
+  private drain: Array<() => void> = [];
+  write(frame: Frame): boolean {
+    this.frames.push(frame);
+    return this.frames.length < this.capacity;
+  }
+  onDrain(listener: () => void): void {
+    this.drain.push(listener);
+  }
+  release(): void {
+    this.capacity = Infinity;
+    this.drain.forEach((l) => l());
+  }
+}
+
+describe('EventBus', () => {
+  it('filters by type and surface; events without a surface pass the surface filter', () => {
+    const bus = new EventBus();
+    const sink = new FakeSink();
+    bus.subscribe({ types: new Set(['pane.closed', 'workspace.closed']), surfaces: new Set([2]) }, sink);
+    bus.emit({ type: 'pane.closed', surface_id: 1 });
+    bus.emit({ type: 'pane.closed', surface_id: 2 });
+    bus.emit({ type: 'pane.created', surface_id: 2 });
+    bus.emit({ type: 'workspace.closed', workspace: 'w1' });
+    expect(sink.frames.map((f) => [f.type, (f as any).surface_id])).toEqual([
+      ['pane.closed', 2],
+      ['workspace.closed', undefined],
+    ]);
+  });
+
+  it('queues while the sink is backed up, drops beyond the queue and reports the count', () => {
+    const bus = new EventBus();
+    const sink = new FakeSink();
+    sink.capacity = 1;
+    const subscription = bus.subscribe({}, sink);
+    // The first write fills the sink; the queue holds 1024 more; the rest are dropped.
+    for (let i = 0; i < 1 + 1024 + 10; i++) bus.emit({ type: 'surface_changed', surface_id: 1, n: i });
+    expect(sink.frames).toHaveLength(1);
+    sink.release();
+    const frames = sink.frames;
+    expect(frames).toHaveLength(1 + 1024 + 1);
+    expect(frames.at(-1)).toEqual({ type: 'dropped', count: 10 });
+    expect((frames[1024] as any).n).toBe(1024);
+    subscription.dispose();
+    bus.emit({ type: 'surface_changed', surface_id: 1 });
+    expect(sink.frames).toHaveLength(1026);
+    expect(bus.subscriberCount).toBe(0);
+  });
+
+  it('holds frames of a paused subscription until started', () => {
+    const bus = new EventBus();
+    const sink = new FakeSink();
+    const subscription = bus.subscribe({}, sink, { paused: true });
+    bus.emit({ type: 'pane.created', surface_id: 1 });
+    expect(sink.frames).toHaveLength(0);
+    subscription.start();
+    expect(sink.frames.map((f) => f.type)).toEqual(['pane.created']);
+  });
+
+  it('a throwing in-process listener does not stop delivery', () => {
+    const bus = new EventBus();
+    const seen: string[] = [];
+    bus.listen(() => {
+      throw new Error('boom');
+    });
+    bus.listen((e) => seen.push(e.type));
+    bus.emit({ type: 'pane.created' });
+    expect(seen).toEqual(['pane.created']);
+  });
+});
