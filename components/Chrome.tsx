@@ -34,22 +34,30 @@ export function chromeLayout(model: Pick<ChromeModel, 'cols' | 'rows' | 'sidebar
   };
 }
 
-/**
- * Renders the base layer: `model.rows` lines joined by `\n`, each exactly `model.cols`
- * cells, styled with SGR. Pane-frame interiors are plain spaces (panes cover them).
- */
-export function renderChrome(model: ChromeModel): string {
+/** Renders one piece of the chrome, or returns its earlier lines when `key` is unchanged. */
+type PieceRenderer = (name: string, key: () => string, render: () => string[]) => string[];
+
+const uncached: PieceRenderer = (_name, _key, render) => render();
+
+function composeChrome(model: ChromeModel, piece: PieceRenderer): string {
   const layout = chromeLayout(model);
   if (layout.rows === 0) return '';
   const { sidebar, tabBar, main, status } = layout;
   const side =
     layout.sidebarWidth > 0
-      ? renderBlock(<Sidebar workspaces={model.workspaces} agents={model.agents} width={sidebar.cols} height={sidebar.rows} />, sidebar.cols, sidebar.rows)
+      ? piece('sidebar', () => JSON.stringify([sidebar, model.workspaces, model.agents]), () =>
+          renderBlock(<Sidebar workspaces={model.workspaces} agents={model.agents} width={sidebar.cols} height={sidebar.rows} />, sidebar.cols, sidebar.rows),
+        )
       : [];
   const border = layout.sidebarWidth > 0 ? paint(BOX_CHARS.square.v, THEME.sidebarBorder) : '';
-  const tabs = tabBar.rows > 0 ? renderBlock(<TabBar tabs={model.tabs} width={tabBar.cols} />, tabBar.cols, 1) : [];
-  const frames = main.rows > 0 ? paneFrameLines(model.frames, main) : [];
-  const statusLine = renderBlock(<StatusLine status={model.status} width={status.cols} />, status.cols, 1);
+  const tabs =
+    tabBar.rows > 0
+      ? piece('tabs', () => JSON.stringify([tabBar, model.tabs]), () => renderBlock(<TabBar tabs={model.tabs} width={tabBar.cols} />, tabBar.cols, 1))
+      : [];
+  const frames = main.rows > 0 ? piece('frames', () => JSON.stringify([main, model.frames]), () => paneFrameLines(model.frames, main)) : [];
+  const statusLine = piece('status', () => JSON.stringify([status, model.status]), () =>
+    renderBlock(<StatusLine status={model.status} width={status.cols} />, status.cols, 1),
+  );
   const lines: string[] = [];
   for (let y = 0; y < layout.rows - 1; y++) {
     const left = layout.sidebarWidth > 0 ? (side[y] ?? '') + border : '';
@@ -57,4 +65,31 @@ export function renderChrome(model: ChromeModel): string {
   }
   lines.push(statusLine[0]);
   return lines.join('\n');
+}
+
+/**
+ * Renders the base layer: `model.rows` lines joined by `\n`, each exactly `model.cols`
+ * cells, styled with SGR. Pane-frame interiors are plain spaces (panes cover them).
+ */
+export function renderChrome(model: ChromeModel): string {
+  return composeChrome(model, uncached);
+}
+
+/**
+ * A renderChrome that remembers each piece's last output (sidebar, tab bar, frames, status
+ * line) and re-renders only the pieces whose part of the model changed: a pane focus change
+ * inside one tab re-renders the sidebar and frames but not the tab bar or status line. One
+ * per TUI; it holds only the last output of each piece.
+ */
+export function createChromeRenderer(): (model: ChromeModel) => string {
+  const last = new Map<string, { key: string; lines: string[] }>();
+  const piece: PieceRenderer = (name, key, render) => {
+    const k = key();
+    const hit = last.get(name);
+    if (hit && hit.key === k) return hit.lines;
+    const lines = render();
+    last.set(name, { key: k, lines });
+    return lines;
+  };
+  return (model) => composeChrome(model, piece);
 }

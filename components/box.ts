@@ -100,19 +100,19 @@ export interface BoxOptions {
   bottomRight?: readonly Segment[];
 }
 
-/** Draws a box's border at `rect` and blanks its interior. Rects under 2×2 draw what fits. */
+/**
+ * Draws a box's border at `rect`. The interior is left alone (a fresh Canvas is blank, and
+ * tiled frames never overlap), which halves the cells a full-screen frame render touches.
+ * Rects under 2×2 draw what fits.
+ */
 export function drawBox(canvas: Canvas, rect: Rect, options: BoxOptions): void {
   const { x, y, cols, rows } = rect;
   if (cols <= 0 || rows <= 0) return;
   const c = BOX_CHARS[options.kind];
   borderRow(canvas, x, y, cols, [c.tl, c.tr], c.h, options.border, options.title, options.topRight);
-  const interior = ' '.repeat(Math.max(0, cols - 2));
   for (let row = y + 1; row < y + rows - 1; row++) {
     canvas.put(x, row, c.v, options.border);
-    if (cols > 1) {
-      canvas.put(x + 1, row, interior);
-      canvas.put(x + cols - 1, row, c.v, options.border);
-    }
+    if (cols > 1) canvas.put(x + cols - 1, row, c.v, options.border);
   }
   if (rows > 1) borderRow(canvas, x, y + rows - 1, cols, [c.bl, c.br], c.h, options.border, [], options.bottomRight);
 }

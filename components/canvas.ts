@@ -6,8 +6,7 @@
  */
 import type { Rect } from '../src/tui/chrome-model.js';
 import { paint, type Style } from './paint.js';
-import { clean } from './text-cells.js';
-import { clusterWidth } from '../src/screen/char-width.js';
+import { clean, clusters } from './text-cells.js';
 
 /** A piece of text in one style. */
 export interface Segment {
@@ -18,7 +17,6 @@ export interface Segment {
 /** Marks the right half of a wide character. */
 const CONTINUATION = '';
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
 export class Canvas {
   private readonly chars: string[][];
@@ -38,11 +36,10 @@ export class Canvas {
       for (let k = 0; k < s.length; k++) this.set(x + k, row, s[k], 1, style);
       return x + s.length;
     }
-    for (const { segment } of GRAPHEMES.segment(s)) {
-      const w = clusterWidth(segment);
-      if (w === 0) continue;
-      this.set(x, row, segment, w, style);
-      x += w;
+    for (const c of clusters(s)) {
+      if (c.w === 0) continue;
+      this.set(x, row, c.s, c.w, style);
+      x += c.w;
     }
     return x;
   }
@@ -81,19 +78,15 @@ export class Canvas {
     return this.chars.map((chars, row) => {
       const styles = this.styles[row];
       let out = '';
-      let run = '';
-      let runStyle: Style | undefined;
-      for (let col = 0; col < chars.length; col++) {
-        const ch = chars[col];
-        if (ch === CONTINUATION) continue;
-        if (styles[col] !== runStyle) {
-          out += paint(run, runStyle);
-          run = '';
-          runStyle = styles[col];
+      let start = 0;
+      // Continuation cells are '' and vanish in join(), so a run's text is a plain slice.
+      for (let col = 1; col <= chars.length; col++) {
+        if (col === chars.length || styles[col] !== styles[start]) {
+          out += paint(chars.slice(start, col).join(''), styles[start]);
+          start = col;
         }
-        run += ch;
       }
-      return out + paint(run, runStyle);
+      return out;
     });
   }
 }

@@ -3,7 +3,7 @@
  * whenever the ChromeModel changes and `renderOverlay` for the overlay layer; pane contents
  * never come through here.
  */
-export { renderChrome, chromeLayout } from './Chrome.js';
+export { renderChrome, createChromeRenderer, chromeLayout } from './Chrome.js';
 export { renderOverlay } from './Overlay.js';
 export type { OverlayRender } from './overlay-box.js';
 export { BADGE, NO_BADGE, badgeFor } from './badges.js';

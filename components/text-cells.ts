@@ -12,6 +12,12 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 /** Stateless, so one instance serves every call. */
 const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/**
+ * Text where a grapheme may span several UTF-16 units (marks, joiners, selectors, Hangul
+ * jamo, surrogates); the same test the compositor's ANSI parser uses. Anything else (box
+ * drawing, badges, CJK) is one grapheme per unit, and Intl.Segmenter is slow for it.
+ */
+const NEEDS_SEGMENTER = /[\p{M}\p{Cf}\u1100-\u11ff\ufe00-\ufe0f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
 
 /** Replaces control characters (ESC, newline, tab…) with spaces so user text stays on its line. */
 export function clean(text: string): string {
@@ -19,8 +25,9 @@ export function clean(text: string): string {
 }
 
 /** Grapheme clusters of `text` with their cell widths. */
-function clusters(text: string): { s: string; w: number }[] {
+export function clusters(text: string): { s: string; w: number }[] {
   if (PRINTABLE_ASCII.test(text)) return Array.from(text, (s) => ({ s, w: 1 }));
+  if (!NEEDS_SEGMENTER.test(text)) return Array.from(text, (s) => ({ s, w: clusterWidth(s) }));
   const out: { s: string; w: number }[] = [];
   for (const { segment } of GRAPHEMES.segment(text)) out.push({ s: segment, w: clusterWidth(segment) });
   return out;
