@@ -107,14 +107,16 @@ export function renderHelp(sections: readonly HelpSection[], cols: number, rows:
   const limits = overlayLimits(cols, rows);
   const all = helpRows(sections);
   let keysWidth = 0;
-  let contentWidth = 0;
+  let descWidth = 0;
+  let headingWidth = 0;
   for (const row of all) {
     if (row.kind === 'entry') {
       keysWidth = Math.max(keysWidth, textWidth(row.keys));
-      contentWidth = Math.max(contentWidth, textWidth(row.keys) + HELP.keyGap + textWidth(row.description));
+      descWidth = Math.max(descWidth, textWidth(row.description));
     }
-    if (row.kind === 'heading') contentWidth = Math.max(contentWidth, textWidth(row.text));
+    if (row.kind === 'heading') headingWidth = Math.max(headingWidth, textWidth(row.text));
   }
+  let contentWidth = Math.max(headingWidth, keysWidth + HELP.keyGap + descWidth);
   contentWidth = Math.max(contentWidth, HELP.minWidth);
   const chrome = 2 + 2 * HELP.paddingX; // border + padding, per box
   const capacity = limits.rows - 2;
@@ -122,7 +124,8 @@ export function renderHelp(sections: readonly HelpSection[], cols: number, rows:
   const columnWidth = twoColumns
     ? Math.min(HELP.maxColumnWidth, Math.floor((limits.cols - chrome - HELP.columnGap) / 2), contentWidth)
     : Math.min(HELP.maxColumnWidth, limits.cols - chrome, contentWidth);
-  keysWidth = Math.min(keysWidth, Math.floor(columnWidth * HELP.maxKeysShare));
+  // Squeeze the keys only when the column is too narrow for keys and descriptions both.
+  if (columnWidth < keysWidth + HELP.keyGap + descWidth) keysWidth = Math.min(keysWidth, Math.floor(columnWidth * HELP.maxKeysShare));
   let laid = helpColumns(all, capacity, twoColumns ? 2 : 1);
   // Cut off? Then one line goes to saying so.
   if (laid.hidden > 0) laid = helpColumns(all, capacity - 1, twoColumns ? 2 : 1);

@@ -74,7 +74,8 @@ export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
   const agentCapacity = Math.max(0, height - SIDEBAR.fixedLines - wsLines);
   const agentWindow = listWindow(agents.length, agentCapacity, agents.findIndex((a) => a.focused));
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden">
+    // No fixed height: Ink would process every blank row; renderBlock pads the block instead.
+    <Box flexDirection="column" width={width}>
       <Painted style={THEME.heading}> WORKSPACES</Painted>
       {workspaces.slice(wsWindow.start, wsWindow.end).map((ws) => (
         <PaintedLine key={ws.id} parts={workspaceRow(ws, width)} />

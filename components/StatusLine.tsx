@@ -5,7 +5,7 @@ import type { Segment } from './canvas.js';
 import { segmentsWidth } from './box.js';
 import { PaintedLine } from './Painted.js';
 import { THEME } from './theme.js';
-import { truncate } from './text-cells.js';
+import { textWidth, truncate } from './text-cells.js';
 
 const STATUS = {
   // Cells between the left part and the message, so they never run together.
@@ -33,11 +33,13 @@ export function StatusLine({ status, width }: StatusLineProps) {
   const leftWidth = segmentsWidth(left);
   // The message (often an error to act on) beats the hint, but not the prefix chip or gate.
   const message = status.message ? truncate(status.message, width - leftWidth - STATUS.gap) : '';
-  const hint = status.hint ? `  ${status.hint}` : '';
+  const messageWidth = message === '' ? 0 : textWidth(message) + STATUS.gap;
+  // Cut here rather than by Ink: Ink's … would eat the end of the gate, not the hint.
+  const hint = status.hint ? truncate(`  ${status.hint}`, width - leftWidth - messageWidth) : '';
   return (
     <Box width={width} height={1} overflow="hidden">
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
-        <PaintedLine parts={[...left, { text: truncate(hint, width), style: THEME.muted }]} />
+        <PaintedLine parts={[...left, { text: hint, style: THEME.muted }]} />
       </Box>
       {message !== '' && (
         <Box flexShrink={0} marginLeft={STATUS.gap}>

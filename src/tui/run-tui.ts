@@ -1,12 +1,68 @@
-/** `corral` with no verb: the full-screen TUI with the server embedded. */
-import { CorralError } from '../rpc/protocol.js';
+/**
+ * `corral` with no verb: the full-screen TUI with the server embedded in the same process
+ * (same socket, so every CLI verb drives the open TUI). The Ink views are loaded here and
+ * only here; everything else in src/ stays free of UI code.
+ */
+import { startServer } from '../server/start-server.js';
+import { Compositor } from '../screen/compositor.js';
+import { TuiController, type ChromeRenderer } from './controller.js';
+import { enterTerminalMode } from './terminal-mode.js';
 
 export interface TuiOptions {
   socket?: string;
   session?: string;
+  scripting?: boolean;
 }
 
-/** Starts the TUI; resolves with the process exit code. */
-export async function runTui(_opts: TuiOptions): Promise<number> {
-  throw new CorralError('internal_error', 'the TUI is not available in this build yet; use `corral server`');
+/** Fallback size when stdout is not a terminal (tests pipe it). */
+const DEFAULT_SIZE = { cols: 120, rows: 40 } as const;
+
+/** Starts the TUI; resolves with the process exit code once the user quits. */
+export async function runTui(opts: TuiOptions): Promise<number> {
+  // Ink and React are ~1 s to import in development mode; the TUI never wants that mode.
+  process.env.NODE_ENV = 'production';
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const server = await startServer({ socket: opts.socket, session: opts.session, scripting: opts.scripting });
+  const renderer: ChromeRenderer = await import('../../components/index.js');
+  const size = () => ({ cols: stdout.columns || DEFAULT_SIZE.cols, rows: stdout.rows || DEFAULT_SIZE.rows });
+  const mode = enterTerminalMode(stdin, stdout);
+
+  return new Promise<number>((resolve) => {
+    let finished = false;
+    const finish = (code: number) => {
+      if (finished) return;
+      finished = true;
+      controller.dispose();
+      compositor.dispose();
+      mode.restore();
+      void server.stop().then(() => resolve(code));
+    };
+    const { cols, rows } = size();
+    const compositor = new Compositor({ cols, rows, write: (bytes) => stdout.write(bytes) });
+    stdout.on('drain', () => compositor.outputDrained());
+    if (server.core.model.workspaces.size === 0) server.core.createWorkspace({ cwd: process.cwd() });
+    const controller = new TuiController({
+      core: server.core,
+      compositor,
+      renderer,
+      cols,
+      rows,
+      onQuit: () => finish(0),
+      startupMessage: server.configError ? { text: server.configError.message, error: true } : null,
+    });
+    stdin.setEncoding('utf8');
+    stdin.on('data', (chunk: string) => controller.handleInput(chunk));
+    stdin.resume();
+    stdout.on('resize', () => {
+      const next = size();
+      controller.resize(next.cols, next.rows);
+    });
+    for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.once(signal, () => finish(0));
+    process.on('uncaughtException', (error) => {
+      mode.restore();
+      process.stderr.write(`corral: uncaught ${error.stack ?? error}\n`);
+      finish(1);
+    });
+  });
 }

@@ -1,0 +1,136 @@
+/**
+ * Builds the chrome model (what the sidebar, tab bar, frames and status line show) from the
+ * core's state and the TUI's own state. Pure with respect to the screen: no drawing here.
+ */
+import type { CorralCore } from '../core/corral-core.js';
+import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
+import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarWorkspace, TabEntry } from './chrome-model.js';
+import { offsetRect, type ScreenGeometry } from './geometry.js';
+
+/** TUI state the chrome shows. */
+export interface UiState {
+  prefixActive: boolean;
+  prefixLabel: string;
+  overlay: OverlayState | null;
+  message: { text: string; error: boolean } | null;
+  /** Lines scrolled back per pane id (absent or 0: following the output). */
+  scrollOffsets: ReadonlyMap<string, number>;
+  keyOverrides: Readonly<Record<string, string>>;
+}
+
+export type OverlayState =
+  | { kind: 'help' }
+  | { kind: 'workspace-switcher'; selected: number }
+  | { kind: 'rename'; paneId: string; value: string };
+
+const HINT = 'ctrl+b ? help';
+
+/** The frames of the focused tab's visible panes, in screen cells. */
+export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { paneId: string; surfaceId: number; rect: PaneFrame['rect'] }[] {
+  const pane = core.model.focusedPane();
+  if (!pane) return [];
+  const tab = core.model.tab(pane.tabId);
+  const rects = core.tabRects(tab);
+  return [...rects].map(([paneId, rect]) => ({
+    paneId,
+    surfaceId: core.model.pane(paneId).surfaceId,
+    rect: offsetRect(rect, geometry.main),
+  }));
+}
+
+/** Everything the chrome views draw. */
+export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
+  const model = core.model;
+  const focusedPane = model.focusedPane();
+  const workspaces: SidebarWorkspace[] = [...model.workspaces.values()].map((w, i) => ({
+    id: w.id,
+    label: w.label,
+    index: i + 1,
+    focused: model.focusedWorkspace === w.id,
+    badge: null,
+  }));
+  const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
+  const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
+    id,
+    label: model.tab(id).label,
+    index: i + 1,
+    focused: focusedWorkspace!.focusedTab === id,
+    badge: null,
+  }));
+  const frames: PaneFrame[] = visibleFrames(core, geometry).map(({ paneId, rect }) => {
+    const pane = model.pane(paneId);
+    const tab = model.tab(pane.tabId);
+    const offset = ui.scrollOffsets.get(paneId) ?? 0;
+    let scrollIndicator: string | null = null;
+    if (offset > 0) {
+      const scrollback = core.host(pane).terminal.xterm.buffer.active.baseY;
+      scrollIndicator = `↑ ${offset}/${scrollback}`;
+    }
+    return {
+      paneId,
+      rect,
+      title: paneTitle(core, paneId),
+      focused: focusedPane?.id === paneId,
+      zoomed: tab.zoomedPane === paneId,
+      agentStatus: null,
+      scrollIndicator,
+    };
+  });
+  return {
+    cols: size.cols,
+    rows: size.rows,
+    sidebarWidth: geometry.sidebarWidth,
+    workspaces,
+    agents: [],
+    tabs,
+    frames,
+    status: {
+      prefixActive: ui.prefixActive,
+      prefixLabel: ui.prefixLabel,
+      scripting: core.scripting,
+      hint: HINT,
+      message: ui.message?.text ?? null,
+      messageIsError: ui.message?.error ?? false,
+    },
+    overlay: overlayModel(core, ui),
+  };
+}
+
+/** `w1:p2 builder · vim` — id, name, and what runs in the foreground when it isn't the shell. */
+function paneTitle(core: CorralCore, paneId: string): string {
+  const pane = core.model.pane(paneId);
+  const parts = [pane.id];
+  if (pane.name) parts.push(pane.name);
+  const title = core.host(pane).terminal.title;
+  if (title) parts.push(`· ${title}`);
+  return parts.join(' ');
+}
+
+function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
+  const overlay = ui.overlay;
+  if (!overlay) return null;
+  switch (overlay.kind) {
+    case 'help':
+      return { kind: 'help', sections: helpSections(ui) };
+    case 'workspace-switcher':
+      return {
+        kind: 'workspace-switcher',
+        selected: overlay.selected,
+        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: w.label, badge: null })),
+      };
+    case 'rename':
+      return { kind: 'rename', what: `pane ${overlay.paneId}`, value: overlay.value };
+  }
+}
+
+/** The help overlay, generated from the keybindings table. */
+export function helpSections(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>): { category: string; entries: HelpEntry[] }[] {
+  const sections = new Map<string, HelpEntry[]>();
+  for (const [id, spec] of Object.entries(COMMANDS) as [CommandId, (typeof COMMANDS)[CommandId]][]) {
+    const keys = commandKeys(id, ui.keyOverrides, ui.prefixLabel);
+    const entries = sections.get(spec.category) ?? [];
+    entries.push({ keys: keys.join(' '), description: spec.description });
+    sections.set(spec.category, entries);
+  }
+  return [...sections].map(([category, entries]) => ({ category: `${category} (after ${ui.prefixLabel})`, entries }));
+}

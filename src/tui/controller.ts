@@ -1,0 +1,530 @@
+/**
+ * The TUI's controller: routes input (prefix commands, overlays, mouse, paste, plain keys to
+ * the focused pane), keeps the compositor's pane layers in step with the core, and redraws
+ * the chrome when what it shows changes. It is just another client of the core: every
+ * action goes through the same core methods the socket uses.
+ */
+import type { CorralCore } from '../core/corral-core.js';
+import type { Disposable } from '../core/event-bus.js';
+import type { PaneRecord } from '../session/model.js';
+import { neighbor } from '../session/layout.js';
+import { encodeKey } from '../terminal/keys.js';
+import type { Compositor } from '../screen/compositor.js';
+import type { ChromeModel, Rect } from './chrome-model.js';
+import { buildChrome, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
+import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
+import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
+import { resolveBindings, type CommandId } from './keybindings.js';
+
+/** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
+export interface ChromeRenderer {
+  renderChrome(model: ChromeModel): string;
+  renderOverlay(model: ChromeModel): { text: string; rect: Rect } | null;
+}
+
+export interface ControllerOptions {
+  core: CorralCore;
+  compositor: Compositor;
+  renderer: ChromeRenderer;
+  cols: number;
+  rows: number;
+  onQuit: () => void;
+  /** Shown in the status line at start (e.g. an invalid config file). */
+  startupMessage?: { text: string; error: boolean } | null;
+}
+
+const TUNING = {
+  /** A lone ESC is the Escape key if nothing follows within this time (as in tmux's escape-time). */
+  escapeTimeMs: 15,
+  /** Lines one wheel notch scrolls. */
+  wheelLines: 3,
+} as const;
+
+const PASTE_START = '\x1b[200~';
+const PASTE_END = '\x1b[201~';
+
+export class TuiController {
+  private readonly core: CorralCore;
+  private readonly compositor: Compositor;
+  private readonly parser = new InputParser();
+  private readonly bindings: Map<string, CommandId>;
+  private readonly prefixBytes: string;
+  private geometry: ScreenGeometry;
+  private cols: number;
+  private rows: number;
+  private escapeTimer: NodeJS.Timeout | null = null;
+  private chromeScheduled = false;
+  private layersScheduled = false;
+  private readonly outputSubscriptions = new Map<string, Disposable>();
+  private readonly disposers: Disposable[] = [];
+  private disposed = false;
+  /** Whether the outer terminal has focus (focus reporting); feeds the seen/done rule. */
+  terminalFocused = true;
+  readonly ui: UiState;
+
+  constructor(private readonly options: ControllerOptions) {
+    this.core = options.core;
+    this.compositor = options.compositor;
+    this.cols = options.cols;
+    this.rows = options.rows;
+    const keys = this.core.config.keys;
+    this.prefixBytes = encodeKey(keys.prefix);
+    this.bindings = resolveBindings(keys.overrides, keys.prefix);
+    this.ui = {
+      prefixActive: false,
+      prefixLabel: keys.prefix,
+      overlay: null,
+      message: options.startupMessage ?? null,
+      scrollOffsets: new Map(),
+      keyOverrides: keys.overrides,
+    };
+    this.geometry = screenGeometry(this.cols, this.rows, this.core.config.ui.sidebar_width);
+    this.applyViewport();
+    this.disposers.push(this.core.listen((event) => this.onCoreEvent(event.type)));
+    this.refreshLayers();
+    this.renderChrome();
+  }
+
+  // -- input ----------------------------------------------------------------
+
+  /** Handles a chunk of the outer terminal's input. */
+  handleInput(chunk: string): void {
+    if (this.escapeTimer) {
+      clearTimeout(this.escapeTimer);
+      this.escapeTimer = null;
+    }
+    for (const event of this.parser.feed(chunk)) this.handleEvent(event);
+    if (this.parser.hasPending) {
+      this.escapeTimer = setTimeout(() => {
+        this.escapeTimer = null;
+        for (const event of this.parser.flush()) this.handleEvent(event);
+      }, TUNING.escapeTimeMs);
+    }
+  }
+
+  private handleEvent(event: InputEvent): void {
+    switch (event.kind) {
+      case 'data':
+        this.handleData(event.data);
+        return;
+      case 'paste':
+        this.handlePaste(event.text);
+        return;
+      case 'focus':
+        this.terminalFocused = event.focused;
+        return;
+      case 'mouse':
+        this.handleMouse(event.mouse);
+        return;
+    }
+  }
+
+  private handleData(data: string): void {
+    let rest = data;
+    while (rest.length > 0) {
+      if (this.ui.overlay) {
+        const { key, rest: after } = splitFirstKey(rest);
+        this.overlayKey(key);
+        rest = after;
+        continue;
+      }
+      if (this.ui.prefixActive) {
+        const { key, rest: after } = splitFirstKey(rest);
+        this.setPrefix(false);
+        this.runCommand(key);
+        rest = after;
+        continue;
+      }
+      const at = rest.indexOf(this.prefixBytes);
+      if (at === -1) {
+        this.sendToFocused(rest);
+        return;
+      }
+      if (at > 0) this.sendToFocused(rest.slice(0, at));
+      this.setPrefix(true);
+      rest = rest.slice(at + this.prefixBytes.length);
+    }
+  }
+
+  private handlePaste(text: string): void {
+    if (this.ui.overlay?.kind === 'rename') {
+      this.ui.overlay.value += text.replace(/[\r\n]+/g, ' ');
+      this.renderChrome();
+      return;
+    }
+    if (this.ui.overlay) return;
+    const pane = this.core.model.focusedPane();
+    if (!pane) return;
+    const terminal = this.core.host(pane).terminal;
+    // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
+    const body = text.replace(/\r?\n/g, '\r');
+    this.sendToFocused(terminal.bracketedPasteMode ? PASTE_START + body + PASTE_END : body);
+  }
+
+  /** Plain input goes to the focused pane unchanged; a scrolled-back pane returns to live. */
+  private sendToFocused(data: string): void {
+    const pane = this.core.model.focusedPane();
+    if (!pane) return;
+    if (this.ui.scrollOffsets.get(pane.id)) this.setScroll(pane, 0);
+    try {
+      this.core.writeToPane(pane, data);
+    } catch {
+      // The pane exited between the key and the write; its close event follows.
+    }
+  }
+
+  private setPrefix(active: boolean): void {
+    if (this.ui.prefixActive === active) return;
+    this.ui.prefixActive = active;
+    this.renderChrome();
+  }
+
+  // -- commands -------------------------------------------------------------
+
+  /** Runs the command bound to `key` (pressed after the prefix). */
+  private runCommand(key: string): void {
+    const command = this.bindings.get(key);
+    if (!command) {
+      this.flash(`no command on ${JSON.stringify(key)} — ${this.ui.prefixLabel} ? lists them`, true);
+      return;
+    }
+    try {
+      this.execute(command, key);
+    } catch (error) {
+      this.flash((error as Error).message, true);
+    }
+  }
+
+  private execute(command: CommandId, key: string): void {
+    const core = this.core;
+    const pane = core.model.focusedPane();
+    switch (command) {
+      case 'send_prefix':
+        this.sendToFocused(this.prefixBytes);
+        return;
+      case 'help':
+        this.openOverlay({ kind: 'help' });
+        return;
+      case 'detach':
+        this.options.onQuit();
+        return;
+      case 'toggle_scripting':
+        core.setScripting(!core.scripting);
+        this.flash(`scripting gate ${core.scripting ? 'open: scripts may submit input' : 'closed'}`, false);
+        return;
+      case 'new_workspace':
+        core.createWorkspace({ cwd: pane ? core.paneCwd(pane) : process.cwd() });
+        return;
+      case 'workspace_switcher': {
+        const ids = [...core.model.workspaces.keys()];
+        this.openOverlay({ kind: 'workspace-switcher', selected: Math.max(0, ids.indexOf(core.model.focusedWorkspace ?? '')) });
+        return;
+      }
+      case 'next_workspace':
+      case 'prev_workspace': {
+        const ids = [...core.model.workspaces.keys()];
+        if (ids.length === 0) return;
+        const at = ids.indexOf(core.model.focusedWorkspace ?? '');
+        const step = command === 'next_workspace' ? 1 : -1;
+        core.focusWorkspace(ids[(at + step + ids.length) % ids.length]!);
+        return;
+      }
+      case 'next_attention':
+        this.flash('no agent needs attention', false);
+        return;
+    }
+    if (!pane) return;
+    const tab = core.model.tab(pane.tabId);
+    const workspace = core.model.workspace(pane.workspaceId);
+    switch (command) {
+      case 'new_tab':
+        core.createTab({ workspaceId: workspace.id, cwd: core.paneCwd(pane) });
+        return;
+      case 'split_right':
+      case 'split_down':
+        core.splitPane(pane.id, command === 'split_right' ? 'right' : 'down');
+        return;
+      case 'focus_left':
+      case 'focus_right':
+      case 'focus_up':
+      case 'focus_down': {
+        const direction = command.slice('focus_'.length) as 'left' | 'right' | 'up' | 'down';
+        const target = neighbor(core.tabRects(tab), pane.id, direction);
+        if (target) core.focusPane(target);
+        return;
+      }
+      case 'close_pane':
+        core.closePane(pane.id);
+        return;
+      case 'zoom':
+        core.zoomPane(pane.id);
+        return;
+      case 'next_tab':
+      case 'prev_tab': {
+        const tabs = workspace.tabs;
+        const at = tabs.indexOf(tab.id);
+        const step = command === 'next_tab' ? 1 : -1;
+        core.focusTab(tabs[(at + step + tabs.length) % tabs.length]!);
+        return;
+      }
+      case 'select_tab': {
+        const target = workspace.tabs[Number(key) - 1];
+        if (target) core.focusTab(target);
+        else this.flash(`no tab ${key}`, true);
+        return;
+      }
+      case 'rename':
+        this.openOverlay({ kind: 'rename', paneId: pane.id, value: pane.name ?? '' });
+        return;
+      case 'scroll_mode':
+        this.setScroll(pane, Math.min(this.scrollback(pane), TUNING.wheelLines * 5));
+        return;
+    }
+  }
+
+  // -- overlays -------------------------------------------------------------
+
+  private openOverlay(overlay: OverlayState): void {
+    this.ui.overlay = overlay;
+    this.renderChrome();
+  }
+
+  private closeOverlay(): void {
+    this.ui.overlay = null;
+    this.renderChrome();
+  }
+
+  private overlayKey(key: string): void {
+    const overlay = this.ui.overlay!;
+    switch (overlay.kind) {
+      case 'help':
+        this.closeOverlay();
+        return;
+      case 'workspace-switcher': {
+        const ids = [...this.core.model.workspaces.keys()];
+        if (key === '\x1b' || key === 'q' || key === this.prefixBytes) return this.closeOverlay();
+        if (key === '\r') {
+          const id = ids[overlay.selected];
+          this.closeOverlay();
+          if (id) this.core.focusWorkspace(id);
+          return;
+        }
+        if (/^[1-9]$/.test(key) && ids[Number(key) - 1]) {
+          this.closeOverlay();
+          this.core.focusWorkspace(ids[Number(key) - 1]!);
+          return;
+        }
+        const down = key === 'j' || key === '\x1b[B' || key === '\x1bOB';
+        const up = key === 'k' || key === '\x1b[A' || key === '\x1bOA';
+        if (down || up) {
+          overlay.selected = (overlay.selected + (down ? 1 : -1) + ids.length) % Math.max(1, ids.length);
+          this.renderChrome();
+        }
+        return;
+      }
+      case 'rename': {
+        if (key === '\x1b') return this.closeOverlay();
+        if (key === '\r') {
+          this.closeOverlay();
+          if (this.core.model.findPane(overlay.paneId)) this.core.renamePane(overlay.paneId, overlay.value.trim());
+          return;
+        }
+        if (key === '\x7f' || key === '\b') overlay.value = [...overlay.value].slice(0, -1).join('');
+        else if (key === '\x15') overlay.value = '';
+        else if (key >= ' ' && !key.startsWith('\x1b')) overlay.value += key;
+        this.renderChrome();
+        return;
+      }
+    }
+  }
+
+  // -- mouse ----------------------------------------------------------------
+
+  private handleMouse(mouse: MouseEvent): void {
+    if (this.ui.overlay) {
+      if (mouse.action === 'press') this.closeOverlay();
+      return;
+    }
+    const frame = visibleFrames(this.core, this.geometry).find((f) => contains(f.rect, mouse.x, mouse.y));
+    if (frame) {
+      const pane = this.core.model.pane(frame.paneId);
+      if (mouse.action === 'press' && !this.core.model.isPaneFocused(pane)) this.core.focusPane(pane.id);
+      const inner = frameInterior(frame.rect);
+      const terminal = this.core.host(pane).terminal;
+      if (terminal.mouseTrackingMode !== 'none' && contains(inner, mouse.x, mouse.y)) {
+        // The app asked for the mouse: pass the report on in pane coordinates (SGR encoding).
+        const x = mouse.x - inner.x + 1;
+        const y = mouse.y - inner.y + 1;
+        this.core.writeToPane(pane, `\x1b[<${mouse.raw.code};${x};${y}${mouse.raw.final}`);
+        return;
+      }
+      if (mouse.action === 'wheel-up' || mouse.action === 'wheel-down') {
+        if (terminal.isAlternateScreen) {
+          // Full-screen apps without mouse support scroll with arrow keys, as in tmux.
+          const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: terminal.applicationCursorKeys });
+          this.core.writeToPane(pane, arrow.repeat(TUNING.wheelLines));
+          return;
+        }
+        const offset = this.ui.scrollOffsets.get(pane.id) ?? 0;
+        const delta = mouse.action === 'wheel-up' ? TUNING.wheelLines : -TUNING.wheelLines;
+        this.setScroll(pane, Math.max(0, Math.min(this.scrollback(pane), offset + delta)));
+      }
+      return;
+    }
+    if (mouse.action !== 'press') return;
+    if (contains(this.geometry.tabBar, mouse.x, mouse.y)) this.clickTabBar(mouse.x);
+    else if (mouse.x < this.geometry.sidebarWidth) this.clickSidebar(mouse.y);
+  }
+
+  /** Tabs are drawn left to right as ` N:label ` cells; find the one under x. */
+  private clickTabBar(x: number): void {
+    const workspaceId = this.core.model.focusedWorkspace;
+    if (!workspaceId) return;
+    let cursor = this.geometry.tabBar.x;
+    for (const [i, tabId] of this.core.model.workspace(workspaceId).tabs.entries()) {
+      const width = tabCellWidth(i + 1, this.core.model.tab(tabId).label);
+      if (x >= cursor && x < cursor + width) {
+        this.core.focusTab(tabId);
+        return;
+      }
+      cursor += width;
+    }
+  }
+
+  /** Workspaces are listed one per row under the sidebar's header row. */
+  private clickSidebar(y: number): void {
+    const ids = [...this.core.model.workspaces.keys()];
+    const id = ids[y - SIDEBAR_FIRST_WORKSPACE_ROW];
+    if (id) this.core.focusWorkspace(id);
+  }
+
+  // -- scrollback -----------------------------------------------------------
+
+  private scrollback(pane: PaneRecord): number {
+    return this.core.host(pane).terminal.xterm.buffer.active.baseY;
+  }
+
+  private setScroll(pane: PaneRecord, offset: number): void {
+    const offsets = this.ui.scrollOffsets as Map<string, number>;
+    if ((offsets.get(pane.id) ?? 0) === offset) return;
+    if (offset === 0) offsets.delete(pane.id);
+    else offsets.set(pane.id, offset);
+    this.refreshLayers();
+    this.renderChrome();
+  }
+
+  // -- drawing --------------------------------------------------------------
+
+  /** Reacts to the core: structure and focus changes move layers and redraw the chrome. */
+  private onCoreEvent(type: string): void {
+    if (type === 'surface_changed') return;
+    if (type === 'workspace.closed' && this.core.model.workspaces.size === 0) {
+      this.options.onQuit();
+      return;
+    }
+    this.scheduleLayers();
+    this.scheduleChrome();
+  }
+
+  /** Terminal resized: lay everything out again and resize every pty. */
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.geometry = screenGeometry(cols, rows, this.core.config.ui.sidebar_width);
+    this.compositor.resize(cols, rows);
+    this.applyViewport();
+    this.refreshLayers();
+    this.renderChrome();
+  }
+
+  private applyViewport(): void {
+    this.core.setViewport(this.geometry.main.cols, this.geometry.main.rows, frameInterior);
+  }
+
+  private scheduleLayers(): void {
+    if (this.layersScheduled) return;
+    this.layersScheduled = true;
+    queueMicrotask(() => {
+      this.layersScheduled = false;
+      if (!this.disposed) this.refreshLayers();
+    });
+  }
+
+  private scheduleChrome(): void {
+    if (this.chromeScheduled) return;
+    this.chromeScheduled = true;
+    setImmediate(() => {
+      this.chromeScheduled = false;
+      if (!this.disposed) this.renderChrome();
+    });
+  }
+
+  /** Points the compositor at the visible panes and listens to their output. */
+  private refreshLayers(): void {
+    const frames = visibleFrames(this.core, this.geometry);
+    const focused = this.core.model.focusedPane();
+    const layers = [];
+    const visible = new Set<string>();
+    for (const frame of frames) {
+      const pane = this.core.model.pane(frame.paneId);
+      let host;
+      try {
+        host = this.core.host(pane);
+      } catch {
+        continue;
+      }
+      visible.add(pane.id);
+      const offset = this.ui.scrollOffsets.get(pane.id) ?? 0;
+      layers.push({
+        id: pane.id,
+        terminal: host.terminal.xterm,
+        rect: frameInterior(frame.rect),
+        scrollOffset: offset > 0 ? offset : undefined,
+        focused: focused?.id === pane.id && offset === 0,
+      });
+      if (!this.outputSubscriptions.has(pane.id)) {
+        const id = pane.id;
+        this.outputSubscriptions.set(id, host.onOutput(() => this.compositor.markPaneDirty(id)));
+      }
+    }
+    for (const [id, subscription] of this.outputSubscriptions) {
+      if (!visible.has(id)) {
+        subscription.dispose();
+        this.outputSubscriptions.delete(id);
+      }
+    }
+    this.compositor.setPaneLayers(layers);
+    this.compositor.requestFrame();
+  }
+
+  /** Renders the chrome offscreen and hands it to the compositor. */
+  renderChrome(): void {
+    if (this.disposed) return;
+    const model = buildChrome(this.core, this.geometry, this.ui, { cols: this.cols, rows: this.rows });
+    this.compositor.setUiLayer(this.options.renderer.renderChrome(model));
+    const overlay = this.options.renderer.renderOverlay(model);
+    this.compositor.setOverlay('overlay', overlay?.text ?? null, overlay ? { x: overlay.rect.x, y: overlay.rect.y } : undefined);
+    this.compositor.requestFrame();
+  }
+
+  private flash(text: string, error: boolean): void {
+    this.ui.message = { text, error };
+    this.renderChrome();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.escapeTimer) clearTimeout(this.escapeTimer);
+    for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
+    this.outputSubscriptions.clear();
+    for (const disposer of this.disposers) disposer.dispose();
+  }
+}
+
+/** The sidebar's first workspace row (row 0 is its header). */
+export const SIDEBAR_FIRST_WORKSPACE_ROW = 1;
+
+/** Cells one tab takes in the tab bar: ` N:label ` plus its badge cell. */
+export function tabCellWidth(index: number, label: string): number {
+  return ` ${index}:${label} `.length + 1;
+}
