@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import { PaintedLine } from './Painted.js';
 import { centredRect, renderBoxed, type OverlayRender } from './overlay-box.js';
 import { GLYPH, THEME } from './theme.js';
-import { textWidth, truncate, truncateStart } from './text-cells.js';
+import { clean, textWidth, truncateStart } from './text-cells.js';
 
 const RENAME = {
   // Room to type a name without the box resizing on every key for typical names.
@@ -16,10 +16,14 @@ const RENAME = {
   minValue: 8,
 } as const;
 
-/** The prompt and the visible end of the value for an interior `width` cells wide. */
+/**
+ * The prompt and the visible end of the value for an interior `width` cells wide. The
+ * prompt shortens in steps (never to a cut-off word) so the value keeps RENAME.minValue cells.
+ */
 export function renameParts(what: string, value: string, width: number): { prompt: string; value: string } {
   const inner = Math.max(0, width - 2 - 1);
-  const prompt = truncate(`Rename ${what}: `, Math.max(0, inner - RENAME.minValue));
+  const name = clean(what);
+  const prompt = [`Rename ${name}: `, `${name}: `, ''].find((p) => textWidth(p) + RENAME.minValue <= inner) ?? '';
   return { prompt, value: truncateStart(value, inner - textWidth(prompt)) };
 }
 

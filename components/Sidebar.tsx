@@ -11,8 +11,9 @@ import { fit, textWidth, truncate } from './text-cells.js';
 const SIDEBAR = {
   // Heading, blank separator and AGENTS heading: lines that are not list entries.
   fixedLines: 3,
-  // Below this many label cells the `where` column goes, then the status word: names first.
-  minLabel: 4,
+  // Below this many label cells the `where` column goes, then the status word: names first
+  // (most agent names and kinds, `claude`, `reviewer`, fit in 8).
+  minLabel: 8,
 } as const;
 
 export interface SidebarProps {
@@ -65,14 +66,25 @@ export function agentRow(agent: SidebarAgent, width: number): Segment[] {
   return row;
 }
 
-/** The sidebar's content (the caller draws the border column). */
-export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
+/**
+ * Which workspaces and agents the sidebar shows, and where: shared by the view and by the
+ * mouse hit-test so a click lands on the entry drawn under it.
+ */
+export function sidebarWindows(workspaces: readonly SidebarWorkspace[], agents: readonly SidebarAgent[], height: number) {
   const focusedWs = workspaces.findIndex((w) => w.focused);
   // Workspaces get what they need, but leave room for at least one agent line.
   const wsWindow = listWindow(workspaces.length, Math.max(1, height - SIDEBAR.fixedLines - 1), focusedWs);
   const wsLines = wsWindow.end - wsWindow.start + (wsWindow.hidden > 0 ? 1 : 0);
   const agentCapacity = Math.max(0, height - SIDEBAR.fixedLines - wsLines);
   const agentWindow = listWindow(agents.length, agentCapacity, agents.findIndex((a) => a.focused));
+  // Row 0 is the WORKSPACES heading; agents follow a blank row and the AGENTS heading.
+  const firstAgentRow = 1 + wsLines + 2 + (agents.length === 0 ? 1 : 0);
+  return { wsWindow, agentWindow, firstWorkspaceRow: 1, firstAgentRow };
+}
+
+/** The sidebar's content (the caller draws the border column). */
+export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
+  const { wsWindow, agentWindow } = sidebarWindows(workspaces, agents, height);
   return (
     // No fixed height: Ink would process every blank row; renderBlock pads the block instead.
     <Box flexDirection="column" width={width}>

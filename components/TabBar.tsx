@@ -26,7 +26,17 @@ export function tabSegments(tab: TabEntry): Segment[] {
  */
 export function tabBarSegments(tabs: readonly TabEntry[], width: number): Segment[] {
   const pieces = tabs.map(tabSegments);
-  const widths = pieces.map(segmentsWidth);
+  const { start, end } = visibleTabWindow(tabs, width);
+  const out: Segment[] = [];
+  if (start > 0) out.push({ text: GLYPH.moreLeft, style: THEME.muted });
+  for (let k = start; k < end; k++) out.push(...pieces[k]);
+  if (end < tabs.length) out.push({ text: GLYPH.moreRight, style: THEME.muted });
+  return out;
+}
+
+/** The tabs shown (`start` to `end`, exclusive) and each one's cell width; shared with hit-testing. */
+export function visibleTabWindow(tabs: readonly TabEntry[], width: number): { start: number; end: number; widths: number[] } {
+  const widths = tabs.map(tabSegments).map(segmentsWidth);
   const n = tabs.length;
   const focus = Math.max(0, tabs.findIndex((t) => t.focused));
   const fits = (start: number, end: number): boolean => {
@@ -38,11 +48,7 @@ export function tabBarSegments(tabs: readonly TabEntry[], width: number): Segmen
   while (start < focus && !fits(start, Math.min(n, focus + 1))) start++;
   let end = Math.min(n, focus + 1);
   while (end < n && fits(start, end + 1)) end++;
-  const out: Segment[] = [];
-  if (start > 0) out.push({ text: GLYPH.moreLeft, style: THEME.muted });
-  for (let k = start; k < end; k++) out.push(...pieces[k]);
-  if (end < n) out.push({ text: GLYPH.moreRight, style: THEME.muted });
-  return out;
+  return { start, end, widths };
 }
 
 export interface TabBarProps {

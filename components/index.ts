@@ -15,3 +15,5 @@ export { paneFrameLines, drawPaneFrames } from './PaneFrames.js';
 export { HelpOverlay } from './HelpOverlay.js';
 export { WorkspaceSwitcher } from './WorkspaceSwitcher.js';
 export { RenameOverlay } from './RenameOverlay.js';
+export { hitTest } from './hit-test.js';
+export type { ChromeHit } from './hit-test.js';

@@ -19,8 +19,12 @@ import { resolveBindings, type CommandId } from './keybindings.js';
 /** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
 export interface ChromeRenderer {
   renderChrome(model: ChromeModel): string;
-  renderOverlay(model: ChromeModel): { text: string; rect: Rect } | null;
+  renderOverlay(model: ChromeModel): { text: string; rect: Rect; cursor?: { x: number; y: number } } | null;
+  /** The chrome entry drawn at a cell, for mouse clicks. */
+  hitTest(model: ChromeModel, x: number, y: number): ChromeHit | null;
 }
+
+export type ChromeHit = { kind: 'tab'; id: string } | { kind: 'workspace'; id: string } | { kind: 'agent'; key: string };
 
 export interface ControllerOptions {
   core: CorralCore;
@@ -58,6 +62,8 @@ export class TuiController {
   private readonly outputSubscriptions = new Map<string, Disposable>();
   private readonly disposers: Disposable[] = [];
   private disposed = false;
+  /** The chrome last drawn, for hit-testing clicks against what is on screen. */
+  private lastChrome: ChromeModel | null = null;
   /** Whether the outer terminal has focus (focus reporting); feeds the seen/done rule. */
   terminalFocused = true;
   readonly ui: UiState;
@@ -371,31 +377,11 @@ export class TuiController {
       }
       return;
     }
-    if (mouse.action !== 'press') return;
-    if (contains(this.geometry.tabBar, mouse.x, mouse.y)) this.clickTabBar(mouse.x);
-    else if (mouse.x < this.geometry.sidebarWidth) this.clickSidebar(mouse.y);
-  }
-
-  /** Tabs are drawn left to right as ` N:label ` cells; find the one under x. */
-  private clickTabBar(x: number): void {
-    const workspaceId = this.core.model.focusedWorkspace;
-    if (!workspaceId) return;
-    let cursor = this.geometry.tabBar.x;
-    for (const [i, tabId] of this.core.model.workspace(workspaceId).tabs.entries()) {
-      const width = tabCellWidth(i + 1, this.core.model.tab(tabId).label);
-      if (x >= cursor && x < cursor + width) {
-        this.core.focusTab(tabId);
-        return;
-      }
-      cursor += width;
-    }
-  }
-
-  /** Workspaces are listed one per row under the sidebar's header row. */
-  private clickSidebar(y: number): void {
-    const ids = [...this.core.model.workspaces.keys()];
-    const id = ids[y - SIDEBAR_FIRST_WORKSPACE_ROW];
-    if (id) this.core.focusWorkspace(id);
+    if (mouse.action !== 'press' || !this.lastChrome) return;
+    const hit = this.options.renderer.hitTest(this.lastChrome, mouse.x, mouse.y);
+    if (hit?.kind === 'tab') this.core.focusTab(hit.id);
+    else if (hit?.kind === 'workspace') this.core.focusWorkspace(hit.id);
+    else if (hit?.kind === 'agent' && this.core.model.findPane(hit.key)) this.core.focusPane(hit.key);
   }
 
   // -- scrollback -----------------------------------------------------------
@@ -501,9 +487,12 @@ export class TuiController {
   renderChrome(): void {
     if (this.disposed) return;
     const model = buildChrome(this.core, this.geometry, this.ui, { cols: this.cols, rows: this.rows });
+    this.lastChrome = model;
     this.compositor.setUiLayer(this.options.renderer.renderChrome(model));
     const overlay = this.options.renderer.renderOverlay(model);
     this.compositor.setOverlay('overlay', overlay?.text ?? null, overlay ? { x: overlay.rect.x, y: overlay.rect.y } : undefined);
+    // The rename prompt takes the hardware cursor; otherwise it stays in the focused pane.
+    this.compositor.setCursorOverride(overlay?.cursor ? { ...overlay.cursor, visible: true, shape: 'bar', blink: true } : null);
     this.compositor.requestFrame();
   }
 
@@ -519,12 +508,4 @@ export class TuiController {
     this.outputSubscriptions.clear();
     for (const disposer of this.disposers) disposer.dispose();
   }
-}
-
-/** The sidebar's first workspace row (row 0 is its header). */
-export const SIDEBAR_FIRST_WORKSPACE_ROW = 1;
-
-/** Cells one tab takes in the tab bar: ` N:label ` plus its badge cell. */
-export function tabCellWidth(index: number, label: string): number {
-  return ` ${index}:${label} `.length + 1;
 }

@@ -14,6 +14,9 @@ export interface TuiOptions {
   scripting?: boolean;
 }
 
+/** How long a quitting TUI waits for its event loop to empty before exiting anyway. */
+const EXIT_GRACE_MS = 2000;
+
 /** Fallback size when stdout is not a terminal (tests pipe it). */
 const DEFAULT_SIZE = { cols: 120, rows: 40 } as const;
 
@@ -24,7 +27,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   const server = await startServer({ socket: opts.socket, session: opts.session, scripting: opts.scripting });
-  const renderer: ChromeRenderer = await import('../../components/index.js');
+  const views = await import('../../components/index.js');
+  // The memoising renderer re-renders only the chrome pieces whose data changed.
+  const renderer: ChromeRenderer = { renderChrome: views.createChromeRenderer(), renderOverlay: views.renderOverlay, hitTest: views.hitTest };
   const size = () => ({ cols: stdout.columns || DEFAULT_SIZE.cols, rows: stdout.rows || DEFAULT_SIZE.rows });
   const mode = enterTerminalMode(stdin, stdout);
 
@@ -36,7 +41,13 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       controller.dispose();
       compositor.dispose();
       mode.restore();
-      void server.stop().then(() => resolve(code));
+      stdin.off('data', onInput);
+      stdin.pause();
+      void server.stop().then(() => {
+        // Anything still holding the event loop (a stray pty handle) must not keep a quit TUI alive.
+        setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+        resolve(code);
+      });
     };
     const { cols, rows } = size();
     const compositor = new Compositor({ cols, rows, write: (bytes) => stdout.write(bytes) });
@@ -51,8 +62,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       onQuit: () => finish(0),
       startupMessage: server.configError ? { text: server.configError.message, error: true } : null,
     });
+    const onInput = (chunk: string) => controller.handleInput(chunk);
     stdin.setEncoding('utf8');
-    stdin.on('data', (chunk: string) => controller.handleInput(chunk));
+    stdin.on('data', onInput);
     stdin.resume();
     stdout.on('resize', () => {
       const next = size();

@@ -1,0 +1,144 @@
+/**
+ * Runs the real `corral` binary in a real pty (node-pty) and feeds everything it writes into
+ * a headless terminal, so tests assert on the screen a person would see — and wait for
+ * screen content instead of sleeping.
+ */
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as pty from 'node-pty';
+import xterm from '@xterm/headless';
+import { BIN, runCli, type CliResult } from '../integration/harness.js';
+
+const { Terminal } = xterm;
+
+export class TuiSession {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly screen: InstanceType<typeof Terminal>;
+  private readonly proc: pty.IPty;
+  private exitCode: number | null = null;
+  private readonly exited: Promise<number>;
+  private listeners: Array<() => void> = [];
+  /** Everything the TUI wrote, for byte counting. */
+  bytesWritten = 0;
+
+  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}) {
+    this.dir = mkdtempSync(join(tmpdir(), 'corral-tui-'));
+    const home = join(this.dir, 'home');
+    mkdirSync(home, { recursive: true });
+    mkdirSync(join(this.dir, 'run'), { mode: 0o700 });
+    this.env = {
+      PATH: process.env.PATH,
+      HOME: home,
+      XDG_RUNTIME_DIR: join(this.dir, 'run'),
+      XDG_CONFIG_HOME: join(home, '.config'),
+      SHELL: '/bin/bash',
+      LANG: 'C.UTF-8',
+      PS1: '$ ',
+      TERM: 'xterm-256color',
+      // CI sets this; the TUI must not depend on it either way.
+      CI: process.env.CI ?? '',
+      ...extraEnv,
+    };
+    this.screen = new Terminal({ cols, rows, allowProposedApi: true });
+    this.proc = pty.spawn(process.execPath, [BIN], { name: 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
+    this.proc.onData((data) => {
+      this.bytesWritten += Buffer.byteLength(data);
+      this.screen.write(data, () => this.wake());
+    });
+    this.exited = new Promise((resolve) => {
+      this.proc.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        this.wake();
+        resolve(exitCode);
+      });
+    });
+  }
+
+  private wake(): void {
+    const listeners = this.listeners;
+    this.listeners = [];
+    listeners.forEach((l) => l());
+  }
+
+  /** The visible screen as lines of text. */
+  lines(): string[] {
+    const buffer = this.screen.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < this.screen.rows; y++) out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+    return out;
+  }
+
+  text(): string {
+    return this.lines().join('\n');
+  }
+
+  /** Waits until the screen satisfies `predicate` (re-checked after each write from the TUI). */
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!predicate(this.text())) {
+      if (this.exitCode !== null) throw new Error(`corral exited (${this.exitCode}) while waiting for ${what}\n${this.text()}`);
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`timed out waiting for ${what}; screen:\n${this.text()}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.listeners.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  waitForText(text: string | RegExp, timeoutMs?: number): Promise<void> {
+    const test = typeof text === 'string' ? (s: string) => s.includes(text) : (s: string) => text.test(s);
+    return this.waitFor(test, String(text), timeoutMs);
+  }
+
+  /** Types into the TUI as a user would. */
+  type(data: string): void {
+    this.proc.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.screen.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
+  /** Runs a CLI verb against the TUI's embedded server. */
+  cli(args: string[]): Promise<CliResult> {
+    return runCli(args, this.env);
+  }
+
+  async json(args: string[]): Promise<any> {
+    const result = await this.cli(args);
+    if (result.code !== 0) throw new Error(`corral ${args.join(' ')} → ${result.code}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  }
+
+  /** Terminal modes as the TUI left them (checked after quitting). */
+  get modes() {
+    return this.screen.modes;
+  }
+
+  get isAlternateScreen(): boolean {
+    return this.screen.buffer.active.type === 'alternate';
+  }
+
+  waitExit(timeoutMs = 10_000): Promise<number> {
+    return Promise.race([
+      this.exited,
+      new Promise<number>((_, reject) => setTimeout(() => reject(new Error('corral did not exit')), timeoutMs)),
+    ]);
+  }
+
+  async close(): Promise<void> {
+    if (this.exitCode === null) {
+      this.proc.kill('SIGTERM');
+      await this.waitExit().catch(() => this.proc.kill('SIGKILL'));
+    }
+    this.screen.dispose();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

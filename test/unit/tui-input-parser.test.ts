@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { InputParser, splitFirstKey } from '../../src/tui/input-parser.js';
+
+describe('InputParser', () => {
+  it('passes plain keys and unrelated escape sequences through as data', () => {
+    const parser = new InputParser();
+    expect(parser.feed('ls -la\r\x1b[A\x1bOB\x1bx')).toEqual([{ kind: 'data', data: 'ls -la\r\x1b[A\x1bOB\x1bx' }]);
+  });
+
+  it('takes out SGR mouse reports, focus reports and pastes', () => {
+    const parser = new InputParser();
+    const events = parser.feed('a\x1b[<0;10;5Mb\x1b[I\x1b[200~pasted\r\x1b[201~c\x1b[<65;3;4M\x1b[O');
+    expect(events).toEqual([
+      { kind: 'data', data: 'a' },
+      { kind: 'mouse', mouse: expect.objectContaining({ x: 9, y: 4, action: 'press', button: 0 }) },
+      { kind: 'data', data: 'b' },
+      { kind: 'focus', focused: true },
+      { kind: 'paste', text: 'pasted\r' },
+      { kind: 'data', data: 'c' },
+      { kind: 'mouse', mouse: expect.objectContaining({ x: 2, y: 3, action: 'wheel-down' }) },
+      { kind: 'focus', focused: false },
+    ]);
+  });
+
+  it('holds a sequence split across reads and a lone ESC until flushed', () => {
+    const parser = new InputParser();
+    expect(parser.feed('x\x1b[<0;1')).toEqual([{ kind: 'data', data: 'x' }]);
+    expect(parser.hasPending).toBe(true);
+    expect(parser.feed(';1m')).toEqual([{ kind: 'mouse', mouse: expect.objectContaining({ action: 'release' }) }]);
+    expect(parser.feed('\x1b')).toEqual([]);
+    expect(parser.flush()).toEqual([{ kind: 'data', data: '\x1b' }]);
+  });
+
+  it('keeps a paste whole however it is chunked (property)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-ascii' }), fc.array(fc.nat(40), { maxLength: 6 }), (text, cuts) => {
+        const clean = text.replace(/\x1b/g, '');
+        const input = `\x1b[200~${clean}\x1b[201~`;
+        const points = [...new Set(cuts.map((c) => c % (input.length + 1)))].sort((a, b) => a - b);
+        const parser = new InputParser();
+        const events = [];
+        let last = 0;
+        for (const p of [...points, input.length]) {
+          events.push(...parser.feed(input.slice(last, p)));
+          last = p;
+        }
+        events.push(...parser.flush());
+        const pasted = events.filter((e) => e.kind === 'paste').map((e) => (e as any).text).join('');
+        expect(pasted).toBe(clean);
+      }),
+    );
+  });
+});
+
+describe('splitFirstKey', () => {
+  it('splits one key off: CSI, SS3, alt+char, a code point', () => {
+    expect(splitFirstKey('\x1b[Arest')).toEqual({ key: '\x1b[A', rest: 'rest' });
+    expect(splitFirstKey('\x1bOBx')).toEqual({ key: '\x1bOB', rest: 'x' });
+    expect(splitFirstKey('\x1bvx')).toEqual({ key: '\x1bv', rest: 'x' });
+    expect(splitFirstKey('😀x')).toEqual({ key: '😀', rest: 'x' });
+    expect(splitFirstKey('v')).toEqual({ key: 'v', rest: '' });
+  });
+});
