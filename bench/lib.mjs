@@ -1,7 +1,7 @@
 /**
  * Shared helpers for the benchmarks: a sandboxed `corral server` (temporary HOME and runtime
  * dir, like test/integration/harness.ts), a private tmux server, process timing, /proc CPU
- * accounting and small statistics. Only built code is used, through bin/corral.js.
+ * accounting and small statistics. Only built code is used, through bin/corral.cjs.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-export const BIN = join(ROOT, 'bin', 'corral.js');
+export const BIN = join(ROOT, 'bin', 'corral.cjs');
 
 /** Clock ticks per second for /proc/<pid>/stat utime/stime. */
 export const CLK_TCK = (() => {

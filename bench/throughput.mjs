@@ -30,7 +30,7 @@ const WORDS = [
 const SGR = ['\x1b[31m', '\x1b[32m', '\x1b[1;33m', '\x1b[34m', '\x1b[38;5;208m', '\x1b[38;2;120;200;80m', '\x1b[7m', '\x1b[4m'];
 
 /** Writes ~`bytes` of deterministic, varied text to `path`. */
-async function generateFile(path, bytes) {
+export async function generateFile(path, bytes) {
   let seed = 0x2545f491;
   const rand = (n) => {
     seed ^= seed << 13;

@@ -121,13 +121,15 @@ const [, cliResult] = await Promise.all([
       redirect('tui', /^\.\.\/tui\/run-tui\.js$/, /heavy\.ts$/, './tui.js'),
     ],
   }),
-  build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false }),
+  build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false, external: ['./fast.cjs'] }),
+  // The fast path for `ps`/`status` (src/cli/fast-path.ts): small enough to need no code cache.
+  build({ ...cli, entryPoints: ['src/cli/fast-path.ts'], outfile: 'dist/fast.cjs', metafile: true, plugins: [lightShims] }),
 ]);
 assertLeanCli(cliResult.metafile);
 
 // Warm-up: one `ps` against no server writes dist/cli.cjs.cache with everything that path compiles.
 try {
-  execFileSync(process.execPath, [path.join(root, 'bin/corral.js'), 'ps', '--json', '--socket', path.join(root, 'dist/.no-server.sock')], {
+  execFileSync(process.execPath, [path.join(root, 'bin/corral.cjs'), 'ps', '--json', '--socket', path.join(root, 'dist/.no-server.sock')], {
     stdio: 'ignore',
   });
 } catch {

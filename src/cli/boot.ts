@@ -15,6 +15,19 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
+// The hot read-only verbs skip yargs entirely (see src/cli/fast-path.ts); the rest load the full CLI.
+const FAST_VERBS = new Set(['ps', 'status']);
+const args = process.argv.slice(2);
+if (FAST_VERBS.has(args[0] ?? '')) {
+  const fast: { fastMain(args: string[]): Promise<boolean> } = require('./fast.cjs');
+  void fast.fastMain(args).then((handled) => {
+    if (!handled) runFullCli();
+  });
+} else {
+  runFullCli();
+}
+
+function runFullCli(): void {
 const bundle = path.join(__dirname, 'cli.cjs');
 const cacheFile = `${bundle}.cache`;
 
@@ -44,3 +57,4 @@ if (cachedData === undefined || script.cachedDataRejected) {
 }
 
 void cliModule.exports.main?.();
+}

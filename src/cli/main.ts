@@ -7,7 +7,10 @@ import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { VERSION } from '../version.js';
 import { lsCommand, psCommand, statusCommand } from './commands/fleet.js';
+import { hookCommand } from './commands/hook.js';
+import { hooksCommand } from './commands/hooks.js';
 import { paneCommand } from './commands/pane.js';
+import { agentCommand } from './commands/agent.js';
 import { serverCommand, tuiCommand } from './commands/server.js';
 import { focusCommand, keyCommand, readCommand, searchCommand, sendCommand } from './commands/surface.js';
 import { tabCommand } from './commands/tab.js';
@@ -47,6 +50,7 @@ export function buildCli(args: readonly string[]): Argv {
     .command(workspaceCommand)
     .command(tabCommand)
     .command(paneCommand)
+    .command(agentCommand)
     .command(psCommand)
     .command(lsCommand)
     .command(statusCommand)
@@ -56,7 +60,9 @@ export function buildCli(args: readonly string[]): Argv {
     .command(keyCommand)
     .command(focusCommand)
     .command(watchCommand)
-    .command(waitCommand);
+    .command(waitCommand)
+    .command(hookCommand)
+    .command(hooksCommand);
   return cli
     .strict()
     .recommendCommands()

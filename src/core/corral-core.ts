@@ -11,6 +11,8 @@ import { resolveSelector, type SelectorCandidate } from '../session/selectors.js
 import { PaneHost } from '../pty/pane-host.js';
 import { EventBus, type Disposable } from './event-bus.js';
 import { paneEnvironment } from './pane-env.js';
+import { AgentRegistry } from '../agents/agent-registry.js';
+import type { AgentRules } from '../agents/rules.js';
 
 /** Size of the virtual screen panes are laid out in when no TUI is attached. */
 export const HEADLESS_VIEWPORT = { cols: 160, rows: 48 } as const;
@@ -27,6 +29,16 @@ export interface CoreOptions {
   /** The environment panes inherit (the server's own, normally). */
   baseEnv: NodeJS.ProcessEnv;
   viewport?: { cols: number; rows: number };
+  /** Screen rules per agent kind (assets/agents/*.toml). */
+  agentRules: ReadonlyMap<string, AgentRules>;
+}
+
+/** What an attached TUI shows, for the seen/done rule (SPEC §4). */
+export interface ClientView {
+  /** The outer terminal has focus. */
+  focused: boolean;
+  /** Surface ids of the panes drawn on screen (the focused tab's). */
+  visibleSurfaces: ReadonlySet<number>;
 }
 
 /** A pane's live half: the pty/terminal pair plus bookkeeping for events. */
@@ -47,10 +59,49 @@ export class CorralCore {
   private contentRect: (rect: Rect) => Rect = (rect) => rect;
   scripting: boolean;
   private closed = false;
+  /** The attached TUI's view, or null when none is attached. */
+  private clientView: ClientView | null = null;
+  readonly agents: AgentRegistry;
 
   constructor(readonly options: CoreOptions) {
     this.scripting = options.scripting || options.config.ai_unrestricted;
     this.viewport = { ...(options.viewport ?? HEADLESS_VIEWPORT) };
+    this.agents = new AgentRegistry(
+      {
+        panes: () => this.model.panes.values(),
+        findPane: (surfaceId) => this.paneBySurface(surfaceId),
+        host: (pane) => this.live.get(pane.surfaceId)?.host ?? null,
+        isWatched: (pane) => this.isWatched(pane),
+        emit: (event) => this.emit(event),
+        stallThresholdMs: () => this.config.agent_stall_threshold_secs * 1000,
+      },
+      options.agentRules,
+    );
+  }
+
+  /** The TUI reports what it shows; null when it detaches. */
+  setClientView(view: ClientView | null): void {
+    const wasWatching = this.clientView?.focused ?? false;
+    this.clientView = view;
+    // Coming back to a focused terminal looks at the visible panes: finished agents there are seen.
+    if (view?.focused && !wasWatching) this.markVisibleSeen();
+  }
+
+  /** Visible in the focused tab of an attached, focused TUI. */
+  isWatched(pane: PaneRecord): boolean {
+    return Boolean(this.clientView?.focused && this.clientView.visibleSurfaces.has(pane.surfaceId));
+  }
+
+  private markVisibleSeen(): void {
+    for (const pane of this.model.panes.values()) if (this.isWatched(pane)) this.agents.markSeen(pane);
+  }
+
+  /** Focusing a tab looks at every pane in it (SPEC §4). */
+  private markTabSeen(tab: TabRecord): void {
+    for (const paneId of leaves(tab.layout)) {
+      const pane = this.model.findPane(paneId);
+      if (pane) this.agents.markSeen(pane);
+    }
   }
 
   get config(): Config {
@@ -134,6 +185,7 @@ export class CorralCore {
 
   focusPane(paneId: string): PaneRecord {
     const pane = this.model.focusPane(paneId);
+    this.agents.markSeen(pane);
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged(true);
     return pane;
@@ -141,12 +193,14 @@ export class CorralCore {
 
   focusTab(tabId: string): TabRecord {
     const tab = this.model.focusTab(tabId);
+    this.markTabSeen(tab);
     this.emitFocusIfChanged(true);
     return tab;
   }
 
   focusWorkspace(workspaceId: string) {
     const workspace = this.model.focusWorkspace(workspaceId);
+    this.markTabSeen(this.model.tab(workspace.focusedTab));
     this.emitFocusIfChanged(true);
     return workspace;
   }
@@ -272,7 +326,7 @@ export class CorralCore {
       aliases: pane.aliases,
       surfaceId: pane.surfaceId,
       paneName: pane.name,
-      agentName: null,
+      agentName: this.agents.agentIn(pane)?.name ?? null,
       cmdline: needsProcess ? this.paneCommand(pane) : '',
       cwd: needsProcess ? this.paneCwd(pane) : pane.startCwd,
     }));
@@ -290,6 +344,7 @@ export class CorralCore {
   async shutdown(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.agents.dispose();
     await Promise.all([...this.live.values()].map((live) => this.stopLive(live)));
     this.live.clear();
   }
@@ -319,8 +374,12 @@ export class CorralCore {
     });
     const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
     this.live.set(pane.surfaceId, live);
-    host.onOutput(() => this.onPaneOutput(pane.surfaceId));
+    host.onOutput(() => {
+      this.onPaneOutput(pane.surfaceId);
+      this.agents.paneOutput(pane.surfaceId);
+    });
     host.onExit(({ exitCode }) => this.onPaneExit(pane.surfaceId, exitCode));
+    this.agents.paneStarted(pane);
   }
 
   /** Coalesces output into at most one `surface_changed` per pane per interval. */
@@ -350,13 +409,14 @@ export class CorralCore {
     if (!this.closed) this.closePane(pane.id);
   }
 
-  private paneBySurface(surfaceId: number): PaneRecord | undefined {
-    for (const pane of this.model.panes.values()) if (pane.surfaceId === surfaceId) return pane;
-    return undefined;
+  paneBySurface(surfaceId: number): PaneRecord | undefined {
+    return this.model.paneBySurface(surfaceId);
   }
+
 
   private finishClose(closed: CloseResult): void {
     for (const pane of closed.panes) {
+      this.agents.paneClosed(pane.surfaceId);
       const live = this.live.get(pane.surfaceId);
       if (live) {
         this.live.delete(pane.surfaceId);

@@ -73,7 +73,12 @@ export interface SendResult {
  * `submit` presses Enter after a short pause. Text that would submit on its own (a newline
  * typed outside a paste) needs the scripting gate just like `submit`.
  */
-export async function sendText(core: CorralCore, pane: PaneRecord, text: string, opts: { submit?: boolean } = {}): Promise<SendResult> {
+export async function sendText(
+  core: CorralCore,
+  pane: PaneRecord,
+  text: string,
+  opts: { submit?: boolean; enterDelayMs?: number } = {},
+): Promise<SendResult> {
   checkTextSize(text);
   const host = core.host(pane);
   const paste = host.terminal.bracketedPasteMode && text.length > 0;
@@ -81,7 +86,7 @@ export async function sendText(core: CorralCore, pane: PaneRecord, text: string,
   if (submit || (!paste && typesANewline(text))) core.requireScripting(submit ? 'send --submit' : 'text with a newline');
   if (text.length > 0) core.writeToPane(pane, paste ? PASTE_START + stripPasteMarkers(text) + PASTE_END : text);
   if (submit) {
-    if (text.length > 0) await delay(SUBMIT_ENTER_DELAY_MS);
+    if (text.length > 0) await delay(opts.enterDelayMs ?? SUBMIT_ENTER_DELAY_MS);
     core.writeToPane(pane, '\r');
   }
   return { sent: true, length: text.length, submitted: submit, paste };

@@ -2,7 +2,8 @@
  * Builds the API's plain objects (SPEC §5 "Objects") from the core's state. Kept apart from
  * the core so every handler shapes a pane, tab or workspace the same way.
  */
-import type { PaneInfo, SurfaceRow, TabInfo, WorkspaceInfo } from '../rpc/protocol.js';
+import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type PaneInfo, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../rpc/protocol.js';
+import { rollup } from '../agents/agent-state.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';
 import type { CorralCore } from './corral-core.js';
@@ -26,6 +27,94 @@ export function paneView(core: CorralCore, pane: PaneRecord): PaneInfo {
     zoomed: tab.zoomedPane === pane.id,
     exited: exit.exited,
     exit_code: exit.exitCode,
+    ...(core.agents.agentIn(pane) ? { agent: agentView(core, pane) } : {}),
+  };
+}
+
+/** The `agent` object of the agent running in a pane (throws agent_not_found). */
+export function agentView(core: CorralCore, pane: PaneRecord): AgentInfo {
+  return core.agents.info(pane, core.paneCwd(pane));
+}
+
+/** Rollup of the agents in some panes (SPEC §4), null when none hosts an agent. */
+function rollupOf(core: CorralCore, panes: Iterable<PaneRecord>): AgentStatus | null {
+  const statuses: AgentStatus[] = [];
+  for (const pane of panes) {
+    const agent = core.agents.agentIn(pane);
+    if (agent) statuses.push(agent.state.status);
+  }
+  return rollup(statuses);
+}
+
+/** Rollup of one tab's agents. */
+export function tabRollup(core: CorralCore, tab: TabRecord): AgentStatus | null {
+  return rollupOf(core, core.model.tabPanes(tab.id));
+}
+
+/** Rollup of one workspace's agents. */
+export function workspaceRollup(core: CorralCore, workspace: WorkspaceRecord): AgentStatus | null {
+  return rollupOf(core, workspace.tabs.flatMap((id) => core.model.tabPanes(id)));
+}
+
+/** A `fleet.list` row (SPEC §5). */
+export function fleetRow(core: CorralCore, pane: PaneRecord) {
+  const agent = agentView(core, pane);
+  const tracked = core.agents.agentIn(pane)!;
+  const reason = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
+  return {
+    pid: agent.pid,
+    tool: agent.kind,
+    state: agent.state,
+    agent_status: agent.agent_status,
+    hooked: agent.hooked,
+    reason,
+    surface_id: pane.surfaceId,
+    pane_id: pane.id,
+    surface_name: pane.name,
+    name: agent.name,
+    workspace: pane.workspaceId,
+    active_tool_name: agent.active_tool_name,
+    message: agent.message,
+    last_result: agent.last_result,
+    ...core.agents.timings(pane),
+    state_change_seq: agent.state_change_seq,
+    completion_seq: agent.completion_seq ?? null,
+  };
+}
+
+/** `surface.status` (SPEC §5): a pane with no agent is idle, not an error. */
+export function surfaceStatus(core: CorralCore, pane: PaneRecord) {
+  const host = core.host(pane);
+  const base = { surface_id: pane.surfaceId, pane_id: pane.id, output_generation: host.outputGeneration };
+  const tracked = core.agents.agentIn(pane);
+  if (!tracked) {
+    return {
+      ...base,
+      state: CONDUCTOR_STATE.idle,
+      agent_status: 'idle' as AgentStatus,
+      hooked: false,
+      tool: null,
+      active_tool_name: null,
+      message: null,
+      last_result: null,
+      waiting_ms: 0,
+      idle_ms: host.lastOutputAt === null ? 0 : Math.max(0, Date.now() - host.lastOutputAt),
+    };
+  }
+  const agent = agentView(core, pane);
+  return {
+    ...base,
+    state: agent.state,
+    agent_status: agent.agent_status,
+    hooked: agent.hooked,
+    tool: agent.kind,
+    name: agent.name,
+    active_tool_name: agent.active_tool_name,
+    message: agent.message,
+    last_result: agent.last_result,
+    ...core.agents.timings(pane),
+    state_change_seq: agent.state_change_seq,
+    ...(agent.completion_seq !== undefined ? { completion_seq: agent.completion_seq } : {}),
   };
 }
 
@@ -38,7 +127,7 @@ export function tabView(core: CorralCore, tab: TabRecord): TabInfo {
     focused: core.model.isTabFocused(tab),
     panes: leaves(tab.layout).map((id) => core.model.pane(id).id),
     focused_pane_id: tab.focusedPane,
-    agent_status: null,
+    agent_status: tabRollup(core, tab),
   };
 }
 
@@ -51,7 +140,7 @@ export function workspaceView(core: CorralCore, workspace: WorkspaceRecord): Wor
     focused: core.model.focusedWorkspace === workspace.id,
     tabs: [...workspace.tabs],
     focused_tab_id: workspace.focusedTab,
-    agent_status: null,
+    agent_status: workspaceRollup(core, workspace),
   };
 }
 

@@ -142,6 +142,17 @@ export const METHODS = [
   'pane.send_keys',
   'pane.run',
   'pane.wait_for_output',
+  'agent.list',
+  'agent.get',
+  'agent.rename',
+  'agent.release',
+  'agent.focus',
+  'agent.explain',
+  'agent.start',
+  'agent.prompt',
+  'agent.wait',
+  'agent.read',
+  'agent.send_keys',
 ] as const;
 export type MethodName = (typeof METHODS)[number];
 
@@ -173,6 +184,8 @@ export type SplitDirection = 'right' | 'down';
 
 /** Canonical agent status (herdr vocabulary) plus corral's errored/stalled. */
 export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown' | 'errored' | 'stalled';
+export const AGENT_STATUSES: readonly AgentStatus[] = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'];
+
 /** Conductor vocabulary for the same status. */
 export type ConductorState =
   | 'thinking'

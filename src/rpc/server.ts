@@ -17,6 +17,7 @@ import { structureHandlers } from './handlers/structure.js';
 import { paneIoHandlers } from './handlers/pane-io.js';
 import { surfaceHandlers } from './handlers/surface.js';
 import { eventHandlers } from './handlers/events.js';
+import { agentHandlers } from './handlers/agents.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -27,6 +28,7 @@ const HANDLERS: HandlerTable = {
   ...paneIoHandlers,
   ...surfaceHandlers,
   ...eventHandlers,
+  ...agentHandlers,
 };
 
 const CODE_BY_RPC_NUMBER: Record<number, ErrorCode> = {

@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url';
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'bin', 'corral.js'))) return dir;
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'bin', 'corral.cjs'))) return dir;
     const parent = dirname(dir);
     if (parent === dir) throw new Error('cannot find corral package root');
     dir = parent;
   }
 }
 
-/** The `bin/corral.js` entry that starts this very version. */
+/** The `bin/corral.cjs` entry that starts this very version. */
 export function corralEntry(): string {
-  return join(packageRoot(), 'bin', 'corral.js');
+  return join(packageRoot(), 'bin', 'corral.cjs');
 }

@@ -76,6 +76,7 @@ export class SessionModel {
   readonly tabs = new Map<string, TabRecord>();
   readonly panes = new Map<string, PaneRecord>();
   private readonly aliasToPane = new Map<string, string>();
+  private readonly bySurface = new Map<number, PaneRecord>();
   focusedWorkspace: string | null = null;
 
   /** Creates a workspace with its first tab and root pane. */
@@ -275,6 +276,11 @@ export class SessionModel {
     return this.panes.get(idOrAlias) ?? this.panes.get(this.aliasToPane.get(idOrAlias) ?? '');
   }
 
+  /** A pane by its surface id (stable across moves). */
+  paneBySurface(surfaceId: number): PaneRecord | undefined {
+    return this.bySurface.get(surfaceId);
+  }
+
   pane(idOrAlias: string): PaneRecord {
     const pane = this.findPane(idOrAlias);
     if (!pane) throw new CorralError('pane_not_found', `no pane "${idOrAlias}"`, { pane_id: idOrAlias });
@@ -327,6 +333,7 @@ export class SessionModel {
       aliases: [],
     };
     this.panes.set(pane.id, pane);
+    this.bySurface.set(pane.surfaceId, pane);
     return pane;
   }
 
@@ -365,6 +372,7 @@ export class SessionModel {
 
   private forgetPane(pane: PaneRecord): void {
     this.panes.delete(pane.id);
+    this.bySurface.delete(pane.surfaceId);
     for (const alias of pane.aliases) this.aliasToPane.delete(alias);
   }
 

@@ -17,13 +17,19 @@ export class TrimmedLineCounter implements Disposable {
   private trimmedAtAnchor = 0;
   private lastKnown = 0;
   private readonly subscriptions: Disposable[];
+  /**
+   * xterm's `buffer` getter re-checks options through a slow proxy on every access, and
+   * `check` runs once per scrolled row: keep the (stable) namespace object instead.
+   */
+  private readonly buffers: XTerminal['buffer'];
 
   constructor(private readonly xterm: XTerminal) {
+    this.buffers = xterm.buffer;
     this.anchor();
     this.subscriptions = [
       // One event per scrolled row; re-anchoring here keeps the count exact.
       xterm.onScroll(() => this.check()),
-      xterm.buffer.onBufferChange(() => this.check()),
+      this.buffers.onBufferChange(() => this.check()),
     ];
   }
 
@@ -41,14 +47,14 @@ export class TrimmedLineCounter implements Disposable {
   }
 
   private check(): void {
-    if (this.xterm.buffer.active.type !== 'normal') return;
+    if (this.buffers.active.type !== 'normal') return;
     const m = this.marker;
-    if (!m || m.isDisposed || m.line < this.xterm.buffer.normal.length * REANCHOR_FRACTION) this.anchor();
+    if (!m || m.isDisposed || m.line < this.buffers.normal.length * REANCHOR_FRACTION) this.anchor();
   }
 
   /** Place a fresh marker at the cursor (markers always land in the active buffer). */
   private anchor(): void {
-    if (this.xterm.buffer.active.type !== 'normal') return;
+    if (this.buffers.active.type !== 'normal') return;
     const trimmed = this.trimmed;
     const next = this.xterm.registerMarker(0);
     if (!next) return;

@@ -4,7 +4,8 @@
  */
 import type { CorralCore } from '../core/corral-core.js';
 import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
-import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarWorkspace, TabEntry } from './chrome-model.js';
+import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
+import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
 
 /** TUI state the chrome shows. */
@@ -47,7 +48,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     label: w.label,
     index: i + 1,
     focused: model.focusedWorkspace === w.id,
-    badge: null,
+    badge: workspaceRollup(core, w),
   }));
   const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
   const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
@@ -55,7 +56,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     label: model.tab(id).label,
     index: i + 1,
     focused: focusedWorkspace!.focusedTab === id,
-    badge: null,
+    badge: tabRollup(core, model.tab(id)),
   }));
   const frames: PaneFrame[] = visibleFrames(core, geometry).map(({ paneId, rect }) => {
     const pane = model.pane(paneId);
@@ -72,7 +73,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
       title: paneTitle(core, paneId),
       focused: focusedPane?.id === paneId,
       zoomed: tab.zoomedPane === paneId,
-      agentStatus: null,
+      agentStatus: core.agents.agentIn(pane)?.state.status ?? null,
       scrollIndicator,
     };
   });
@@ -81,7 +82,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     rows: size.rows,
     sidebarWidth: geometry.sidebarWidth,
     workspaces,
-    agents: [],
+    agents: sidebarAgents(core),
     tabs,
     frames,
     status: {
@@ -96,14 +97,43 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
   };
 }
 
-/** `w1:p2 builder · vim` — id, name, and what runs in the foreground when it isn't the shell. */
+/** Every live agent, for the sidebar. */
+function sidebarAgents(core: CorralCore): SidebarAgent[] {
+  const focused = core.model.focusedPane();
+  return [...core.agents.agents()].map(({ pane, agent }) => ({
+    key: pane.id,
+    label: agent.name ?? agent.kind,
+    where: pane.tabId,
+    status: agent.state.status,
+    seen: agent.state.seen,
+    focused: focused?.id === pane.id,
+  }));
+}
+
+/** `w1:p2 builder · claude working` — id, name, and the agent (or the app's title). */
 function paneTitle(core: CorralCore, paneId: string): string {
   const pane = core.model.pane(paneId);
   const parts = [pane.id];
   if (pane.name) parts.push(pane.name);
-  const title = core.host(pane).terminal.title;
-  if (title) parts.push(`· ${title}`);
+  const agent = core.agents.agentIn(pane);
+  if (agent) parts.push(`· ${agent.name ? `${agent.name} ` : ''}${agent.kind} ${agent.state.status}`);
+  else {
+    const title = core.host(pane).terminal.title;
+    if (title) parts.push(`· ${title}`);
+  }
   return parts.join(' ');
+}
+
+/** The next agent that needs the user: blocked ones first, then finished (done) ones. */
+export function nextAttention(core: CorralCore, after: string | null): string | null {
+  const entries = [...core.agents.agents()];
+  for (const wanted of ['blocked', 'done'] as const) {
+    const candidates = entries.filter(({ agent }) => agent.state.status === wanted).map(({ pane }) => pane.id);
+    if (candidates.length === 0) continue;
+    const at = after ? candidates.indexOf(after) : -1;
+    return candidates[(at + 1) % candidates.length]!;
+  }
+  return null;
 }
 
 function overlayModel(core: CorralCore, ui: UiState): Overlay | null {

@@ -11,7 +11,7 @@ import { neighbor } from '../session/layout.js';
 import { encodeKey } from '../terminal/keys.js';
 import type { Compositor } from '../screen/compositor.js';
 import type { ChromeModel, Rect } from './chrome-model.js';
-import { buildChrome, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
+import { buildChrome, nextAttention, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
 import { resolveBindings, type CommandId } from './keybindings.js';
@@ -118,6 +118,7 @@ export class TuiController {
         return;
       case 'focus':
         this.terminalFocused = event.focused;
+        this.reportView();
         return;
       case 'mouse':
         this.handleMouse(event.mouse);
@@ -235,9 +236,12 @@ export class TuiController {
         core.focusWorkspace(ids[(at + step + ids.length) % ids.length]!);
         return;
       }
-      case 'next_attention':
-        this.flash('no agent needs attention', false);
+      case 'next_attention': {
+        const target = nextAttention(core, pane?.id ?? null);
+        if (target) core.focusPane(target);
+        else this.flash('no agent needs attention', false);
         return;
+      }
     }
     if (!pane) return;
     const tab = core.model.tab(pane.tabId);
@@ -481,6 +485,14 @@ export class TuiController {
     }
     this.compositor.setPaneLayers(layers);
     this.compositor.requestFrame();
+    this.reportView();
+  }
+
+  /** Tells the core what this TUI shows, for the seen/done rule. */
+  private reportView(): void {
+    const visible = new Set<number>();
+    for (const frame of visibleFrames(this.core, this.geometry)) visible.add(frame.surfaceId);
+    this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible });
   }
 
   /** Renders the chrome offscreen and hands it to the compositor. */
@@ -503,6 +515,7 @@ export class TuiController {
 
   dispose(): void {
     this.disposed = true;
+    this.core.setClientView(null);
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
     for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
     this.outputSubscriptions.clear();

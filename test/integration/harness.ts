@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'bin', 'corral.js');
+export const BIN = join(ROOT, 'bin', 'corral.cjs');
 
 export interface CliResult {
   code: number;

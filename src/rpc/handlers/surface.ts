@@ -3,10 +3,11 @@ import { READ_SOURCES } from '../protocol.js';
 import { optBool, optInt, optOneOf, optStr, str, text, type Params } from '../params.js';
 import { readPane, sendText, sendKeys } from '../../core/pane-io.js';
 import { wrapUntrusted } from '../../core/fence.js';
-import { surfaceRow } from '../../core/views.js';
+import { fleetRow, surfaceRow, surfaceStatus } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import { keysParam, MAX_READ_LINES } from './pane-io.js';
+import { SUBMIT_DELAY_MS } from '../../agents/agent-actions.js';
 import type { HandlerTable } from './context.js';
 
 /** Default rows for `surface.read` (SPEC §5). */
@@ -23,27 +24,8 @@ function target(core: CorralCore, p: Params): PaneRecord {
   return core.resolveOne(targetSelector(p));
 }
 
-/** The status of a pane with no agent: idle, as the Conductor reference says, not an error. */
-function surfaceStatus(core: CorralCore, pane: PaneRecord) {
-  const host = core.host(pane);
-  return {
-    surface_id: pane.surfaceId,
-    pane_id: pane.id,
-    state: 'idle',
-    agent_status: 'idle',
-    hooked: false,
-    tool: null,
-    active_tool_name: null,
-    message: null,
-    last_result: null,
-    waiting_ms: 0,
-    idle_ms: host.lastOutputAt === null ? 0 : Math.max(0, Date.now() - host.lastOutputAt),
-    output_generation: host.outputGeneration,
-  };
-}
-
 export const surfaceHandlers: HandlerTable = {
-  'fleet.list': () => ({ agents: [] }),
+  'fleet.list': (_p, { core }) => ({ agents: [...core.agents.agents()].map(({ pane }) => fleetRow(core, pane)) }),
   'surface.list': (p, { core }) => {
     const workspace = optStr(p, 'workspace');
     const match = optStr(p, 'match');
@@ -81,13 +63,18 @@ export const surfaceHandlers: HandlerTable = {
   'surface.send_text': async (p, { core }) => {
     const body = text(p, 'text');
     const submit = optBool(p, 'submit') ?? false;
+    // Submitting to an agent uses the agent's own pause before Enter, as `agent prompt` does.
+    const send = (pane: PaneRecord) => {
+      const kind = core.agents.agentIn(pane)?.kind;
+      const enterDelayMs = kind ? (SUBMIT_DELAY_MS[kind] ?? SUBMIT_DELAY_MS.default) : undefined;
+      return sendText(core, pane, body, { submit, enterDelayMs });
+    };
     if (optBool(p, 'all')) {
       const panes = core.resolve(targetSelector(p), { allowMany: true });
-      const results = [];
-      for (const pane of panes) results.push({ surface_id: pane.surfaceId, ...(await sendText(core, pane, body, { submit })) });
+      const results = await Promise.all(panes.map(async (pane) => ({ surface_id: pane.surfaceId, ...(await send(pane)) })));
       return { sent: true, length: body.length, submitted: submit, paste: results.some((r) => r.paste), surfaces: results };
     }
-    return sendText(core, target(core, p), body, { submit });
+    return send(target(core, p));
   },
   'surface.send_keys': (p, { core }) => {
     sendKeys(core, target(core, p), keysParam(p));

@@ -1,0 +1,196 @@
+/**
+ * Scripted agent actions (SPEC §5 semantics): start an agent in a shell pane, and submit a
+ * prompt the way a person would — text (as a paste when the app asked for that), a pause,
+ * then Enter — optionally waiting for the turn to settle.
+ */
+import { CorralError, type AgentInfo, type AgentStatus } from '../rpc/protocol.js';
+import type { CorralCore } from '../core/corral-core.js';
+import type { PaneRecord } from '../session/model.js';
+import { agentView } from '../core/views.js';
+import { sendText } from '../core/pane-io.js';
+import { AGENT_KINDS, canonicalExecutable } from './kinds.js';
+import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
+
+export const AGENT_TIMING = {
+  /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes. */
+  minStartTimeoutMs: 3000,
+  maxStartTimeoutMs: 300_000,
+  defaultStartTimeoutMs: 30_000,
+  /** After submitting, working or blocked must show within this long (SPEC §5). */
+  promptActivityWindowMs: 5000,
+  /** While starting, re-check the pane this often in case the agent prints nothing. */
+  startPollMs: 250,
+} as const;
+
+/**
+ * Pause between a prompt's text and its Enter, per kind. Codex reads a fast burst followed
+ * by Enter as a paste and would insert a newline, so it gets a long pause; the others only
+ * need the text to have been read first.
+ */
+export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, default: 200 };
+
+const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** Quotes an argument for a POSIX shell command line. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface StartOptions {
+  kind: string;
+  name?: string;
+  args?: string[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Validates everything about a start request before anything is typed. */
+export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOptions): number {
+  if (!(AGENT_KINDS as readonly string[]).includes(opts.kind)) {
+    throw new CorralError('unsupported_agent_kind', `unknown agent kind "${opts.kind}"; supported: ${AGENT_KINDS.join(', ')}`, { kind: opts.kind });
+  }
+  const timeoutMs = opts.timeoutMs ?? AGENT_TIMING.defaultStartTimeoutMs;
+  if (!(timeoutMs > AGENT_TIMING.minStartTimeoutMs && timeoutMs <= AGENT_TIMING.maxStartTimeoutMs)) {
+    throw new CorralError('invalid_agent_timeout', `timeout must be more than ${AGENT_TIMING.minStartTimeoutMs} and at most ${AGENT_TIMING.maxStartTimeoutMs} ms, got ${timeoutMs}`);
+  }
+  if (opts.name !== undefined) {
+    if (!AGENT_NAME.test(opts.name)) throw new CorralError('invalid_agent_name', `agent name "${opts.name}" must match [a-z][a-z0-9_-]{0,31}`, { name: opts.name });
+    const holder = core.agents.paneByAgentName(opts.name);
+    if (holder) throw new CorralError('agent_name_taken', `agent name "${opts.name}" is taken by the agent in ${holder.id}`, { name: opts.name, pane_id: holder.id });
+  }
+  const host = core.host(pane);
+  if (core.agents.agentIn(pane) || !host.isShellAtPrompt(0)) {
+    const running = host.commandLine(0) ?? 'a program';
+    throw new CorralError('agent_pane_busy', `pane ${pane.id} is not at a shell prompt (running: ${running}); return it to the prompt first`, { pane_id: pane.id });
+  }
+  return timeoutMs;
+}
+
+/**
+ * Types the kind's executable with `args` at the pane's prompt and resolves once that agent
+ * is detected there and ready for input; `agent_not_ready` at once if it shows a blocking
+ * dialog while starting.
+ */
+export async function startAgent(core: CorralCore, pane: PaneRecord, opts: StartOptions): Promise<{ agent: AgentInfo; argv: string[] }> {
+  const timeoutMs = checkStart(core, pane, opts);
+  const deadline = Date.now() + timeoutMs;
+  const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
+  core.writeToPane(pane, argv.map(shellQuote).join(' ') + '\r');
+
+  // Until the agent shows up, nudge process detection (some agents print nothing for a while).
+  const poll = setInterval(() => {
+    const current = core.paneBySurface(pane.surfaceId);
+    if (current && !core.agents.agentIn(current)) core.agents.checkNow(current);
+  }, AGENT_TIMING.startPollMs);
+  try {
+    await waitForDetection(core, pane, opts.kind, deadline, opts.signal);
+    const current = core.paneBySurface(pane.surfaceId)!;
+    if (opts.name) core.agents.rename(current, opts.name);
+    const agent = await waitForAgent(core, current, {
+      until: (a) => {
+        if (a.agent_status === 'blocked') {
+          throw new CorralError('agent_not_ready', `the ${opts.kind} agent in ${pane.id} is blocked while starting: ${a.message ?? 'a dialog needs an answer'}`, {
+            agent: a,
+          });
+        }
+        return a.interactive_ready && (a.agent_status === 'idle' || a.agent_status === 'done');
+      },
+      deadline,
+      signal: opts.signal,
+      onDeadline: () => new CorralError('timeout', `the ${opts.kind} agent in ${pane.id} was not ready within ${timeoutMs} ms`),
+    });
+    return { agent, argv };
+  } finally {
+    clearInterval(poll);
+  }
+}
+
+/** Resolves once an agent of `kind` is detected in the pane. */
+function waitForDetection(core: CorralCore, pane: PaneRecord, kind: string, deadline: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanups: Array<() => void> = [];
+    const finish = (fn: () => void) => {
+      cleanups.forEach((c) => c());
+      fn();
+    };
+    const check = () => {
+      const current = core.paneBySurface(pane.surfaceId);
+      if (!current) return finish(() => reject(new CorralError('pane_not_found', `pane ${pane.id} closed while the agent was starting`)));
+      const agent = core.agents.agentIn(current);
+      if (agent?.kind === kind) finish(resolve);
+    };
+    const listener = core.listen((event) => {
+      if (event.surface_id === pane.surfaceId && (event.type === 'agent.detected' || event.type === 'pane.closed')) check();
+    });
+    cleanups.push(() => listener.dispose());
+    const timer = setTimeout(
+      () => finish(() => reject(new CorralError('timeout', `no ${kind} agent appeared in ${pane.id} in time (is "${canonicalExecutable(kind)}" on PATH?)`))),
+      Math.max(0, deadline - Date.now()),
+    );
+    cleanups.push(() => clearTimeout(timer));
+    if (signal) {
+      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
+      signal.addEventListener('abort', abort, { once: true });
+      cleanups.push(() => signal.removeEventListener('abort', abort));
+    }
+    check();
+  });
+}
+
+export interface PromptOptions {
+  text: string;
+  wait?: boolean;
+  until?: readonly AgentStatus[];
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Submits text to an agent as one ordered submission (text, pause, Enter). */
+export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: string): Promise<{ baseline: number; wasWorking: boolean }> {
+  const agent = core.agents.agentIn(pane);
+  if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+  if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
+  core.requireScripting('agent prompt');
+  const info = agentView(core, pane);
+  if (info.agent_status === 'blocked') {
+    throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });
+  }
+  const baseline = info.state_change_seq;
+  await sendText(core, pane, text, { submit: true, enterDelayMs: SUBMIT_DELAY_MS[agent.kind] ?? SUBMIT_DELAY_MS.default });
+  return { baseline, wasWorking: info.agent_status === 'working' };
+}
+
+/** After a submission: the agent started work (or already finished a turn) since `baseline`. */
+export function showedActivity(agent: AgentInfo, baseline: number): boolean {
+  if (agent.state_change_seq <= baseline) return false;
+  const busy = agent.agent_status === 'working' || agent.agent_status === 'blocked' || agent.agent_status === 'stalled';
+  return busy || (agent.completion_seq !== undefined && agent.completion_seq > baseline);
+}
+
+/** `agent.prompt`: submit, then optionally wait for activity and a settled state (SPEC §5). */
+export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
+  const started = Date.now();
+  const deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : undefined;
+  const { baseline, wasWorking } = await submitToAgent(core, pane, opts.text);
+  if (!opts.wait) return agentView(core, pane);
+  const current = core.paneBySurface(pane.surfaceId) ?? pane;
+  const activityDeadline = Date.now() + AGENT_TIMING.promptActivityWindowMs;
+  const stalledFirst = deadline === undefined || activityDeadline < deadline;
+  // An agent that was already working needs no proof of activity: its turn settling is enough.
+  if (!wasWorking) await waitForAgent(core, current, {
+    until: (a) => showedActivity(a, baseline),
+    deadline: stalledFirst ? activityDeadline : deadline,
+    signal: opts.signal,
+    onDeadline: () =>
+      stalledFirst
+        ? new CorralError('agent_prompt_stalled', `the agent in ${pane.id} showed no activity within ${AGENT_TIMING.promptActivityWindowMs} ms of the prompt (it may still have received it; read it before resubmitting)`)
+        : new CorralError('timeout', `timed out after ${opts.timeoutMs} ms`),
+  });
+  const until = opts.until && opts.until.length > 0 ? opts.until : DEFAULT_UNTIL;
+  return waitForAgent(core, current, {
+    until: (a) => statusMatches(a, until, baseline),
+    deadline,
+    signal: opts.signal,
+    onDeadline: () => new CorralError('timeout', `the agent in ${pane.id} did not reach ${until.join('|')} within ${opts.timeoutMs} ms`),
+  });
+}

@@ -1,0 +1,434 @@
+/**
+ * Which agent runs in which pane, and in what state. Watches each pane cheaply — a process
+ * check only after output (throttled), a screen check only on settled output of panes that
+ * host an agent — and turns what it sees, plus hook events, into each agent's state machine
+ * and into `agent.*` and `ai.*` events.
+ */
+import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '../rpc/protocol.js';
+import type { PaneRecord } from '../session/model.js';
+import type { PaneHost } from '../pty/pane-host.js';
+import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
+import { detectForeground } from './process-detect.js';
+import { evaluateRules, explainRules, type AgentRules, type ScreenSnapshot } from './rules.js';
+import { progressString, snapshotFromText } from './screen-snapshot.js';
+
+export const TRACKING = {
+  /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
+  screenSettleMs: 40,
+  /** …but a screen that never stops changing (a spinner) is still classified this often. */
+  screenMaxWaitMs: 150,
+  /** Process checks after output are throttled to one per this interval per pane. */
+  processCheckMs: 400,
+  /** How often working agents are checked for a stall. */
+  stallCheckMs: 1000,
+  /** Used when a kind's rules give no confirmation window. */
+  defaultIdleConfirmMs: 500,
+} as const;
+
+const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
+
+/** What the registry needs from the core, so it never reaches into it. */
+export interface RegistryHost {
+  panes(): Iterable<PaneRecord>;
+  findPane(surfaceId: number): PaneRecord | undefined;
+  host(pane: PaneRecord): PaneHost | null;
+  /** The pane is visible in the focused tab of an attached, focused TUI (SPEC §4 seen rule). */
+  isWatched(pane: PaneRecord): boolean;
+  emit(event: Omit<CorralEvent, 'ts'>): void;
+  stallThresholdMs(): number;
+}
+
+interface TrackedAgent {
+  kind: string;
+  pid: number | null;
+  name: string | null;
+  state: AgentState;
+  /** The verdict and evidence behind the current screen status, for `agent explain`. */
+  lastVerdict: ReturnType<typeof evaluateRules> | null;
+  pendingIdleSince: number | null;
+}
+
+interface PaneWatch {
+  agent: TrackedAgent | null;
+  screenTimer: NodeJS.Timeout | null;
+  screenDeadline: number;
+  processTimer: NodeJS.Timeout | null;
+  lastProcessCheck: number;
+  confirmTimer: NodeJS.Timeout | null;
+}
+
+export class AgentRegistry {
+  private readonly counter = new SequenceCounter();
+  private readonly watches = new Map<number, PaneWatch>();
+  private stallTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly core: RegistryHost,
+    private readonly rules: ReadonlyMap<string, AgentRules>,
+  ) {}
+
+  // -- inputs from the core --------------------------------------------------
+
+  /** A new pane: look once for an agent (a pane may be created around a running one after a move). */
+  paneStarted(pane: PaneRecord): void {
+    this.watch(pane.surfaceId);
+    this.scheduleProcessCheck(pane.surfaceId);
+  }
+
+  /** Output arrived in a pane. */
+  paneOutput(surfaceId: number): void {
+    const watch = this.watch(surfaceId);
+    const now = Date.now();
+    if (watch.agent) {
+      const pane = this.core.findPane(surfaceId);
+      const change = pane ? watch.agent.state.noteActivity(now, this.core.isWatched(pane)) : null;
+      if (change && pane) this.publish(pane, watch.agent, change, 'screen');
+      this.scheduleScreenCheck(surfaceId, now);
+    }
+    this.scheduleProcessCheck(surfaceId);
+  }
+
+  paneClosed(surfaceId: number): void {
+    const watch = this.watches.get(surfaceId);
+    if (!watch) return;
+    this.clearTimers(watch);
+    this.watches.delete(surfaceId);
+  }
+
+  /** The pane (or its tab) got focus: a finished agent there is seen. */
+  markSeen(pane: PaneRecord): void {
+    const agent = this.watches.get(pane.surfaceId)?.agent;
+    const change = agent?.state.markSeen(Date.now());
+    if (agent && change) this.publish(pane, agent, change, 'screen');
+  }
+
+  /** A hook event (`ai.*` notification from `corral hook`). */
+  applyHook(pane: PaneRecord, event: string, params: Record<string, unknown>): void {
+    const watch = this.watch(pane.surfaceId);
+    if (!watch.agent) {
+      const kind = typeof params.kind === 'string' && this.rules.has(params.kind) ? params.kind : this.processKind(pane)?.kind;
+      if (!kind) return;
+      this.adopt(pane, watch, kind, this.processKind(pane)?.pid ?? null);
+    }
+    const agent = watch.agent!;
+    const now = Date.now();
+    const visible = this.core.isWatched(pane);
+    const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
+    let change: StatusChange | null = null;
+    switch (event) {
+      case 'ai.prompt_submit':
+        change = agent.state.observeHook('working', now, { visible, tool: null });
+        break;
+      case 'ai.tool_use':
+        change = agent.state.observeHook('working', now, { visible, tool: text('tool_name') ?? text('active_tool_name') });
+        break;
+      case 'ai.notification':
+        change = agent.state.observeHook('blocked', now, { visible, message: text('message') });
+        break;
+      case 'ai.stop':
+        change = agent.state.observeHook('idle', now, { visible, lastResult: text('last_result') });
+        break;
+      case 'ai.exit': {
+        const code = typeof params.exit_code === 'number' ? params.exit_code : 0;
+        change = agent.state.exited(code, now, visible);
+        break;
+      }
+      case 'ai.session_start':
+        change = agent.state.observeHook('idle', now, { visible });
+        break;
+      default:
+        break;
+    }
+    this.core.emit({ type: event as CorralEvent['type'], ...this.ref(pane), ...this.eventFields(agent), source: 'hook' });
+    if (change) this.publish(pane, agent, change, null);
+  }
+
+  // -- queries ----------------------------------------------------------------
+
+  agentIn(pane: PaneRecord): TrackedAgent | null {
+    return this.watches.get(pane.surfaceId)?.agent ?? null;
+  }
+
+  /** Live agents with the panes they run in. */
+  *agents(): Iterable<{ pane: PaneRecord; agent: TrackedAgent }> {
+    for (const pane of this.core.panes()) {
+      const agent = this.agentIn(pane);
+      if (agent) yield { pane, agent };
+    }
+  }
+
+  /** The pane whose live agent has this name. */
+  paneByAgentName(name: string): PaneRecord | undefined {
+    for (const { pane, agent } of this.agents()) if (agent.name === name) return pane;
+    return undefined;
+  }
+
+  /** The `agent` object of SPEC §5. */
+  info(pane: PaneRecord, cwd: string): AgentInfo {
+    const agent = this.agentIn(pane);
+    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+    const snap = agent.state.snapshot();
+    const info: AgentInfo = {
+      pane_id: pane.id,
+      surface_id: pane.surfaceId,
+      workspace_id: pane.workspaceId,
+      tab_id: pane.tabId,
+      name: agent.name,
+      kind: agent.kind,
+      pid: agent.pid,
+      agent_status: snap.status,
+      state: CONDUCTOR_STATE[snap.status],
+      seen: snap.seen,
+      hooked: snap.hooked,
+      interactive_ready: snap.interactiveReady,
+      state_change_seq: snap.stateChangeSeq,
+      cwd,
+      message: snap.message,
+      active_tool_name: snap.activeToolName,
+      last_result: snap.lastResult,
+    };
+    if (snap.completionSeq !== undefined) info.completion_seq = snap.completionSeq;
+    return info;
+  }
+
+  /** Milliseconds blocked and since the last activity (fleet rows). */
+  timings(pane: PaneRecord): { waiting_ms: number; idle_ms: number } {
+    const snap = this.agentIn(pane)?.state.snapshot();
+    if (!snap) return { waiting_ms: 0, idle_ms: 0 };
+    const now = Date.now();
+    return { waiting_ms: snap.status === 'blocked' ? now - snap.statusSince : 0, idle_ms: now - snap.lastActivityAt };
+  }
+
+  /** Names (or clears, with null) a pane's live agent. */
+  rename(pane: PaneRecord, name: string | null): TrackedAgent {
+    const agent = this.agentIn(pane);
+    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+    if (name !== null) {
+      if (!AGENT_NAME.test(name)) {
+        throw new CorralError('invalid_agent_name', `agent name "${name}" must match [a-z][a-z0-9_-]{0,31}`, { name });
+      }
+      const holder = this.paneByAgentName(name);
+      if (holder && holder.surfaceId !== pane.surfaceId) {
+        throw new CorralError('agent_name_taken', `agent name "${name}" is taken by the agent in ${holder.id}`, { name, pane_id: holder.id });
+      }
+    }
+    agent.name = name;
+    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), renamed: true });
+    return agent;
+  }
+
+  /** What decided the current status, for `agent explain`. */
+  explain(pane: PaneRecord): string {
+    const agent = this.agentIn(pane);
+    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+    const snap = agent.state.snapshot();
+    const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}` + (snap.hooked ? ' — hooked: hook events take precedence' : '');
+    const rules = this.rules.get(agent.kind);
+    const host = this.core.host(pane);
+    if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
+    return `${head}\n${explainRules(rules, this.snapshot(host))}`;
+  }
+
+  /** Forces a process check now (agent start polls through this). */
+  checkNow(pane: PaneRecord): TrackedAgent | null {
+    this.processCheck(pane.surfaceId);
+    const watch = this.watches.get(pane.surfaceId);
+    if (watch?.agent) this.screenCheck(pane.surfaceId);
+    return watch?.agent ?? null;
+  }
+
+  dispose(): void {
+    for (const watch of this.watches.values()) this.clearTimers(watch);
+    this.watches.clear();
+    if (this.stallTimer) clearInterval(this.stallTimer);
+    this.stallTimer = null;
+  }
+
+  // -- detection --------------------------------------------------------------
+
+  private watch(surfaceId: number): PaneWatch {
+    let watch = this.watches.get(surfaceId);
+    if (!watch) {
+      watch = { agent: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null };
+      this.watches.set(surfaceId, watch);
+    }
+    return watch;
+  }
+
+  private scheduleProcessCheck(surfaceId: number): void {
+    const watch = this.watch(surfaceId);
+    if (watch.processTimer) return;
+    const wait = Math.max(0, watch.lastProcessCheck + TRACKING.processCheckMs - Date.now());
+    watch.processTimer = setTimeout(() => {
+      watch.processTimer = null;
+      this.processCheck(surfaceId);
+    }, wait);
+  }
+
+  private processKind(pane: PaneRecord): { kind: string; pid: number } | null {
+    const host = this.core.host(pane);
+    if (!host || host.exited) return null;
+    const found = detectForeground(host.pid);
+    return found ? { kind: found.kind, pid: found.pid } : null;
+  }
+
+  private processCheck(surfaceId: number): void {
+    const watch = this.watches.get(surfaceId);
+    const pane = this.core.findPane(surfaceId);
+    if (!watch || !pane) return;
+    watch.lastProcessCheck = Date.now();
+    const found = this.processKind(pane);
+    const current = watch.agent;
+    if (found && current && current.kind === found.kind && (current.pid === found.pid || current.pid === null)) {
+      current.pid = found.pid;
+      return;
+    }
+    if (current) this.drop(pane, watch);
+    if (found) {
+      this.adopt(pane, watch, found.kind, found.pid);
+      this.scheduleScreenCheck(surfaceId, Date.now());
+    }
+  }
+
+  private adopt(pane: PaneRecord, watch: PaneWatch, kind: string, pid: number | null): void {
+    const agent: TrackedAgent = { kind, pid, name: null, state: new AgentState(this.counter, Date.now()), lastVerdict: null, pendingIdleSince: null };
+    watch.agent = agent;
+    this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
+    this.core.emit({ type: 'ai.session_start', ...this.ref(pane), ...this.eventFields(agent), source: 'screen' });
+  }
+
+  /** The agent left the pane's foreground (exited, or replaced by another program). */
+  private drop(pane: PaneRecord, watch: PaneWatch): void {
+    const agent = watch.agent!;
+    watch.agent = null;
+    if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
+    watch.confirmTimer = null;
+    const fields = this.eventFields(agent);
+    this.core.emit({ type: 'ai.exit', ...this.ref(pane), ...fields, source: agent.state.hooked ? 'hook' : 'screen' });
+    this.core.emit({ type: 'ai.session_end', ...this.ref(pane), ...fields, source: 'screen' });
+    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, gone: true });
+  }
+
+  private scheduleScreenCheck(surfaceId: number, now: number): void {
+    const watch = this.watch(surfaceId);
+    if (watch.screenTimer) {
+      // Keep debouncing while output flows, but never past the deadline.
+      if (now + TRACKING.screenSettleMs > watch.screenDeadline) return;
+      clearTimeout(watch.screenTimer);
+    } else {
+      watch.screenDeadline = now + TRACKING.screenMaxWaitMs;
+    }
+    watch.screenTimer = setTimeout(() => {
+      watch.screenTimer = null;
+      this.screenCheck(surfaceId);
+    }, TRACKING.screenSettleMs);
+  }
+
+  private snapshot(host: PaneHost): ScreenSnapshot {
+    const text = host.terminal.read({ source: 'detection' }).text;
+    return snapshotFromText(text, host.terminal.title, progressString(host.terminal.progress));
+  }
+
+  private screenCheck(surfaceId: number): void {
+    const watch = this.watches.get(surfaceId);
+    const pane = this.core.findPane(surfaceId);
+    const agent = watch?.agent;
+    if (!watch || !pane || !agent) return;
+    const host = this.core.host(pane);
+    const rules = this.rules.get(agent.kind);
+    if (!host || !rules) return;
+    const verdict = evaluateRules(rules, this.snapshot(host));
+    agent.lastVerdict = verdict;
+    const now = Date.now();
+    const detected = agent.state.snapshot().detected;
+    let status: DetectedStatus = verdict.status;
+    if (status === 'idle' && (detected === 'working' || detected === 'blocked')) {
+      // working→idle must hold for the kind's window, or a redraw between frames would flicker it.
+      const confirmMs = rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs;
+      agent.pendingIdleSince ??= now;
+      if (now - agent.pendingIdleSince < confirmMs) {
+        if (!watch.confirmTimer) {
+          watch.confirmTimer = setTimeout(() => {
+            watch.confirmTimer = null;
+            this.screenCheck(surfaceId);
+          }, confirmMs - (now - agent.pendingIdleSince));
+        }
+        return;
+      }
+    }
+    agent.pendingIdleSince = null;
+    if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
+    watch.confirmTimer = null;
+    if (status === 'unknown') status = detected === 'unknown' ? 'unknown' : detected;
+    const change = agent.state.observeScreen(status, now, { message: verdict.message, visible: this.core.isWatched(pane) });
+    if (change) this.publish(pane, agent, change, 'screen');
+  }
+
+  // -- events -----------------------------------------------------------------
+
+  /** Emits `agent.status_changed`, plus the matching `ai.*` for screen-detected transitions. */
+  private publish(pane: PaneRecord, agent: TrackedAgent, change: StatusChange, source: 'screen' | null): void {
+    const fields = this.eventFields(agent);
+    if (source === 'screen') {
+      const aiType = AI_EVENT_FOR[change.to];
+      const fromWork = change.from === 'working' || change.from === 'blocked' || change.from === 'stalled';
+      if (aiType && (aiType !== 'ai.stop' || fromWork)) this.core.emit({ type: aiType, ...this.ref(pane), ...fields, source });
+    }
+    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, previous_status: change.from });
+    this.updateStallTimer();
+  }
+
+  private eventFields(agent: TrackedAgent) {
+    const snap = agent.state.snapshot();
+    return {
+      state: CONDUCTOR_STATE[snap.status],
+      agent_status: snap.status,
+      tool: agent.kind,
+      name: agent.name,
+      message: snap.message,
+      active_tool_name: snap.activeToolName,
+      state_change_seq: snap.stateChangeSeq,
+      ...(snap.completionSeq !== undefined ? { completion_seq: snap.completionSeq } : {}),
+    };
+  }
+
+  private ref(pane: PaneRecord) {
+    return { surface_id: pane.surfaceId, pane_id: pane.id, workspace: pane.workspaceId };
+  }
+
+  /** Runs the stall check only while some agent is working. */
+  private updateStallTimer(): void {
+    const anyWorking = [...this.watches.values()].some((w) => w.agent?.state.snapshot().detected === 'working');
+    if (anyWorking && !this.stallTimer) {
+      this.stallTimer = setInterval(() => this.checkStalls(), TRACKING.stallCheckMs);
+      this.stallTimer.unref();
+    } else if (!anyWorking && this.stallTimer) {
+      clearInterval(this.stallTimer);
+      this.stallTimer = null;
+    }
+  }
+
+  private checkStalls(): void {
+    const now = Date.now();
+    const threshold = this.core.stallThresholdMs();
+    for (const [surfaceId, watch] of this.watches) {
+      const pane = this.core.findPane(surfaceId);
+      if (!watch.agent || !pane) continue;
+      const change = watch.agent.state.checkStall(now, threshold, this.core.isWatched(pane));
+      if (change) this.publish(pane, watch.agent, change, 'screen');
+    }
+  }
+
+  private clearTimers(watch: PaneWatch): void {
+    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) clearTimeout(timer);
+    watch.screenTimer = watch.processTimer = watch.confirmTimer = null;
+  }
+}
+
+/** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */
+const AI_EVENT_FOR: Partial<Record<string, CorralEvent['type']>> = {
+  working: 'ai.prompt_submit',
+  blocked: 'ai.notification',
+  idle: 'ai.stop',
+  done: 'ai.stop',
+};

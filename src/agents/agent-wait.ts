@@ -1,0 +1,86 @@
+/**
+ * Waiting on an agent's state, event-driven: resolves as soon as the agent's status matches,
+ * ends with `agent_not_running` when the agent leaves its pane (exits, is replaced, or the
+ * pane moves to another workspace), `timeout` when time runs out, and quietly when the
+ * caller goes away.
+ */
+import { CorralError, type AgentInfo, type AgentStatus } from '../rpc/protocol.js';
+import type { CorralCore } from '../core/corral-core.js';
+import type { PaneRecord } from '../session/model.js';
+import { agentView } from '../core/views.js';
+
+/** Statuses a wait accepts when the caller names none (SPEC §5: `unknown` only when named). */
+export const DEFAULT_UNTIL: readonly AgentStatus[] = ['idle', 'done', 'blocked'];
+
+export interface WaitOptions {
+  /** Resolve when this holds for the agent's current state. */
+  until: (agent: AgentInfo) => boolean;
+  /** Absolute deadline (ms since epoch), or undefined to wait forever. */
+  deadline?: number;
+  signal?: AbortSignal;
+  /** Error to raise at the deadline (default `timeout`). */
+  onDeadline?: () => CorralError;
+}
+
+/** Whether a wait's `until` set matches a status, with the seq rule of `agent.prompt`. */
+export function statusMatches(agent: AgentInfo, until: readonly AgentStatus[], afterSeq?: number): boolean {
+  if (afterSeq !== undefined && agent.state_change_seq <= afterSeq) return false;
+  return until.includes(agent.agent_status);
+}
+
+/** Waits for the agent in `pane` to satisfy `opts.until`. */
+export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptions): Promise<AgentInfo> {
+  const surfaceId = pane.surfaceId;
+  const workspaceId = pane.workspaceId;
+  const tracked = core.agents.agentIn(pane);
+  if (!tracked) return Promise.reject(notRunning(pane));
+  return new Promise((resolve, reject) => {
+    const cleanups: Array<() => void> = [];
+    const finish = (fn: () => void) => {
+      cleanups.forEach((c) => c());
+      fn();
+    };
+    const check = (): boolean => {
+      const current = core.paneBySurface(surfaceId);
+      if (!current || current.workspaceId !== workspaceId || core.agents.agentIn(current) !== tracked) {
+        finish(() => reject(notRunning(pane)));
+        return true;
+      }
+      const agent = agentView(core, current);
+      let matched: boolean;
+      try {
+        matched = opts.until(agent);
+      } catch (error) {
+        // `until` may decide the wait is hopeless (e.g. blocked while starting).
+        finish(() => reject(error));
+        return true;
+      }
+      if (matched) finish(() => resolve(agent));
+      return matched;
+    };
+    if (check()) return;
+    const listener = core.listen((event) => {
+      if (event.surface_id !== surfaceId) return;
+      if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected') check();
+    });
+    cleanups.push(() => listener.dispose());
+    if (opts.deadline !== undefined) {
+      const timer = setTimeout(
+        () => finish(() => reject(opts.onDeadline?.() ?? new CorralError('timeout', `agent in ${pane.id} did not reach the awaited state in time`))),
+        Math.max(0, opts.deadline - Date.now()),
+      );
+      cleanups.push(() => clearTimeout(timer));
+    }
+    if (opts.signal) {
+      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
+      opts.signal.addEventListener('abort', abort, { once: true });
+      cleanups.push(() => opts.signal!.removeEventListener('abort', abort));
+    }
+  });
+}
+
+function notRunning(pane: PaneRecord): CorralError {
+  return new CorralError('agent_not_running', `the agent in ${pane.id} is no longer running there (it exited, was replaced, or its pane moved)`, {
+    pane_id: pane.id,
+  });
+}

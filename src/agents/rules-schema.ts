@@ -1,0 +1,302 @@
+/**
+ * The agent screen-rule files (`assets/agents/<kind>.toml`, SPEC §4 "Screen"): their types
+ * and a strict, pure parser. Rules are data so that an agent's UI update is a one-line
+ * change with a fixture, herdr-style; a typo in a rule file must fail loudly with the file,
+ * line and key rather than silently never match. Schema: docs/agent-rules.md.
+ */
+import { parse, TomlError } from 'smol-toml';
+import { scanDefinitions } from '../config/toml-locate.js';
+
+/** What a screen rule can conclude; `done` and the rest are the state machine's business. */
+export type ScreenStatus = 'working' | 'blocked' | 'idle' | 'unknown';
+
+/** Where a rule looks. `bottom` counts from the last non-blank screen line. */
+export type RuleRegion =
+  | { kind: 'bottom'; lines: number }
+  | { kind: 'screen' }
+  | { kind: 'title' }
+  | { kind: 'progress' };
+
+/**
+ * For blocked rules: what becomes the agent's `message` — the matched line, the whole
+ * region, or the block around the match (from below the frame top or rule line above it
+ * to the end of the region), which is the dialog itself without the transcript above.
+ */
+export type MessageSource = 'line' | 'region' | 'block';
+
+/** One compiled rule; `test` runs against a single line (or the title / progress string). */
+export interface Rule {
+  id: string;
+  state: ScreenStatus;
+  priority: number;
+  region: RuleRegion;
+  /** The region as written in the file (`bottom:15`), for explain output. */
+  regionText: string;
+  /** `contains "…"` or `regex /…/i`, for explain output. */
+  pattern: string;
+  message: MessageSource | null;
+  /** The rule file as shown in messages, and the 1-based line of its `[[rule]]` header. */
+  file: string;
+  line: number;
+  test: (text: string) => boolean;
+}
+
+/** All screen rules of one agent kind, sorted by priority (highest first, then file order). */
+export interface AgentRules {
+  kind: string;
+  file: string;
+  /** How long an idle screen must hold after working before the state machine believes it. */
+  idleConfirmMs: number;
+  /** The agent version the rules were proven against on real captures; null = best effort. */
+  verifiedWith: string | null;
+  rules: readonly Rule[];
+}
+
+/** One problem in a rule file, with a complete `file:line: …` message. */
+export interface RuleFileIssue {
+  message: string;
+  line: number | null;
+  key: string | null;
+}
+
+/** A rule file that failed to parse or validate; `message` lists every issue, one per line. */
+export class RuleFileError extends Error {
+  readonly file: string;
+  readonly issues: readonly RuleFileIssue[];
+  constructor(file: string, issues: readonly RuleFileIssue[]) {
+    super(issues.map((i) => i.message).join('\n'));
+    this.name = 'RuleFileError';
+    this.file = file;
+    this.issues = issues;
+  }
+  /** The line of the first issue (null if unknown). */
+  get line(): number | null {
+    return this.issues[0]?.line ?? null;
+  }
+  /** The key of the first issue (null if none). */
+  get key(): string | null {
+    return this.issues[0]?.key ?? null;
+  }
+}
+
+export const RULE_DEFAULTS = {
+  /**
+   * Agents redraw their footer between streamed chunks and tool calls; half a second of a
+   * steady idle screen rides over those gaps without making "done" feel late.
+   */
+  idleConfirmMs: 500,
+  /** A blocked message is shown in a sidebar and sent in events: a few lines, not a screen. */
+  maxMessageChars: 500,
+  /** A minute is far longer than any UI redraw gap; more is surely a typo (seconds vs ms). */
+  maxIdleConfirmMs: 60_000,
+} as const;
+
+const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'rule'] as const;
+const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message'] as const;
+/** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
+const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
+/** Kinds become file names and CLI words (SPEC §2 lists them all lower-case). */
+const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
+const BOTTOM_RE = /^bottom:([1-9][0-9]{0,3})$/;
+
+type Table = Record<string, unknown>;
+
+function isTable(v: unknown): v is Table {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v)) return 'an array';
+  if (isTable(v)) return 'a table';
+  return String(v);
+}
+
+/** Parses `bottom:N`, `screen`, `title` or `progress`; null when invalid. */
+export function parseRegion(text: string): RuleRegion | null {
+  if (text === 'screen' || text === 'title' || text === 'progress') return { kind: text };
+  const m = BOTTOM_RE.exec(text);
+  return m ? { kind: 'bottom', lines: Number(m[1]) } : null;
+}
+
+/** Where keys are defined (1-based lines): top-level keys, and each `[[rule]]` header with its keys. */
+interface KeyLines {
+  top: Map<string, number>;
+  blocks: { header: number; keys: Map<string, number> }[];
+}
+
+function locateKeyLines(text: string): KeyLines {
+  const lines = text.split(/\r?\n/);
+  const found: KeyLines = { top: new Map(), blocks: [] };
+  for (const def of scanDefinitions(text)) {
+    const [head, key] = def.path;
+    if (def.path.length === 1 && head === 'rule' && lines[def.line - 1].trimStart().startsWith('[[')) {
+      found.blocks.push({ header: def.line, keys: new Map() });
+    } else if (head === 'rule' && key !== undefined && found.blocks.length > 0) {
+      const keys = found.blocks[found.blocks.length - 1].keys;
+      if (!keys.has(key)) keys.set(key, def.line);
+    } else if (def.path.length === 1 && !found.top.has(head)) {
+      found.top.set(head, def.line);
+    }
+  }
+  return found;
+}
+
+/**
+ * Parses and validates one rule file; `file` is used only in messages (and, when it ends in
+ * `.toml`, must be named after the kind). Pure: throws RuleFileError listing every problem.
+ */
+export function parseRules(text: string, file: string): AgentRules {
+  let raw: Table;
+  try {
+    raw = parse(text) as Table;
+  } catch (err) {
+    if (!(err instanceof TomlError)) throw err;
+    const reason = err.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    throw new RuleFileError(file, [{ message: `${file}:${err.line}:${err.column}: invalid TOML: ${reason}`, line: err.line, key: null }]);
+  }
+
+  const issues: RuleFileIssue[] = [];
+  const { top: topLines, blocks } = locateKeyLines(text);
+  const fail = (line: number | null, key: string | null, what: string): void => {
+    issues.push({ message: `${file}${line === null ? '' : `:${line}`}: ${what}`, line, key });
+  };
+
+  for (const key of Object.keys(raw)) {
+    if (!(TOP_KEYS as readonly string[]).includes(key)) fail(topLines.get(key) ?? null, key, `unknown key "${key}"`);
+  }
+
+  const kind = raw.kind;
+  if (typeof kind !== 'string' || !KIND_RE.test(kind)) {
+    fail(topLines.get('kind') ?? null, 'kind', kind === undefined ? 'missing key "kind"' : `key "kind" must be a lower-case agent kind, got ${describe(kind)}`);
+  } else {
+    const base = file.replace(/\\/g, '/').split('/').pop() ?? '';
+    if (base.endsWith('.toml') && base !== `${kind}.toml`) fail(topLines.get('kind') ?? null, 'kind', `kind "${kind}" does not match the file name "${base}"`);
+  }
+
+  let idleConfirmMs: number = RULE_DEFAULTS.idleConfirmMs;
+  if (raw.idle_confirm_ms !== undefined) {
+    const v = raw.idle_confirm_ms;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > RULE_DEFAULTS.maxIdleConfirmMs) {
+      fail(topLines.get('idle_confirm_ms') ?? null, 'idle_confirm_ms', `key "idle_confirm_ms" must be an integer from 0 to ${RULE_DEFAULTS.maxIdleConfirmMs}, got ${describe(v)}`);
+    } else idleConfirmMs = v;
+  }
+
+  let verifiedWith: string | null = null;
+  if (raw.verified_with !== undefined) {
+    if (typeof raw.verified_with !== 'string' || raw.verified_with === '') fail(topLines.get('verified_with') ?? null, 'verified_with', `key "verified_with" must be a non-empty string, got ${describe(raw.verified_with)}`);
+    else verifiedWith = raw.verified_with;
+  }
+
+  const rules: Rule[] = [];
+  const rawRules = raw.rule;
+  if (rawRules === undefined) {
+    fail(null, 'rule', 'no [[rule]] entries');
+  } else if (!Array.isArray(rawRules)) {
+    fail(topLines.get('rule') ?? null, 'rule', 'key "rule" must be an array of tables ([[rule]])');
+  } else {
+    const seen = new Map<string, number>();
+    rawRules.forEach((entry: unknown, index) => {
+      const block = blocks[index];
+      const header = block?.header ?? topLines.get('rule') ?? null;
+      const lineOf = (key: string): number | null => block?.keys.get(key) ?? header;
+      if (!isTable(entry)) {
+        fail(header, 'rule', `[[rule]] #${index + 1} must be a table`);
+        return;
+      }
+      const id = typeof entry.id === 'string' ? entry.id : null;
+      const label = id === null ? `[[rule]] #${index + 1}` : `[[rule]] "${id}"`;
+      const bad = (key: string, what: string): void => fail(lineOf(key), key, `${what} in ${label}`);
+      const before = issues.length;
+
+      for (const key of Object.keys(entry)) {
+        if (!(RULE_KEYS as readonly string[]).includes(key)) bad(key, `unknown key "${key}"`);
+      }
+      if (id === null || !RULE_ID_RE.test(id)) {
+        bad('id', entry.id === undefined ? 'missing key "id"' : `key "id" must match ${RULE_ID_RE.source}, got ${describe(entry.id)}`);
+      } else if (seen.has(id)) {
+        bad('id', `duplicate rule id "${id}" (first defined on line ${seen.get(id)})`);
+      } else seen.set(id, lineOf('id') ?? 0);
+
+      const state = entry.state;
+      if (typeof state !== 'string' || !(STATES as readonly string[]).includes(state)) {
+        bad('state', state === undefined ? 'missing key "state"' : `key "state" must be one of ${STATES.join(' | ')}, got ${describe(state)}`);
+      }
+      const priority = entry.priority;
+      if (typeof priority !== 'number' || !Number.isInteger(priority)) {
+        bad('priority', priority === undefined ? 'missing key "priority"' : `key "priority" must be an integer, got ${describe(priority)}`);
+      }
+      const regionText = entry.region;
+      const region = typeof regionText === 'string' ? parseRegion(regionText) : null;
+      if (region === null) {
+        bad('region', regionText === undefined ? 'missing key "region"' : `bad region ${describe(regionText)}: use bottom:N (1-9999), screen, title or progress`);
+      }
+      const ignoreCase = entry.ignore_case ?? false;
+      if (typeof ignoreCase !== 'boolean') bad('ignore_case', `key "ignore_case" must be true or false, got ${describe(ignoreCase)}`);
+
+      let test: ((s: string) => boolean) | null = null;
+      let pattern = '';
+      const hasContains = entry.contains !== undefined;
+      const hasRegex = entry.regex !== undefined;
+      if (hasContains && hasRegex) {
+        bad('regex', 'both "contains" and "regex" set (use exactly one)');
+      } else if (!hasContains && !hasRegex) {
+        bad('contains', 'missing key "contains" or "regex"');
+      } else if (hasContains) {
+        const needle = entry.contains;
+        if (typeof needle !== 'string' || needle === '') bad('contains', `key "contains" must be a non-empty string, got ${describe(needle)}`);
+        else {
+          pattern = `contains ${JSON.stringify(needle)}${ignoreCase === true ? ' (ignore case)' : ''}`;
+          if (ignoreCase === true) {
+            const lower = needle.toLowerCase();
+            test = (s) => s.toLowerCase().includes(lower);
+          } else test = (s) => s.includes(needle);
+        }
+      } else {
+        const source = entry.regex;
+        if (typeof source !== 'string' || source === '') bad('regex', `key "regex" must be a non-empty string, got ${describe(source)}`);
+        else {
+          try {
+            // Compiled once here: evaluation runs on every settled screen change of every agent.
+            const re = new RegExp(source, ignoreCase === true ? 'iu' : 'u');
+            pattern = `regex /${source}/${ignoreCase === true ? 'i' : ''}`;
+            test = (s) => re.test(s);
+          } catch (err) {
+            bad('regex', `invalid regex ${JSON.stringify(source)}: ${(err as Error).message}`);
+          }
+        }
+      }
+
+      const message = entry.message;
+      if (message !== undefined) {
+        if (message !== 'line' && message !== 'region' && message !== 'block') {
+          bad('message', `key "message" must be "line", "region" or "block", got ${describe(message)}`);
+        }
+        else if (state !== 'blocked') bad('message', 'key "message" is only meaningful for state = "blocked"');
+      }
+
+      if (issues.length > before || test === null || region === null) return;
+      rules.push({
+        id: id as string,
+        state: state as ScreenStatus,
+        priority: priority as number,
+        region,
+        regionText: regionText as string,
+        pattern,
+        message: (message as MessageSource | undefined) ?? null,
+        file,
+        line: header ?? 0,
+        test,
+      });
+    });
+  }
+
+  if (issues.length > 0) {
+    issues.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+    throw new RuleFileError(file, issues);
+  }
+  // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
+  rules.sort((a, b) => b.priority - a.priority);
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, rules };
+}

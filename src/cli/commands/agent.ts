@@ -1,0 +1,167 @@
+/**
+ * `corral agent …`: herdr-style agent verbs (SPEC §5, §6). Each prints `{"result":…}` except
+ * `agent read`, which prints text, and `agent explain`, which prints the explanation.
+ * Timeouts are in MILLISECONDS, as in the herdr reference.
+ */
+import type { Argv } from 'yargs';
+import { READ_SOURCES } from '../../rpc/protocol.js';
+import { UsageError } from '../output.js';
+import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
+
+const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
+
+/** `<target>` or `--current`: an agent name or the id of the pane hosting the agent. */
+function withTarget<T>(y: Argv<T>) {
+  return y
+    .positional('target', { type: 'string', describe: 'agent name, or the pane id hosting the agent (w1:p2)' })
+    .option('current', { type: 'boolean', describe: 'the agent in the calling pane ($CORRAL_PANE_ID)' });
+}
+
+function target(argv: { target?: string; current?: boolean }): string {
+  if (argv.current) {
+    if (argv.target !== undefined) throw new UsageError('give either a target or --current, not both');
+    return currentPaneId();
+  }
+  if (!argv.target) throw new UsageError('missing <target>: an agent name or a pane id');
+  return argv.target;
+}
+
+const timeoutOption = { type: 'number', describe: 'give up after this many MILLISECONDS (exit 4)' } as const;
+const untilOption = {
+  choices: STATUSES,
+  array: true,
+  describe: 'status to wait for; repeat for several (default: idle, done, blocked; unknown only when named)',
+} as const;
+
+const start = defineCommand({
+  command: 'start [name]',
+  describe: 'Start an agent in a shell pane at its prompt; returns once it is detected and ready. Args after -- go to the agent',
+  builder: (y) =>
+    y
+      .positional('name', { type: 'string', describe: 'agent name, [a-z][a-z0-9_-]{0,31} (optional)' })
+      .option('kind', { type: 'string', demandOption: true, describe: 'claude, codex, gemini, opencode, … (SPEC §2)' })
+      .option('pane', { type: 'string', describe: 'pane id of a shell at its prompt' })
+      .option('current', { type: 'boolean', describe: 'the calling pane' })
+      .option('timeout', { type: 'number', describe: 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)' }),
+  handler: (argv) =>
+    herdrCall(argv, 'agent.start', () => {
+      const pane = argv.current ? currentPaneId() : argv.pane;
+      if (!pane) throw new UsageError('agent start needs --pane <pane> or --current');
+      return { name: argv.name, kind: argv.kind, pane_id: pane, args: afterDashes(argv), timeout_ms: argv.timeout };
+    }),
+});
+
+const list = defineCommand({
+  command: 'list',
+  describe: 'List live agents',
+  builder: (y) => y.option('workspace', { type: 'string' }).option('tab', { type: 'string' }),
+  handler: (argv) => herdrCall(argv, 'agent.list', () => ({ workspace: argv.workspace, tab: argv.tab })),
+});
+
+/** `agent get|focus|release|explain <target>`. */
+function byTarget(verb: string, describe: string) {
+  return defineCommand({
+    command: `${verb} [target]`,
+    describe,
+    builder: (y) => withTarget(y),
+    handler: (argv) => herdrCall(argv, `agent.${verb}`, () => ({ target: target(argv) })),
+  });
+}
+
+const explain = defineCommand({
+  command: 'explain [target]',
+  describe: 'Print the rule and the screen lines that decided the agent\u2019s status',
+  builder: (y) => withTarget(y).option('json', { type: 'boolean', describe: 'print {"result":…} instead' }),
+  handler: (argv) =>
+    argv.json
+      ? herdrCall(argv, 'agent.explain', () => ({ target: target(argv) }))
+      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => r.explanation),
+});
+
+const rename = defineCommand({
+  command: 'rename <target> <name>',
+  describe: 'Name the agent (cleared when it exits or is replaced; the pane keeps its own name)',
+  builder: (y) => y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string', demandOption: true }),
+  handler: (argv) => herdrCall(argv, 'agent.rename', () => ({ target: argv.target, name: argv.name })),
+});
+
+const prompt = defineCommand({
+  command: 'prompt [target] [text]',
+  describe: 'Submit a prompt (text, then Enter); --wait waits for the turn to settle (needs the scripting gate)',
+  builder: (y) =>
+    withTarget(y)
+      .positional('text', { type: 'string', describe: 'the prompt; after -- if it starts with -' })
+      .option('wait', { type: 'boolean', describe: 'wait for activity, then for --until' })
+      .option('until', untilOption)
+      .option('timeout', timeoutOption),
+  handler: (argv) =>
+    herdrCall(argv, 'agent.prompt', () => {
+      const positional = argv.current && argv.target !== undefined ? [argv.target] : argv.text !== undefined ? [argv.text] : [];
+      const text = [...positional, ...afterDashes(argv)].join(' ');
+      if (text === '') throw new UsageError('missing <text>');
+      if (argv.until && !argv.wait) throw new UsageError('--until needs --wait');
+      const tgt = argv.current ? currentPaneId() : argv.target;
+      if (!tgt) throw new UsageError('missing <target>');
+      return { target: tgt, text, wait: argv.wait ?? false, until: argv.until, timeout_ms: argv.timeout };
+    }),
+});
+
+const wait = defineCommand({
+  command: 'wait [target]',
+  describe: 'Wait until the agent\u2019s status matches --until (returns at once if it already does)',
+  builder: (y) => withTarget(y).option('until', untilOption).option('timeout', timeoutOption),
+  handler: (argv) => herdrCall(argv, 'agent.wait', () => ({ target: target(argv), until: argv.until, timeout_ms: argv.timeout })),
+});
+
+const read = defineCommand({
+  command: 'read [target]',
+  describe: 'Print the agent\u2019s text; for an idle full-screen agent, --lines beyond the screen gathers its transcript',
+  builder: (y) =>
+    withTarget(y)
+      .option('source', { choices: READ_SOURCES, default: 'recent' as const, describe: 'visible, recent, recent-unwrapped or detection' })
+      .option('lines', { type: 'number', describe: 'last N rows (recent: default 80)' })
+      .option('format', { choices: ['text', 'ansi'] as const })
+      .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
+  handler: (argv) =>
+    textCall<{ read: { text: string } }>(
+      argv,
+      'agent.read',
+      () => ({ target: target(argv), source: argv.source, lines: argv.lines, format: argv.ansi ? 'ansi' : argv.format }),
+      (r) => r.read.text,
+    ),
+});
+
+const sendKeys = defineCommand({
+  command: 'send-keys [target] [keys..]',
+  describe: 'Press keys in the agent: enter, esc, up, ctrl+c, … (needs the scripting gate)',
+  builder: (y) => withTarget(y).positional('keys', { type: 'string', array: true }),
+  handler: (argv) =>
+    herdrCall(argv, 'agent.send_keys', () => {
+      const keys = [...(argv.current && argv.target ? [argv.target] : []), ...(argv.keys ?? []), ...afterDashes(argv)];
+      if (keys.length === 0) throw new UsageError('missing <keys..>');
+      const tgt = argv.current ? currentPaneId() : argv.target;
+      if (!tgt) throw new UsageError('missing <target>');
+      return { target: tgt, keys };
+    }),
+});
+
+/** The `agent` verb group. */
+export const agentCommand = defineCommand({
+  command: 'agent',
+  describe: 'Agents: start, list, get, rename, prompt, wait, read, send-keys, focus, explain, release (JSON output)',
+  builder: (y: Argv<GlobalArgs>) =>
+    y
+      .command(start)
+      .command(list)
+      .command(byTarget('get', 'Show the agent'))
+      .command(rename)
+      .command(prompt)
+      .command(wait)
+      .command(read)
+      .command(sendKeys)
+      .command(byTarget('focus', 'Focus the agent\u2019s pane (marks a finished agent seen)'))
+      .command(explain)
+      .command(byTarget('release', 'Clear the agent\u2019s name'))
+      .demandCommand(1, 'agent needs a subcommand'),
+  handler: () => {},
+});

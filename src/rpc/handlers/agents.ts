@@ -1,0 +1,117 @@
+/** herdr-style `agent.*` methods and the `ai.*` hook notifications (SPEC §4, §5). */
+import { CorralError } from '../protocol.js';
+import { optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
+import { AGENT_STATUSES, type AgentStatus } from '../protocol.js';
+import { promptAgent, startAgent } from '../../agents/agent-actions.js';
+import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../agents/agent-wait.js';
+import { readAgent } from '../../agents/transcript.js';
+import { sendKeys } from '../../core/pane-io.js';
+import { keysParam, readOptions } from './pane-io.js';
+import { agentView } from '../../core/views.js';
+import type { CorralCore } from '../../core/corral-core.js';
+import type { PaneRecord } from '../../session/model.js';
+import type { HandlerTable } from './context.js';
+
+/** The pane hosting the agent a `target` (agent name or pane selector) names. */
+export function agentPane(core: CorralCore, p: Params): PaneRecord {
+  const target = optStrAny(p, ['target', 'pane_id', 'name']);
+  if (!target) throw new CorralError('invalid_params', 'param "target" is required (an agent name or a pane id)');
+  const pane = core.agents.paneByAgentName(target) ?? core.resolveOne(target);
+  if (!core.agents.agentIn(pane)) {
+    throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+  }
+  return pane;
+}
+
+/** Hook events arrive as notifications; each maps onto the agent in the sending pane. */
+const HOOK_EVENTS = ['ai.session_start', 'ai.prompt_submit', 'ai.tool_use', 'ai.notification', 'ai.stop', 'ai.exit', 'ai.session_end'] as const;
+
+function hookHandler(event: string) {
+  return (p: Params, { core }: { core: CorralCore }) => {
+    const paneId = str(p, 'pane_id');
+    const pane = core.model.findPane(paneId);
+    if (!pane) throw new CorralError('pane_not_found', `no pane "${paneId}"`, { pane_id: paneId });
+    core.agents.applyHook(pane, event, p);
+    return { ok: true };
+  };
+}
+
+/** `until` statuses: each must be a known status; none given means the default set. */
+function untilParam(p: Params): AgentStatus[] | undefined {
+  const raw = p.until === undefined || p.until === null ? undefined : typeof p.until === 'string' ? [p.until] : optStrings(p, 'until');
+  if (!raw || raw.length === 0) return undefined;
+  const unknown = raw.filter((s) => !(AGENT_STATUSES as readonly string[]).includes(s));
+  if (unknown.length) throw new CorralError('invalid_params', `unknown status ${unknown.join(', ')} in "until"; one of ${AGENT_STATUSES.join(', ')}`);
+  return raw as AgentStatus[];
+}
+
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export const agentHandlers: HandlerTable = {
+  'agent.start': async (p, { core, signal }) => {
+    const pane = core.resolveOne(str(p, 'pane_id'));
+    const args = optStrings(p, 'args');
+    return startAgent(core, pane, {
+      kind: str(p, 'kind'),
+      name: p.name === undefined || p.name === null || p.name === '' ? undefined : str(p, 'name'),
+      args,
+      timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS),
+      signal,
+    });
+  },
+  'agent.prompt': async (p, { core, signal }) => {
+    const pane = agentPane(core, p);
+    const until = untilParam(p);
+    const wait = p.wait === true;
+    if (until && !wait) throw new CorralError('invalid_params', '"until" needs "wait"');
+    const agent = await promptAgent(core, pane, { text: text(p, 'text'), wait, until, timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS), signal });
+    return { agent };
+  },
+  'agent.wait': async (p, { core, signal }) => {
+    const pane = agentPane(core, p);
+    const until = untilParam(p) ?? DEFAULT_UNTIL;
+    const timeoutMs = optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS);
+    const agent = await waitForAgent(core, pane, {
+      until: (a) => statusMatches(a, until),
+      deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
+      signal,
+      onDeadline: () => new CorralError('timeout', `the agent in ${pane.id} did not reach ${until.join('|')} within ${timeoutMs} ms`),
+    });
+    return { agent };
+  },
+  'agent.read': async (p, { core }) => ({ read: await readAgent(core, agentPane(core, p), readOptions(p)) }),
+  'agent.send_keys': (p, { core }) => {
+    const pane = agentPane(core, p);
+    sendKeys(core, pane, keysParam(p));
+    return { agent: agentView(core, pane) };
+  },
+  'agent.list': (p, { core }) => {
+    const workspace = optStrAny(p, ['workspace', 'workspace_id']);
+    const tab = optStrAny(p, ['tab', 'tab_id']);
+    const agents = [...core.agents.agents()]
+      .filter(({ pane }) => (!workspace || pane.workspaceId === workspace) && (!tab || pane.tabId === tab))
+      .map(({ pane }) => agentView(core, pane));
+    return { agents };
+  },
+  'agent.get': (p, { core }) => ({ agent: agentView(core, agentPane(core, p)) }),
+  'agent.rename': (p, { core }) => {
+    const pane = agentPane(core, p);
+    core.agents.rename(pane, str(p, 'name'));
+    return { agent: agentView(core, pane) };
+  },
+  'agent.release': (p, { core }) => {
+    const pane = agentPane(core, p);
+    core.agents.rename(pane, null);
+    return { agent: agentView(core, pane) };
+  },
+  'agent.focus': (p, { core }) => {
+    const pane = agentPane(core, p);
+    core.focusPane(pane.id);
+    return { agent: agentView(core, pane) };
+  },
+  'agent.explain': (p, { core }) => {
+    const pane = agentPane(core, p);
+    return { agent: agentView(core, pane), explanation: core.agents.explain(pane) };
+  },
+  ...Object.fromEntries(HOOK_EVENTS.map((event) => [event, hookHandler(event)])),
+};
