@@ -20,6 +20,12 @@ export const AGENT_TIMING = {
   promptActivityWindowMs: 5000,
   /** While starting, re-check the pane this often in case the agent prints nothing. */
   startPollMs: 250,
+  /**
+   * Ready also means the start-up redraws are over: an agent's first idle frame can come
+   * before its input handler is live (a prompt typed then is lost), so the screen must also
+   * have been quiet this long.
+   */
+  readyQuietMs: 400,
 } as const;
 
 /**
@@ -99,10 +105,30 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
       signal: opts.signal,
       onDeadline: () => new CorralError('timeout', `the ${opts.kind} agent in ${pane.id} was not ready within ${timeoutMs} ms`),
     });
-    return { agent, argv };
+    await waitForQuiet(core, current, AGENT_TIMING.readyQuietMs, deadline);
+    return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? current), argv };
   } finally {
     clearInterval(poll);
   }
+}
+
+/** Resolves once the pane has printed nothing for `quietMs` (or at the deadline). */
+function waitForQuiet(core: CorralCore, pane: PaneRecord, quietMs: number, deadline: number): Promise<void> {
+  const host = core.host(pane);
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout;
+    const arm = () => {
+      clearTimeout(timer);
+      const since = host.lastOutputAt === null ? quietMs : Date.now() - host.lastOutputAt;
+      timer = setTimeout(done, Math.max(0, Math.min(quietMs - since, deadline - Date.now())));
+    };
+    const output = host.onOutput(arm);
+    const done = () => {
+      output.dispose();
+      resolve();
+    };
+    arm();
+  });
 }
 
 /** Resolves once an agent of `kind` is detected in the pane. */

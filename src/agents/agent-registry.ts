@@ -360,7 +360,11 @@ export class AgentRegistry {
     if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
     watch.confirmTimer = null;
     if (status === 'unknown') status = detected === 'unknown' ? 'unknown' : detected;
-    const change = agent.state.observeScreen(status, now, { message: verdict.message, visible: this.core.isWatched(pane) });
+    const change = agent.state.observeScreen(status, now, {
+      message: verdict.message,
+      visible: this.core.isWatched(pane),
+      interrupted: verdict.rule?.interrupted ?? false,
+    });
     if (change) this.publish(pane, agent, change, 'screen');
   }
 

@@ -91,10 +91,16 @@ export class AgentState {
    * A settled screen verdict. Ignored while a recent hook event says otherwise, since hooks
    * report exactly what the agent did and the screen lags or misreads.
    */
-  observeScreen(status: DetectedStatus, now: number, opts: { message?: string | null; visible: boolean }): StatusChange | null {
+  observeScreen(
+    status: DetectedStatus,
+    now: number,
+    opts: { message?: string | null; visible: boolean; interrupted?: boolean },
+  ): StatusChange | null {
     if (this._hooked && now - this.lastHookAt < HOOK_PRECEDENCE_MS && status !== this.detected) return null;
     if (status === 'blocked') this.message = opts.message ?? this.message;
-    return this.setDetected(status, now, opts.visible);
+    // A turn cut short finishes nothing: idle, still seen, no completion.
+    if (status === 'idle' && opts.interrupted) this.workedSinceIdle = false;
+    return this.setDetected(status, now, opts.visible, opts.interrupted);
   }
 
   /** A hook event already mapped to a status (SPEC §4 "Hooks"). */
@@ -153,7 +159,7 @@ export class AgentState {
     };
   }
 
-  private setDetected(status: DetectedStatus, now: number, visible: boolean): StatusChange | null {
+  private setDetected(status: DetectedStatus, now: number, visible: boolean, interrupted = false): StatusChange | null {
     const previous = this.detected;
     if (status === previous && !this.stalled && !(this.errored && status !== 'idle')) return null;
     this.detected = status;
@@ -167,7 +173,7 @@ export class AgentState {
     }
     if (status === 'idle') {
       this.ready = true;
-      if (previous === 'working' || previous === 'blocked') {
+      if ((previous === 'working' || previous === 'blocked') && !interrupted) {
         this._seen = visible;
         completed = this.workedSinceIdle;
       }

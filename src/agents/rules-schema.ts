@@ -35,6 +35,11 @@ export interface Rule {
   /** `contains "…"` or `regex /…/i`, for explain output. */
   pattern: string;
   message: MessageSource | null;
+  /**
+   * An idle screen that shows the turn was cut short (Esc): the agent is idle but finished
+   * nothing, so it is not `done` and gets no `completion_seq`.
+   */
+  interrupted: boolean;
   /** The rule file as shown in messages, and the 1-based line of its `[[rule]]` header. */
   file: string;
   line: number;
@@ -93,7 +98,7 @@ export const RULE_DEFAULTS = {
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
 const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'rule'] as const;
-const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message'] as const;
+const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
 const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 /** Kinds become file names and CLI words (SPEC §2 lists them all lower-case). */
@@ -276,6 +281,10 @@ export function parseRules(text: string, file: string): AgentRules {
         else if (state !== 'blocked') bad('message', 'key "message" is only meaningful for state = "blocked"');
       }
 
+      const interrupted = entry.interrupted ?? false;
+      if (typeof interrupted !== 'boolean') bad('interrupted', `key "interrupted" must be true or false, got ${describe(interrupted)}`);
+      else if (interrupted && state !== 'idle') bad('interrupted', 'key "interrupted" is only meaningful for state = "idle"');
+
       if (issues.length > before || test === null || region === null) return;
       rules.push({
         id: id as string,
@@ -285,6 +294,7 @@ export function parseRules(text: string, file: string): AgentRules {
         regionText: regionText as string,
         pattern,
         message: (message as MessageSource | undefined) ?? null,
+        interrupted: interrupted === true,
         file,
         line: header ?? 0,
         test,

@@ -52,6 +52,13 @@ describe('AgentState', () => {
     expect(agent.snapshot().message).toBeNull();
   });
 
+  it('an interrupted turn ends idle (not done) with no completion', () => {
+    const agent = started();
+    agent.observeScreen('working', 100, hidden);
+    expect(agent.observeScreen('idle', 200, { visible: false, interrupted: true })).toMatchObject({ to: 'idle', completed: false });
+    expect(agent.snapshot()).toMatchObject({ status: 'idle', seen: true, completionSeq: undefined });
+  });
+
   it('bumps one global sequence across agents, only on effective changes', () => {
     const counter = new SequenceCounter();
     const a = started(counter);

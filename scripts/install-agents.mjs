@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+/**
+ * Installs the pinned real agents for the live tests into .cache/agents (once; ~750 MB).
+ * The versions are the ones ../shared/agent-lab/README.md knows to work offline.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dir = path.join(root, '.cache', 'agents');
+const PINNED = ['@anthropic-ai/claude-code@2.1.197', '@google/gemini-cli@0.61.0', '@openai/codex@0.171.0'];
+const BINS = ['claude', 'gemini', 'codex'];
+
+if (BINS.every((bin) => existsSync(path.join(dir, 'node_modules', '.bin', bin)))) process.exit(0);
+process.stderr.write(`installing ${PINNED.join(', ')} into ${dir} …\n`);
+execFileSync('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', ...PINNED], { stdio: 'inherit' });
