@@ -360,12 +360,18 @@ export class AgentRegistry {
     if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
     watch.confirmTimer = null;
     if (status === 'unknown') status = detected === 'unknown' ? 'unknown' : detected;
+    const wasReady = agent.state.snapshot().interactiveReady;
     const change = agent.state.observeScreen(status, now, {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: verdict.rule?.interrupted ?? false,
+      ready: verdict.rule?.state === 'idle' || !hasReadyRule(rules),
     });
     if (change) this.publish(pane, agent, change, 'screen');
+    else if (!wasReady && agent.state.snapshot().interactiveReady) {
+      // Same status, but its input just became live: waiters on readiness must hear of it.
+      this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), interactive_ready: true });
+    }
   }
 
   // -- events -----------------------------------------------------------------
@@ -427,6 +433,11 @@ export class AgentRegistry {
     for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) clearTimeout(timer);
     watch.screenTimer = watch.processTimer = watch.confirmTimer = null;
   }
+}
+
+/** Whether a kind's rules can positively show its input is live (an idle rule that is not an interrupt). */
+function hasReadyRule(rules: AgentRules): boolean {
+  return rules.rules.some((rule) => rule.state === 'idle' && !rule.interrupted);
 }
 
 /** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */

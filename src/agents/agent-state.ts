@@ -94,8 +94,10 @@ export class AgentState {
   observeScreen(
     status: DetectedStatus,
     now: number,
-    opts: { message?: string | null; visible: boolean; interrupted?: boolean },
+    opts: { message?: string | null; visible: boolean; interrupted?: boolean; ready?: boolean },
   ): StatusChange | null {
+    // Readiness needs positive evidence (an idle rule matched), where the kind can give it.
+    if (status === 'idle' && opts.ready !== false) this.ready = true;
     if (this._hooked && now - this.lastHookAt < HOOK_PRECEDENCE_MS && status !== this.detected) return null;
     if (status === 'blocked') this.message = opts.message ?? this.message;
     // A turn cut short finishes nothing: idle, still seen, no completion.
@@ -106,6 +108,7 @@ export class AgentState {
   /** A hook event already mapped to a status (SPEC §4 "Hooks"). */
   observeHook(status: DetectedStatus, now: number, opts: { visible: boolean; message?: string | null; tool?: string | null; lastResult?: string | null }): StatusChange | null {
     this._hooked = true;
+    if (status === 'idle') this.ready = true;
     this.lastHookAt = now;
     this.lastActivity = now;
     if (opts.tool !== undefined) this.activeToolName = opts.tool;
@@ -131,6 +134,7 @@ export class AgentState {
 
   /** The agent exited with a failure code → errored; success codes leave it idle. */
   exited(code: number, now: number, visible: boolean): StatusChange | null {
+    this.ready = true;
     this.errored = !SUCCESS_EXIT_CODES.has(code);
     return this.setDetected('idle', now, visible);
   }
@@ -172,7 +176,6 @@ export class AgentState {
       if (previous !== 'unknown' || this.ready) this.workedSinceIdle = true;
     }
     if (status === 'idle') {
-      this.ready = true;
       if ((previous === 'working' || previous === 'blocked') && !interrupted) {
         this._seen = visible;
         completed = this.workedSinceIdle;

@@ -58,10 +58,13 @@ export interface WaitOutcome {
 // ---------------------------------------------------------------------------
 // Pure parts.
 
-/** Where a pattern wait started in one pane: the absolute end line and the text of the line before it. */
+/**
+ * Where a pattern wait started in one pane: the absolute end line, and the text each line
+ * read then had (by absolute index), so a line an app redrew in place counts as new too.
+ */
 export interface LineBaseline {
   endLine: number;
-  lastLine: string | undefined;
+  texts: ReadonlyMap<number, string>;
 }
 
 type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line'> & { total_lines?: number };
@@ -78,12 +81,13 @@ export function splitRead(read: ReadWindow): { first: number; lines: string[] } 
 /** The baseline a pattern wait compares later reads with. */
 export function baselineOf(read: ReadWindow): LineBaseline {
   const { first, lines } = splitRead(read);
-  return { endLine: first + lines.length, lastLine: lines.length > 0 ? lines[lines.length - 1] : undefined };
+  return { endLine: first + lines.length, texts: new Map(lines.map((text, k) => [first + k, text])) };
 }
 
 /**
  * Lines of `read` that appeared after `baseline`: every line at or past the baseline's end,
- * plus the line just before it if its text changed (a prompt line the output continued).
+ * plus any earlier line whose text changed since (a prompt line the output continued, or a
+ * full-screen app that redraws its rows in place instead of scrolling).
  */
 export function newLinesSince(baseline: LineBaseline, read: ReadWindow): string[] {
   const { first, lines } = splitRead(read);
@@ -91,7 +95,10 @@ export function newLinesSince(baseline: LineBaseline, read: ReadWindow): string[
   lines.forEach((text, k) => {
     const index = first + k;
     if (index >= baseline.endLine) fresh.push(text);
-    else if (index === baseline.endLine - 1 && baseline.lastLine !== undefined && text !== baseline.lastLine) fresh.push(text);
+    else {
+      const before = baseline.texts.get(index);
+      if (before !== undefined && before !== text) fresh.push(text);
+    }
   });
   return fresh;
 }
