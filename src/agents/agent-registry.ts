@@ -23,7 +23,12 @@ export const TRACKING = {
   stallCheckMs: 1000,
   /** Used when a kind's rules give no confirmation window. */
   defaultIdleConfirmMs: 500,
+  /** An Esc or ctrl+c sent to a working agent makes the idle that follows within this long an interrupt. */
+  interruptWindowMs: 5000,
 } as const;
+
+/** Keys that interrupt a turn in every supported agent: Esc and ctrl+c, sent on their own. */
+const INTERRUPT_KEYS: ReadonlySet<string> = new Set(['\x1b', '\x03']);
 
 const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
 
@@ -46,6 +51,8 @@ interface TrackedAgent {
   /** The verdict and evidence behind the current screen status, for `agent explain`. */
   lastVerdict: ReturnType<typeof evaluateRules> | null;
   pendingIdleSince: number | null;
+  /** When an interrupt key was last sent to it while it worked. */
+  interruptedAt: number;
 }
 
 interface PaneWatch {
@@ -93,6 +100,17 @@ export class AgentRegistry {
     if (!watch) return;
     this.clearTimers(watch);
     this.watches.delete(surfaceId);
+  }
+
+  /**
+   * Input written to a pane (from the TUI or a script). An Esc or ctrl+c while the agent works
+   * means the turn was cut short, which not every agent shows on screen (Codex may not).
+   */
+  paneInput(pane: PaneRecord, data: string): void {
+    if (!INTERRUPT_KEYS.has(data)) return;
+    const agent = this.agentIn(pane);
+    const detected = agent?.state.snapshot().detected;
+    if (agent && (detected === 'working' || detected === 'blocked')) agent.interruptedAt = Date.now();
   }
 
   /** The pane (or its tab) got focus: a finished agent there is seen. */
@@ -291,7 +309,15 @@ export class AgentRegistry {
   }
 
   private adopt(pane: PaneRecord, watch: PaneWatch, kind: string, pid: number | null): void {
-    const agent: TrackedAgent = { kind, pid, name: null, state: new AgentState(this.counter, Date.now()), lastVerdict: null, pendingIdleSince: null };
+    const agent: TrackedAgent = {
+      kind,
+      pid,
+      name: null,
+      state: new AgentState(this.counter, Date.now()),
+      lastVerdict: null,
+      pendingIdleSince: null,
+      interruptedAt: -Infinity,
+    };
     watch.agent = agent;
     this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
     this.core.emit({ type: 'ai.session_start', ...this.ref(pane), ...this.eventFields(agent), source: 'screen' });
@@ -364,7 +390,7 @@ export class AgentRegistry {
     const change = agent.state.observeScreen(status, now, {
       message: verdict.message,
       visible: this.core.isWatched(pane),
-      interrupted: verdict.rule?.interrupted ?? false,
+      interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
       ready: verdict.rule?.state === 'idle' || !hasReadyRule(rules),
     });
     if (change) this.publish(pane, agent, change, 'screen');

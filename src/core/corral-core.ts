@@ -299,6 +299,7 @@ export class CorralCore {
     const live = this.live.get(pane.surfaceId);
     if (!live || live.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
     live.host.write(data);
+    this.agents.paneInput(pane, data);
   }
 
   /** The pane's live working directory (its foreground process's, else its shell's). */
