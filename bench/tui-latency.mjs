@@ -1,0 +1,143 @@
+/**
+ * Keystroke-to-echo latency through the whole TUI, and bytes written to the outer terminal
+ * per echoed keystroke: corral's TUI vs tmux attached, each in its own node-pty of the same
+ * size (120×40), with the same shell (`bash --norc --noprofile`, PS1='$ ').
+ *
+ * For each keystroke: write one printable letter to the outer pty and time until a chunk
+ * of the outer program's output contains that letter (escape sequences stripped: corral's
+ * frames carry `ESC[?2026h`/`l`). The two sides alternate keystroke by keystroke (the side
+ * going first alternates too), with a 20–40 ms pause after each echo — typing speed, and
+ * longer than corral's 16 ms frame interval, so frame pacing does not add to an echo. Every
+ * 40 letters the line is cleared with ctrl+u (not timed). Bytes per keystroke: everything
+ * the outer program wrote from the keystroke until the next one (median).
+ *
+ * Targets (issue): p50 ≤ 1.5× tmux, p95 < 16 ms; bytes per keystroke in the tens.
+ */
+import { median, percentile, round, sleep } from './lib.mjs';
+import { CorralTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
+
+export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
+
+const COLS = 120;
+const ROWS = 40;
+const LINE = 40;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Types `ch` and resolves with the echo latency (ms); rejects after timeoutMs. */
+function typeAndTime(side, ch, timeoutMs = 2000) {
+  const term = side.term;
+  return new Promise((resolve, reject) => {
+    let t0 = 0;
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`${side.name}: no echo of ${JSON.stringify(ch)} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const stop = term.listen((now, data) => {
+      if (data === null || !stripEscapes(data).includes(ch)) return;
+      stop();
+      clearTimeout(timer);
+      resolve(now - t0);
+    });
+    t0 = performance.now();
+    term.write(ch);
+  });
+}
+
+async function clearLine(side) {
+  side.term.write('\x15');
+  await side.term.settle(60, 2000);
+}
+
+export async function run({ quick = false } = {}) {
+  const n = quick ? 30 : 200;
+  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+  try {
+    await Promise.all(sides.map((s) => s.ready()));
+    await Promise.all(sides.map((s) => s.term.settle(500)));
+    const results = new Map(sides.map((s) => [s.name, { ms: [], bytes: [], typed: '' }]));
+
+    // Warm-up: a few keystrokes each (JIT, first-frame effects), then a clean line.
+    for (const side of sides) {
+      for (const ch of 'warmup') {
+        await typeAndTime(side, ch);
+        await sleep(25);
+      }
+      await clearLine(side);
+    }
+
+    for (let i = 0; i < n; i++) {
+      const ch = LETTERS[i % LETTERS.length];
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) {
+        const r = results.get(side.name);
+        const bytes0 = side.term.bytes;
+        r.ms.push(await typeAndTime(side, ch));
+        r.typed += ch;
+        await sleep(20 + Math.random() * 20);
+        r.bytes.push(side.term.bytes - bytes0);
+      }
+      if ((i + 1) % LINE === 0) {
+        // The typed line must be on each outer screen, as a person would see it.
+        for (const side of sides) {
+          const r = results.get(side.name);
+          const want = r.typed.slice(-LINE);
+          await side.term.waitFor(() => side.term.text().includes(`$ ${want}`), `${side.name} line ${want}`, 5000);
+          await clearLine(side);
+        }
+      }
+    }
+
+    const stat = (name) => {
+      const r = results.get(name);
+      return { p50: median(r.ms), p95: percentile(r.ms, 95), max: Math.max(...r.ms), bytes: median(r.bytes) };
+    };
+    const c = stat('corral');
+    const t = stat('tmux');
+    process.stderr.write(
+      `  latency corral p50 ${c.p50.toFixed(2)} p95 ${c.p95.toFixed(2)} max ${c.max.toFixed(2)} ms, ${c.bytes} B/key; ` +
+        `tmux p50 ${t.p50.toFixed(2)} p95 ${t.p95.toFixed(2)} max ${t.max.toFixed(2)} ms, ${t.bytes} B/key\n`,
+    );
+    return [
+      {
+        name: `tui: keystroke echo p50, ${COLS}×${ROWS}, ${n} keys`,
+        value: round(c.p50, 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(t.p50, 2),
+        ratio: round(c.p50 / t.p50),
+        target: '≤ 1.5×',
+        pass: c.p50 / t.p50 <= 1.5,
+      },
+      {
+        name: 'tui: keystroke echo p95',
+        value: round(c.p95, 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(t.p95, 2),
+        ratio: round(c.p95 / t.p95),
+        target: '< 16 ms',
+        pass: c.p95 < 16,
+      },
+      {
+        name: 'tui: keystroke echo max',
+        value: round(c.max, 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(t.max, 2),
+        ratio: round(c.max / t.max),
+      },
+      {
+        name: 'tui: bytes to the outer terminal per keystroke (median)',
+        value: c.bytes,
+        unit: 'B',
+        baseline: 'tmux',
+        baselineValue: t.bytes,
+        ratio: round(c.bytes / t.bytes),
+        target: 'tens',
+        pass: c.bytes < 100,
+      },
+    ];
+  } finally {
+    await Promise.allSettled(sides.map((s) => s.close()));
+  }
+}

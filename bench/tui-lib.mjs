@@ -1,0 +1,286 @@
+/**
+ * Shared helpers for the TUI benchmarks (bench/tui-*.mjs) and scripts/screenshot.mjs: an
+ * "outer terminal" — a program run in a node-pty, its output drained and optionally fed to
+ * @xterm/headless — and the two programs compared in it:
+ *
+ *   corral: `node bin/corral.cjs` (the TUI, server embedded) in a temporary HOME and
+ *           XDG_RUNTIME_DIR, like test/tui/tui-harness.ts; the CLI reaches it through the
+ *           same env (or CORRAL_SOCKET).
+ *   tmux:   `tmux -L <private> -f /dev/null new-session` attached in the same kind of pty.
+ *
+ * Both get the same minimal environment and the same shell: SHELL points to a wrapper that
+ * execs `bash --norc --noprofile`, PS1='$ '.
+ *
+ * Not a benchmark itself (not listed in bench/run.mjs).
+ */
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pty from 'node-pty';
+import xterm from '@xterm/headless';
+import { BIN, cpuSeconds, removeDir, sleep, timeSpawn } from './lib.mjs';
+
+const { Terminal } = xterm;
+
+/** Removes CSI / OSC / two-byte escapes, leaving the printed text (for marker searches). */
+const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[P_^][^\x1b]*\x1b\\|\x1b[()*+][0-~]|\x1b[@-Z\\-_=>78]|[\x00-\x08\x0b-\x1f\x7f]/g;
+export function stripEscapes(s) {
+  return s.replace(ESCAPES, '');
+}
+
+/** A temporary sandbox: HOME, runtime dir, config dir, and the shell wrapper. */
+export function makeSandbox(prefix = 'corral-tui-bench-') {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const home = join(dir, 'home');
+  mkdirSync(join(home, '.config', 'corral'), { recursive: true });
+  mkdirSync(join(dir, 'run'), { mode: 0o700 });
+  const shell = join(dir, 'bench-shell');
+  writeFileSync(shell, '#!/bin/sh\nexec /bin/bash --norc --noprofile "$@"\n');
+  chmodSync(shell, 0o755);
+  const env = {
+    PATH: process.env.PATH,
+    HOME: home,
+    XDG_RUNTIME_DIR: join(dir, 'run'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+    SHELL: shell,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    PS1: '$ ',
+    HISTFILE: '',
+    CI: '',
+  };
+  return { dir, home, env, shell };
+}
+
+/**
+ * A program in a node-pty: everything it writes is counted, kept in a rolling tail (escapes
+ * stripped) for marker searches, and — when `screen` is on — parsed by a headless xterm.
+ */
+export class OuterTerminal {
+  constructor(file, args, { cols, rows, env, cwd, screen = true }) {
+    this.cols = cols;
+    this.rows = rows;
+    this.bytes = 0;
+    this.tail = '';
+    this.listeners = new Set();
+    this.exitCode = null;
+    this.screen = screen ? new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 }) : null;
+    this.proc = pty.spawn(file, args, { name: 'xterm-256color', cols, rows, cwd, env });
+    this.proc.onData((data) => this.onData(data));
+    this.exited = new Promise((resolve) => {
+      this.proc.onExit(({ exitCode }) => {
+        this.exitCode = exitCode;
+        resolve(exitCode);
+      });
+    });
+  }
+
+  get pid() {
+    return this.proc.pid;
+  }
+
+  onData(data) {
+    const now = performance.now();
+    this.bytes += Buffer.byteLength(data);
+    const joined = this.tail + data;
+    this.tail = joined.length > 8192 ? joined.slice(-8192) : joined;
+    if (this.screen) this.screen.write(data, () => this.fire(now, null));
+    this.fire(now, data);
+  }
+
+  fire(now, data) {
+    for (const l of [...this.listeners]) l(now, data);
+  }
+
+  /** Calls fn(timeMs, chunk|null) on each chunk (null: the headless screen finished a parse). */
+  listen(fn) {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  write(data) {
+    this.proc.write(data);
+  }
+
+  resize(cols, rows) {
+    this.cols = cols;
+    this.rows = rows;
+    this.screen?.resize(cols, rows);
+    this.proc.resize(cols, rows);
+  }
+
+  /** A fresh headless screen from now on (feed it a full redraw). */
+  resetScreen() {
+    this.screen?.dispose();
+    this.screen = new Terminal({ cols: this.cols, rows: this.rows, allowProposedApi: true, scrollback: 0 });
+  }
+
+  lines() {
+    if (!this.screen) return [];
+    const b = this.screen.buffer.active;
+    const out = [];
+    for (let y = 0; y < this.screen.rows; y++) out.push(b.getLine(b.viewportY + y)?.translateToString(true) ?? '');
+    return out;
+  }
+
+  text() {
+    return this.lines().join('\n');
+  }
+
+  /** Resolves once predicate() holds, re-checked after each chunk/parse; rejects after timeoutMs. */
+  waitFor(predicate, what, timeoutMs = 15_000) {
+    return new Promise((resolve, reject) => {
+      if (predicate()) return resolve(performance.now());
+      let stop = () => {};
+      const timer = setTimeout(() => {
+        stop();
+        reject(new Error(`timed out waiting for ${what}; screen:\n${this.text()}`));
+      }, timeoutMs);
+      stop = this.listen((now) => {
+        if (this.exitCode !== null) {
+          stop();
+          clearTimeout(timer);
+          reject(new Error(`outer program exited (${this.exitCode}) while waiting for ${what}`));
+        } else if (predicate()) {
+          stop();
+          clearTimeout(timer);
+          resolve(now);
+        }
+      });
+    });
+  }
+
+  waitForText(text, timeoutMs) {
+    return this.waitFor(() => this.text().includes(text), JSON.stringify(text), timeoutMs);
+  }
+
+  /** Resolves once no output arrived for quietMs (bounded by timeoutMs). */
+  async settle(quietMs = 300, timeoutMs = 10_000) {
+    const deadline = Date.now() + timeoutMs;
+    let last = performance.now();
+    const stop = this.listen((now) => (last = now));
+    try {
+      while (Date.now() < deadline) {
+        await sleep(Math.max(10, quietMs / 4));
+        if (performance.now() - last >= quietMs) return;
+      }
+    } finally {
+      stop();
+    }
+  }
+
+  /** SIGTERM (SIGKILL if it lingers), then free the screen. */
+  async close() {
+    if (this.exitCode === null) {
+      try {
+        this.proc.kill('SIGTERM');
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          this.proc.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }, 5000);
+      await Promise.race([this.exited, sleep(6000)]);
+      clearTimeout(timer);
+    }
+    this.screen?.dispose();
+  }
+}
+
+/** The corral TUI in an outer terminal, in its own sandbox. */
+export class CorralTui {
+  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {} } = {}) {
+    this.sandbox = makeSandbox('corral-tui-bench-');
+    this.env = { ...this.sandbox.env, CORRAL_SCRIPTING: '1', ...extraEnv };
+    this.term = new OuterTerminal(process.execPath, [...nodeArgs, BIN], { cols, rows, env: this.env, cwd: this.sandbox.home, screen });
+    this.name = 'corral';
+  }
+
+  /** The TUI process (the server is embedded in it). */
+  get pids() {
+    return [this.term.pid];
+  }
+
+  async ready(timeoutMs = 20_000) {
+    if (this.term.screen) await this.term.waitForText('w1:p1', timeoutMs);
+    else await this.term.waitFor(() => stripEscapes(this.term.tail).includes('w1:p1'), 'w1:p1', timeoutMs);
+    // Prompt drawn inside the pane.
+    await this.term.waitFor(() => /\$ /.test(stripEscapes(this.term.tail)), 'prompt', timeoutMs);
+  }
+
+  async cli(args, { timeoutMs = 60_000, allowFail = false } = {}) {
+    const r = await timeSpawn(process.execPath, [BIN, ...args], { env: this.env, timeoutMs });
+    if (r.code !== 0 && !allowFail) throw new Error(`corral ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+    return r;
+  }
+
+  async json(args, opts) {
+    return JSON.parse((await this.cli(args, opts)).stdout);
+  }
+
+  async close() {
+    await this.term.close();
+    await removeDir(this.sandbox.dir);
+  }
+}
+
+/** tmux attached in an outer terminal, on a private server socket, `-f /dev/null`. */
+export class TmuxTui {
+  constructor({ cols = 120, rows = 40, screen = true } = {}) {
+    this.sandbox = makeSandbox('corral-tui-bench-tmux-');
+    this.env = { ...this.sandbox.env };
+    this.socket = `corral-tui-bench-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    this.term = new OuterTerminal('tmux', ['-L', this.socket, '-f', '/dev/null', 'new-session', '-s', 'bench'], {
+      cols,
+      rows,
+      env: this.env,
+      cwd: this.sandbox.home,
+      screen,
+    });
+    this.name = 'tmux';
+    this.serverPid = null;
+  }
+
+  tmux(args, { timeoutMs = 30_000 } = {}) {
+    return timeSpawn('tmux', ['-L', this.socket, ...args], { env: this.env, timeoutMs, cwd: this.sandbox.home });
+  }
+
+  async must(args, opts) {
+    const r = await this.tmux(args, opts);
+    if (r.code !== 0) throw new Error(`tmux ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
+    return r;
+  }
+
+  /** The tmux client (in the pty) and the server it forked. */
+  get pids() {
+    return [this.term.pid, this.serverPid].filter(Boolean);
+  }
+
+  async ready(timeoutMs = 20_000) {
+    await this.term.waitFor(() => /\$ /.test(stripEscapes(this.term.tail)), 'prompt', timeoutMs);
+    this.serverPid = Number((await this.must(['display-message', '-p', '#{pid}'])).stdout.trim());
+  }
+
+  async close() {
+    await this.tmux(['kill-server'], { timeoutMs: 10_000 }).catch(() => {});
+    await this.term.close();
+    await removeDir(this.sandbox.dir);
+  }
+}
+
+/** Sum of utime+stime (seconds) over pids; vanished processes count 0. */
+export function cpuOf(pids) {
+  let sum = 0;
+  for (const pid of pids) {
+    try {
+      sum += cpuSeconds(pid);
+    } catch {
+      // gone
+    }
+  }
+  return sum;
+}
