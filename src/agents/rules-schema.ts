@@ -5,7 +5,7 @@
  * line and key rather than silently never match. Schema: docs/agent-rules.md.
  */
 import { parse, TomlError } from 'smol-toml';
-import { scanDefinitions } from '../config/toml-locate.js';
+import { scanDefinitions, tomlErrorReason } from '../config/toml-locate.js';
 
 /** What a screen rule can conclude; `done` and the rest are the state machine's business. */
 export type ScreenStatus = 'working' | 'blocked' | 'idle' | 'unknown';
@@ -158,7 +158,7 @@ export function parseRules(text: string, file: string): AgentRules {
     raw = parse(text) as Table;
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
-    const reason = err.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    const reason = tomlErrorReason(err);
     throw new RuleFileError(file, [{ message: `${file}:${err.line}:${err.column}: invalid TOML: ${reason}`, line: err.line, key: null }]);
   }
 

@@ -16,7 +16,7 @@ import {
   type KeySpec,
 } from './schema.js';
 import { suggest } from './suggest.js';
-import { keyAtLine, locateKey } from './toml-locate.js';
+import { keyAtLine, locateKey, tomlErrorReason } from './toml-locate.js';
 
 /** One problem in a config file; `message` is complete (`file:line: …`) and fit to show as is. */
 export interface ConfigIssue {
@@ -79,7 +79,7 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
     raw = parse(text) as Table;
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
-    const reason = err.message.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
+    const reason = tomlErrorReason(err);
     const key = keyAtLine(text, err.line);
     const issue: ConfigIssue = {
       message: `${where(err.line, err.column)}: invalid TOML: ${reason}${key === null ? '' : ` (at key "${key}")`}`,

@@ -162,3 +162,8 @@ export function keyAtLine(source: string, line: number): string | null {
   const def = scanDefinitions(source).find((d) => d.line === line);
   return def ? def.path.join('.') : null;
 }
+
+/** The first line of a smol-toml parse error, without its generic prefix. */
+export function tomlErrorReason(err: Error): string {
+  return err.message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
+}

@@ -6,7 +6,7 @@
  * server half too), and the client side of the protocol is a map of pending ids.
  */
 import { connect as netConnect, type Socket } from 'node:net';
-import { CorralError, RPC_CODES, type ErrorCode } from './protocol.js';
+import { CorralError, errorCodeForRpc, type ErrorCode } from './protocol.js';
 import { LineSplitter, encodeLine } from './ndjson.js';
 
 /** Limits on what the client accepts from the server. */
@@ -14,14 +14,6 @@ const CLIENT_LIMITS = {
   /** Replies can be large (10,000 lines of ANSI scrollback); this only stops a runaway peer. */
   maxLineBytes: 256 * 1024 * 1024,
 } as const;
-
-const ERROR_BY_RPC_CODE: Record<number, ErrorCode> = {
-  [RPC_CODES.parseError]: 'parse_error',
-  [RPC_CODES.invalidRequest]: 'invalid_request',
-  [RPC_CODES.methodNotFound]: 'method_not_found',
-  [RPC_CODES.invalidParams]: 'invalid_params',
-  [RPC_CODES.internalError]: 'internal_error',
-};
 
 /** The `error` member of a JSON-RPC response. */
 export interface RpcErrorObject {
@@ -34,7 +26,7 @@ export interface RpcErrorObject {
 export function errorFromRpc(error: RpcErrorObject): CorralError {
   const data = isRecord(error.data) ? error.data : {};
   const code =
-    typeof data.code === 'string' ? (data.code as ErrorCode) : (ERROR_BY_RPC_CODE[error.code] ?? 'internal_error');
+    typeof data.code === 'string' ? (data.code as ErrorCode) : (errorCodeForRpc(error.code) ?? 'internal_error');
   const { code: _ignored, ...rest } = data;
   return new CorralError(code, String(error.message ?? code), rest);
 }

@@ -62,6 +62,12 @@ export function rpcCodeFor(code: ErrorCode): number {
   return NUMERIC_CODE_BY_ERROR[code] ?? RPC_CODES.application;
 }
 
+/** The corral code for a standard JSON-RPC numeric code (errors that carry no `data.code`). */
+export function errorCodeForRpc(numeric: number): ErrorCode | undefined {
+  for (const [code, value] of Object.entries(NUMERIC_CODE_BY_ERROR)) if (value === numeric) return code as ErrorCode;
+  return undefined;
+}
+
 /** An error with a stable code; thrown anywhere in the core, sent as a JSON-RPC error. */
 export class CorralError extends Error {
   constructor(

@@ -7,7 +7,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { JSONRPCErrorException, JSONRPCServer, type JSONRPCResponse } from 'json-rpc-2.0';
 import { LineSplitter } from './ndjson.js';
-import { CorralError, ERROR_CODES, EVENT_NOTIFICATION, LIMITS, RPC_CODES, rpcCodeFor, type ErrorCode } from './protocol.js';
+import { CorralError, ERROR_CODES, EVENT_NOTIFICATION, LIMITS, RPC_CODES, errorCodeForRpc, rpcCodeFor, type ErrorCode } from './protocol.js';
 import { asParams } from './params.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Frame, FrameSink } from '../core/event-bus.js';
@@ -31,14 +31,6 @@ const HANDLERS: HandlerTable = {
   ...agentHandlers,
 };
 
-const CODE_BY_RPC_NUMBER: Record<number, ErrorCode> = {
-  [RPC_CODES.parseError]: 'parse_error',
-  [RPC_CODES.invalidRequest]: 'invalid_request',
-  [RPC_CODES.methodNotFound]: 'method_not_found',
-  [RPC_CODES.invalidParams]: 'invalid_params',
-  [RPC_CODES.internalError]: 'internal_error',
-};
-
 /** Converts anything thrown by a handler into a JSON-RPC error with a `data.code`. */
 function toRpcError(error: unknown): JSONRPCErrorException {
   if (error instanceof CorralError) {
@@ -55,7 +47,7 @@ function withDataCode(response: JSONRPCResponse | JSONRPCResponse[] | null) {
     if (item.error) {
       const data = (item.error.data ?? {}) as Record<string, unknown>;
       if (typeof data.code !== 'string' || !(ERROR_CODES as readonly string[]).includes(data.code)) {
-        item.error.data = { ...data, code: CODE_BY_RPC_NUMBER[item.error.code] ?? 'internal_error' };
+        item.error.data = { ...data, code: errorCodeForRpc(item.error.code) ?? 'internal_error' };
       }
     }
   }
