@@ -4,6 +4,7 @@
  *
  *   node bench/run.mjs                      all of them (after `npm run -s build`)
  *   node bench/run.mjs throughput idle-cpu  only these
+ *   node bench/run.mjs tui-latency tui-idle tui-throughput   the real TUI in a node-pty vs tmux attached
  *   node bench/run.mjs --quick              small sizes, few repetitions: a smoke run
  *
  * `npm run bench` builds first. Measurements only: nothing here is part of the test suite.
@@ -16,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './lib.mjs';
 
 /** Every benchmark module, in the order they run. */
-const BENCHES = ['cli-startup', 'throughput', 'idle-cpu', 'compositor', 'agent-detection', 'agent-cpu', 'agent-prompt'];
+const BENCHES = ['cli-startup', 'throughput', 'idle-cpu', 'compositor', 'agent-detection', 'agent-cpu', 'agent-prompt', 'tui-latency', 'tui-idle', 'tui-throughput'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

@@ -193,10 +193,11 @@ export class OuterTerminal {
 
 /** The corral TUI in an outer terminal, in its own sandbox. */
 export class CorralTui {
-  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {} } = {}) {
+  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd } = {}) {
     this.sandbox = makeSandbox('corral-tui-bench-');
     this.env = { ...this.sandbox.env, CORRAL_SCRIPTING: '1', ...extraEnv };
-    this.term = new OuterTerminal(process.execPath, [...nodeArgs, BIN], { cols, rows, env: this.env, cwd: this.sandbox.home, screen });
+    const dir = typeof cwd === 'function' ? cwd(this.sandbox) : (cwd ?? this.sandbox.home);
+    this.term = new OuterTerminal(process.execPath, [...nodeArgs, BIN], { cols, rows, env: this.env, cwd: dir, screen });
     this.name = 'corral';
   }
 

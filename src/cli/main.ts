@@ -17,6 +17,8 @@ import { tabCommand } from './commands/tab.js';
 import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
 import { workspaceCommand } from './commands/workspace.js';
+import { upCommand } from './commands/up.js';
+import { flowCommand } from './commands/flow.js';
 import { EXIT } from '../rpc/protocol.js';
 import { UsageError } from './output.js';
 import { reportError } from './run.js';
@@ -61,6 +63,8 @@ export function buildCli(args: readonly string[]): Argv {
     .command(focusCommand)
     .command(watchCommand)
     .command(waitCommand)
+    .command(upCommand)
+    .command(flowCommand)
     .command(hookCommand)
     .command(hooksCommand);
   return cli

@@ -6,7 +6,7 @@
 import { CorralError, type SplitDirection, type CorralEvent } from '../rpc/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
-import { computeRects, leaves, resizeLeaf, type Rect } from '../session/layout.js';
+import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { PaneHost } from '../pty/pane-host.js';
 import { EventBus, type Disposable } from './event-bus.js';
@@ -110,9 +110,10 @@ export class CorralCore {
 
   // -- structure ------------------------------------------------------------
 
-  createWorkspace(opts: { cwd: string; label?: string; focus?: boolean }) {
+  /** `env`: extra variables for the root pane's shell (an `up` file's `env`); corral's own win. */
+  createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
     const created = this.model.createWorkspace(opts);
-    this.startPane(created.pane);
+    this.startPane(created.pane, opts.env);
     this.emit({ type: 'workspace.created', workspace: created.workspace.id });
     this.emit({ type: 'tab.created', workspace: created.workspace.id, tab: created.tab.id });
     this.emitPaneCreated(created.pane);
@@ -132,11 +133,15 @@ export class CorralCore {
     return created;
   }
 
-  splitPane(paneId: string, direction: SplitDirection, opts: { ratio?: number; cwd?: string; focus?: boolean } = {}) {
+  splitPane(
+    paneId: string,
+    direction: SplitDirection,
+    opts: { ratio?: number; cwd?: string; focus?: boolean; env?: Record<string, string> } = {},
+  ) {
     const target = this.model.pane(paneId);
     const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
-    this.startPane(pane);
+    this.startPane(pane, opts.env);
     this.emitPaneCreated(pane);
     if (opts.focus !== false) this.model.focusPane(pane.id);
     this.layoutTab(this.model.tab(pane.tabId));
@@ -246,6 +251,20 @@ export class CorralCore {
     return tab;
   }
 
+  /** Replaces a tab's whole layout (an `up` preset); it must hold exactly the tab's panes. */
+  setTabLayout(tabId: string, layout: LayoutNode): TabRecord {
+    const tab = this.model.tab(tabId);
+    const now = leaves(tab.layout).sort();
+    const next = leaves(layout).sort();
+    if (now.length !== next.length || now.some((id, i) => id !== next[i])) {
+      throw new CorralError('invalid_params', `a layout for tab ${tab.id} must hold exactly its panes (${now.join(', ')})`);
+    }
+    tab.layout = layout;
+    tab.zoomedPane = null;
+    this.layoutChanged(tab);
+    return tab;
+  }
+
   private layoutChanged(tab: TabRecord): void {
     this.layoutTab(tab);
     this.emit({ type: 'pane.layout_changed', workspace: tab.workspaceId, tab: tab.id });
@@ -305,7 +324,10 @@ export class CorralCore {
   /** The pane's live working directory (its foreground process's, else its shell's). */
   paneCwd(pane: PaneRecord): string {
     const live = this.live.get(pane.surfaceId);
-    return (live && !live.exited && live.host.cwd()) || pane.startCwd;
+    // Until the shell has printed anything it may not even have exec'd yet, and /proc would
+    // show the server's own cwd: the directory it was started in is the truth then.
+    if (!live || live.exited || live.host.lastOutputAt === null) return pane.startCwd;
+    return live.host.cwd() || pane.startCwd;
   }
 
   /** The pane's foreground command line, or the shell's when it sits at its prompt. */
@@ -356,7 +378,7 @@ export class CorralCore {
     return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
   }
 
-  private startPane(pane: PaneRecord): void {
+  private startPane(pane: PaneRecord, extraEnv?: Record<string, string>): void {
     const tab = this.model.tab(pane.tabId);
     const rect = this.tabRects(tab).get(pane.id) ?? this.area();
     const size = this.contentRect(rect);
@@ -368,6 +390,7 @@ export class CorralCore {
         socketPath: this.options.socketPath,
         launcherDir: this.options.launcherDir,
         pane,
+        extra: extraEnv,
       }),
       cols: Math.max(1, size.cols),
       rows: Math.max(1, size.rows),

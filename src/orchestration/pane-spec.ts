@@ -68,7 +68,7 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
   const agent = check.str(table, 'agent', at, context, { nonEmpty: true });
   if (agent !== undefined && !(AGENT_KINDS as readonly string[]).includes(agent)) {
     const hint = suggest(agent, AGENT_KINDS);
-    check.add([...at, 'agent'], `unknown agent kind "${agent}"${context}${hint ? ` (did you mean "${hint}"?)` : ''}; one of ${AGENT_KINDS.join(', ')}`);
+    check.add([...at, 'agent'], `unknown agent kind "${agent}"${context}${hint ? ` (did you mean "${hint}"?)` : `; one of ${AGENT_KINDS.join(', ')}`}`);
   }
   const command = check.str(table, 'command', at, context, { nonEmpty: true });
   if (table.agent !== undefined && table.command !== undefined) {

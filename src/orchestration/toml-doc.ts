@@ -158,7 +158,8 @@ export class Checker {
   knownKeys(table: Table, path: KeyPath, allowed: readonly string[], context: string): void {
     for (const key of Object.keys(table)) {
       if (allowed.includes(key)) continue;
-      const hint = suggest(key, allowed);
+      // A key cut short (`timeout` for `timeout_secs`) is too far for edit distance but obvious.
+      const hint = suggest(key, allowed) ?? allowed.find((a) => key.length >= 3 && a.startsWith(key)) ?? null;
       this.add([...path, key], `unknown key "${key}"${context}${hint === null ? '' : ` (did you mean "${hint}"?)`}`);
     }
   }

@@ -121,6 +121,7 @@ export const METHODS = [
   'surface.rename',
   'events.subscribe',
   'workspace.create',
+  'workspace.up',
   'workspace.list',
   'workspace.get',
   'workspace.focus',

@@ -18,6 +18,7 @@ import { paneIoHandlers } from './handlers/pane-io.js';
 import { surfaceHandlers } from './handlers/surface.js';
 import { eventHandlers } from './handlers/events.js';
 import { agentHandlers } from './handlers/agents.js';
+import { upHandlers } from './handlers/up.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -29,6 +30,7 @@ const HANDLERS: HandlerTable = {
   ...surfaceHandlers,
   ...eventHandlers,
   ...agentHandlers,
+  ...upHandlers,
 };
 
 /** Converts anything thrown by a handler into a JSON-RPC error with a `data.code`. */

@@ -42,7 +42,7 @@ describe('herdr-style workflow (scripting on)', () => {
     // The pane really ran the command in the requested directory, with corral's environment.
     await server.cli(['pane', 'run', other, 'echo "cwd=$PWD id=$CORRAL_PANE_ID"']);
     const env = await server.cli(['pane', 'wait-output', other, '--match', `cwd=${project} id=${other}`, '--timeout', '10000']);
-    expect(env.code).toBe(0);
+    expect(env.code, (await server.cli(['pane', 'read', other])).stdout).toBe(0);
   });
 
   it('pane read prints the text and honours --source and --lines', async () => {

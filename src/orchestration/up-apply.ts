@@ -1,0 +1,105 @@
+/**
+ * `workspace.up` on the server (SPEC §5, §10): builds the workspace a validated plan
+ * describes — panes laid out by the preset, named, running their commands — then starts the
+ * agents in parallel through the same path as `agent.start` and types each prompt (not
+ * submitted). Not behind the scripting gate (SPEC §8): `up` is the user's own declaration.
+ * With `workspace`, the panes are added to that workspace's focused tab instead, and the
+ * preset is applied again over all of the tab's panes (how `flow run` grows its workspace).
+ */
+import { CorralError, type PaneInfo, type WorkspaceInfo } from '../rpc/protocol.js';
+import type { CorralCore } from '../core/corral-core.js';
+import type { PaneRecord } from '../session/model.js';
+import { leaves, presetLayout } from '../session/layout.js';
+import { paneView, workspaceView } from '../core/views.js';
+import { sendText } from '../core/pane-io.js';
+import { startAgent } from '../agents/agent-actions.js';
+import type { UpPlan } from './up-file.js';
+
+export const UP_TIMING = {
+  /**
+   * How long each agent may take to be ready. Longer than `agent start`'s 30 s default:
+   * several agents start at once here and compete for the CPU (within SPEC's 300 s bound).
+   */
+  agentStartTimeoutMs: 120_000,
+} as const;
+
+export interface UpResult {
+  workspace: WorkspaceInfo;
+  panes: PaneInfo[];
+}
+
+/** Creates the panes of `plan` (in a new workspace, or added to `workspaceId`'s focused tab). */
+function createPanes(core: CorralCore, plan: UpPlan, workspaceId: string | undefined): { workspaceId: string; tabId: string; panes: PaneRecord[] } {
+  const panes: PaneRecord[] = [];
+  let tabId: string;
+  let anchor: string;
+  let rest = plan.panes;
+  if (workspaceId === undefined) {
+    const [first, ...others] = plan.panes;
+    const created = core.createWorkspace({ cwd: first!.cwd, label: plan.name, focus: true, env: first!.env });
+    workspaceId = created.workspace.id;
+    tabId = created.tab.id;
+    panes.push(created.pane);
+    anchor = created.pane.id;
+    rest = others;
+  } else {
+    const workspace = core.model.workspace(workspaceId);
+    tabId = workspace.focusedTab;
+    const existing = leaves(core.model.tab(tabId).layout);
+    anchor = existing[existing.length - 1]!;
+  }
+  // Each new pane goes right of the last one, so reading order is creation (file) order.
+  for (const spec of rest) {
+    const pane = core.splitPane(anchor, 'right', { cwd: spec.cwd, focus: false, env: spec.env });
+    panes.push(pane);
+    anchor = pane.id;
+  }
+  core.setTabLayout(tabId, presetLayout(leaves(core.model.tab(tabId).layout), plan.layout));
+  return { workspaceId, tabId, panes };
+}
+
+/** Applies a validated plan; resolves once every agent is ready and its prompt typed. */
+export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?: string; signal?: AbortSignal } = {}): Promise<UpResult> {
+  if (plan.panes.length === 0) throw new CorralError('invalid_params', 'no panes to create');
+  const { workspaceId, panes } = createPanes(core, plan, opts.workspace);
+  plan.panes.forEach((spec, i) => {
+    const pane = panes[i]!;
+    if (spec.name !== undefined) core.renamePane(pane.id, spec.name);
+    // Typed ahead: the shell reads it once it is up, as it would from a person.
+    if (spec.command !== undefined) core.writeToPane(pane, `${spec.command}\r`);
+  });
+  const focus = plan.panes.findIndex((spec) => spec.focus);
+  if (focus >= 0) core.focusPane(panes[focus]!.id);
+
+  const started = await Promise.allSettled(
+    plan.panes.map(async (spec, i) => {
+      if (spec.agent === undefined) return;
+      const pane = panes[i]!;
+      try {
+        await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal });
+        if (spec.prompt !== undefined && spec.prompt !== '') {
+          await sendText(core, core.paneBySurface(pane.surfaceId) ?? pane, spec.prompt, { submit: false });
+        }
+      } catch (error) {
+        const code = error instanceof CorralError ? error.code : 'internal_error';
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new CorralError(code, `the ${spec.agent} agent in pane ${pane.id}${spec.name ? ` (${spec.name})` : ''} did not start: ${reason}`);
+      }
+    }),
+  );
+  const failures = started.flatMap((r) => (r.status === 'rejected' ? [r.reason as CorralError] : []));
+  const current = panes.map((pane) => core.paneBySurface(pane.surfaceId) ?? pane);
+  if (failures.length > 0) {
+    const first = failures[0]!;
+    const more = failures.length > 1 ? ` (and ${failures.length - 1} more agent${failures.length > 2 ? 's' : ''} failed)` : '';
+    throw new CorralError(first.code, `${first.message}${more}; workspace ${workspaceId} and its panes were left as they are`, {
+      workspace_id: workspaceId,
+      panes: current.filter((p) => core.model.findPane(p.id)).map((p) => p.id),
+      errors: failures.map((f) => ({ code: f.code, message: f.message })),
+    });
+  }
+  return {
+    workspace: workspaceView(core, core.model.workspace(workspaceId)),
+    panes: current.filter((p) => core.model.findPane(p.id)).map((p) => paneView(core, p)),
+  };
+}
