@@ -19,6 +19,8 @@ const PROGRESS = {
   tickMs: 1000,
   /** Narrowest line we lay out for; narrower terminals wrap. */
   minColumns: 40,
+  /** Width assumed when the terminal does not say. */
+  fallbackColumns: 80,
 } as const;
 
 export interface ProgressStream {
@@ -73,7 +75,8 @@ export class ProgressView {
 
   private draw(): void {
     const idWidth = Math.max(4, ...this.states.map((s) => s.id.length));
-    const columns = Math.max(PROGRESS.minColumns, this.stream.columns ?? 80);
+    // A pty that reports no size (0 columns) gets the classic 80.
+    const columns = Math.max(PROGRESS.minColumns, this.stream.columns || PROGRESS.fallbackColumns);
     const now = this.now();
     const lines = this.states.map((s) => {
       const line = formatStepLine(s, idWidth, now);

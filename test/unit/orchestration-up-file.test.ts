@@ -7,7 +7,7 @@ import { Checker, FileError, indexedDefinitions, Locator, locateIssues } from '.
 import { resolveCwd } from '../../src/orchestration/pane-spec.js';
 import { ROOT } from '../integration/harness.js';
 
-const OPTS = { baseDir: '/proj', shownPath: 'examples/review.toml', home: '/home/u', isDirectory: () => true };
+const OPTS = { baseDir: '/proj', shownPath: 'examples/review.toml', home: '/home/u', isDirectory: (_dir: string) => true };
 
 function parse(text: string, opts: Partial<typeof OPTS> = {}) {
   return parseUpFile(text, { ...OPTS, ...opts });
