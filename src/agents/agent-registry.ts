@@ -371,7 +371,8 @@ export class AgentRegistry {
     if (status === 'idle' && (detected === 'working' || detected === 'blocked')) {
       // working→idle must hold for the kind's window, or a redraw between frames would flicker it.
       const confirmMs = rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs;
-      agent.pendingIdleSince ??= now;
+      // The window starts when the idle screen arrived (its last output), not when we looked.
+      agent.pendingIdleSince ??= Math.min(now, host.lastOutputAt ?? now);
       if (now - agent.pendingIdleSince < confirmMs) {
         if (!watch.confirmTimer) {
           watch.confirmTimer = setTimeout(() => {
