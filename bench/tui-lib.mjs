@@ -83,7 +83,7 @@ export class OuterTerminal {
     const now = performance.now();
     this.bytes += Buffer.byteLength(data);
     const joined = this.tail + data;
-    this.tail = joined.length > 8192 ? joined.slice(-8192) : joined;
+    this.tail = joined.length > 4096 ? joined.slice(-4096) : joined;
     if (this.screen) this.screen.write(data, () => this.fire(now, null));
     this.fire(now, data);
   }

@@ -87,6 +87,27 @@ const TITLE = 30;
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const num = (v) => (Math.round(v * 100) / 100).toString();
 
+/**
+ * Box-drawing characters are drawn as lines from the cell's centre to its edges (l, r, u, d),
+ * so frames join up whatever the font, and never show gaps between rows.
+ */
+const BOX = new Map(
+  Object.entries({
+    '─': 'lr', '│': 'ud', '┌': 'rd', '┐': 'ld', '└': 'ru', '┘': 'lu', '├': 'udr', '┤': 'udl',
+    '┬': 'lrd', '┴': 'lru', '┼': 'lrud', '╭': 'rd', '╮': 'ld', '╰': 'ru', '╯': 'lu',
+    '╴': 'l', '╶': 'r', '╵': 'u', '╷': 'd',
+    '━': 'LR', '┃': 'UD', '┏': 'RD', '┓': 'LD', '┗': 'RU', '┛': 'LU', '┣': 'UDR', '┫': 'UDL',
+    '┳': 'LRD', '┻': 'LRU', '╋': 'LRUD', '═': 'LR', '║': 'UD',
+  }),
+);
+/** Block elements as rectangles: [x, y, w, h] as fractions of the cell. */
+const BLOCKS = new Map(
+  Object.entries({
+    '█': [0, 0, 1, 1], '▌': [0, 0, 0.5, 1], '▐': [0.5, 0, 0.5, 1], '▀': [0, 0, 1, 0.5], '▄': [0, 0.5, 1, 0.5],
+    '▎': [0, 0, 0.25, 1], '▏': [0, 0, 0.125, 1], '▊': [0, 0, 0.75, 1],
+  }),
+);
+
 /** The styled cells of the outer terminal: rows of { ch, width, fg, bg, bold, italic, underline, strike }. */
 function readCells(terminal) {
   const buffer = terminal.buffer.active;
@@ -176,6 +197,9 @@ export function renderSvg(terminal, { title = 'corral' } = {}) {
 
   // Text: one <text> per row, one <tspan> per run of equal style, every glyph on its cell.
   const lines = [];
+  const shapes = [];
+  /** Box-drawing segments by colour and weight, in half-cell units: h [y, x1, x2], v [x, y1, y2]. */
+  const segments = new Map();
   out.push(`<g font-family="${FONT.family}" font-size="${FONT.size}" xml:space="preserve">`);
   for (const [y, row] of rows.entries()) {
     const spans = [];
@@ -197,6 +221,27 @@ export function renderSvg(terminal, { title = 'corral' } = {}) {
       run = null;
     };
     for (const c of row) {
+      const box = BOX.get(c.ch);
+      const block = BLOCKS.get(c.ch);
+      if (box || block) {
+        flush();
+        if (block) {
+          const [bx, by, bw, bh] = block;
+          shapes.push(`<rect x="${num(ox + (c.x + bx) * cw)}" y="${num(oy + (y + by) * ch)}" width="${num(bw * cw)}" height="${num(bh * ch)}" fill="${c.fg}"/>`);
+          continue;
+        }
+        const heavy = box !== box.toLowerCase();
+        const seg = (segments.get(`${c.fg}|${heavy}`) ?? segments.set(`${c.fg}|${heavy}`, { h: [], v: [] }).get(`${c.fg}|${heavy}`));
+        const x0 = c.x * 2;
+        const y0 = y * 2;
+        // Half-cell units: the centre of cell (x, y) is (2x+1, 2y+1).
+        const b = box.toLowerCase();
+        if (b.includes('l')) seg.h.push([y0 + 1, x0, x0 + 1]);
+        if (b.includes('r')) seg.h.push([y0 + 1, x0 + 1, x0 + 2]);
+        if (b.includes('u')) seg.v.push([x0 + 1, y0, y0 + 1]);
+        if (b.includes('d')) seg.v.push([x0 + 1, y0 + 1, y0 + 2]);
+        continue;
+      }
       const key = `${c.fg}|${c.bold}|${c.italic}|${c.underline}|${c.strike}`;
       // Plain spaces with no decoration break runs cheaply (nothing to draw).
       if (c.ch === ' ' && !c.underline && !c.strike) {
@@ -216,7 +261,28 @@ export function renderSvg(terminal, { title = 'corral' } = {}) {
     if (spans.length > 0) out.push(`<text y="${num(oy + y * ch + FONT.baseline)}" fill="${THEME.foreground}">${spans.join('')}</text>`);
   }
   out.push('</g>');
-  if (lines.length > 0) out.push('<g>', ...lines, '</g>');
+  if (lines.length > 0 || shapes.length > 0) out.push('<g shape-rendering="crispEdges">', ...lines, ...shapes, '</g>');
+  // Join touching segments into long strokes, then one path per colour and weight.
+  const merge = (list) => {
+    list.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    const merged = [];
+    for (const s of list) {
+      const last = merged[merged.length - 1];
+      if (last && last[0] === s[0] && last[2] >= s[1]) last[2] = Math.max(last[2], s[2]);
+      else merged.push([...s]);
+    }
+    return merged;
+  };
+  for (const [key, seg] of segments) {
+    const [color, heavy] = key.split('|');
+    const hx = (u) => num(ox + (u * cw) / 2);
+    const vy = (u) => num(oy + (u * ch) / 2);
+    const d = [
+      ...merge(seg.h).map(([y, x1, x2]) => `M${hx(x1)} ${vy(y)}H${hx(x2)}`),
+      ...merge(seg.v).map(([x, y1, y2]) => `M${hx(x)} ${vy(y1)}V${vy(y2)}`),
+    ].join('');
+    out.push(`<path d="${d}" stroke="${color}" stroke-width="${heavy === 'true' ? 2.2 : 1.2}" stroke-linecap="square" fill="none"/>`);
+  }
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
