@@ -14,8 +14,8 @@ export interface TuiOptions {
   scripting?: boolean;
 }
 
-/** How long a quitting TUI waits for its event loop to empty before exiting anyway. */
-const EXIT_GRACE_MS = 2000;
+/** How long a quitting TUI may take (panes get TERM, then KILL after 1.5 s) before it exits anyway. */
+const EXIT_GRACE_MS = 4000;
 
 /** Fallback size when stdout is not a terminal (tests pipe it). */
 const DEFAULT_SIZE = { cols: 120, rows: 40 } as const;
@@ -43,11 +43,9 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       mode.restore();
       stdin.off('data', onInput);
       stdin.pause();
-      void server.stop().then(() => {
-        // Anything still holding the event loop (a stray pty handle) must not keep a quit TUI alive.
-        setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
-        resolve(code);
-      });
+      // Whatever happens while shutting down (a stuck pane, a stray handle), a quit TUI exits.
+      setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+      void server.stop().then(() => resolve(code));
     };
     const { cols, rows } = size();
     const compositor = new Compositor({ cols, rows, write: (bytes) => stdout.write(bytes) });
@@ -71,9 +69,19 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       controller.resize(next.cols, next.rows);
     });
     for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) process.once(signal, () => finish(0));
+    // The terminal went away (its window closed, tmux killed): writes fail with EIO. That is a
+    // hang-up, not a crash — and reporting it on the same dead terminal must not loop.
+    for (const stream of [stdin, stdout, process.stderr]) stream.on('error', () => finish(0));
+    let crashed = false;
     process.on('uncaughtException', (error) => {
+      if (crashed) return;
+      crashed = true;
       mode.restore();
-      process.stderr.write(`corral: uncaught ${error.stack ?? error}\n`);
+      try {
+        process.stderr.write(`corral: uncaught ${error.stack ?? error}\n`);
+      } catch {
+        // No terminal to report to.
+      }
       finish(1);
     });
   });
