@@ -139,7 +139,8 @@ export class CorralCore {
     opts: { ratio?: number; cwd?: string; focus?: boolean; env?: Record<string, string> } = {},
   ) {
     const target = this.model.pane(paneId);
-    const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target) });
+    // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
+    const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
     this.startPane(pane, opts.env);
     this.emitPaneCreated(pane);
@@ -322,18 +323,18 @@ export class CorralCore {
   }
 
   /** The pane's live working directory (its foreground process's, else its shell's). */
-  paneCwd(pane: PaneRecord): string {
+  paneCwd(pane: PaneRecord, maxAgeMs?: number): string {
     const live = this.live.get(pane.surfaceId);
     // Until the shell has printed anything it may not even have exec'd yet, and /proc would
     // show the server's own cwd: the directory it was started in is the truth then.
     if (!live || live.exited || live.host.lastOutputAt === null) return pane.startCwd;
-    return live.host.cwd() || pane.startCwd;
+    return live.host.cwd(maxAgeMs) || pane.startCwd;
   }
 
   /** The pane's foreground command line, or the shell's when it sits at its prompt. */
-  paneCommand(pane: PaneRecord): string {
+  paneCommand(pane: PaneRecord, maxAgeMs?: number): string {
     const live = this.live.get(pane.surfaceId);
-    return (live && !live.exited && live.host.commandLine()) || '';
+    return (live && !live.exited && live.host.commandLine(maxAgeMs)) || '';
   }
 
   // -- selectors ------------------------------------------------------------
@@ -350,8 +351,9 @@ export class CorralCore {
       surfaceId: pane.surfaceId,
       paneName: pane.name,
       agentName: this.agents.agentIn(pane)?.name ?? null,
-      cmdline: needsProcess ? this.paneCommand(pane) : '',
-      cwd: needsProcess ? this.paneCwd(pane) : pane.startCwd,
+      // Fresh /proc reads: a script that just ran `cd` or started a program expects it to match.
+      cmdline: needsProcess ? this.paneCommand(pane, 0) : '',
+      cwd: needsProcess ? this.paneCwd(pane, 0) : pane.startCwd,
     }));
     const matched = resolveSelector(selector, candidates, { allowMany: opts.allowMany ?? false });
     return matched.map((candidate) => this.model.pane(candidate.paneId));

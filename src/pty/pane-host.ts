@@ -222,7 +222,10 @@ export class PaneHost {
     }
     const fg = foregroundProcess(this.pid);
     const shellCwd = fg?.isShell ? fg.cwd : processCwd(this.pid);
-    this.procCache = { at: now, foreground: fg, shellCwd };
-    return this.procCache;
+    const snapshot = { at: now, foreground: fg, shellCwd };
+    // Before the shell has printed anything it may not have exec'd (or chdir'd) yet: /proc then
+    // shows the server's own process and cwd, which must not be remembered.
+    if (this._lastOutputAt !== null) this.procCache = snapshot;
+    return snapshot;
   }
 }

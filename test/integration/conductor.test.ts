@@ -105,8 +105,10 @@ describe('Conductor verbs', () => {
     await server.json(['pane', 'rename', b.result.root_pane.pane_id, 'fleet-b']);
     const fleetDir = join(server.dir, 'fleet');
     mkdirSync(fleetDir);
-    await server.cli(['pane', 'run', a.result.root_pane.pane_id, `cd ${fleetDir}`]);
-    await server.cli(['pane', 'run', b.result.root_pane.pane_id, `cd ${fleetDir}`]);
+    for (const p of [a, b]) {
+      await server.cli(['pane', 'run', p.result.root_pane.pane_id, `cd ${fleetDir} && echo IN-FLEET`]);
+      await server.cli(['pane', 'wait-output', p.result.root_pane.pane_id, '--regex', '^IN-FLEET$', '--timeout', '10000']);
+    }
     // Both panes now sit in the fleet directory, and no other pane of this server does.
     const status = await server.cli(['wait', '--match', `cwd:${fleetDir}`, '--all', '--idle', '--for', '300', '--timeout', '20']);
     expect(status.code).toBe(0);
