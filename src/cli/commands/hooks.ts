@@ -41,7 +41,9 @@ function run(verb: 'install' | 'uninstall' | 'status', argv: HooksArgs): void {
     const report = verb === 'install' ? installHooks(agent, opts) : verb === 'uninstall' ? uninstallHooks(agent, opts) : hooksStatus(agent, opts);
     out(argv.json ? `${formatJsonLine(report)}\n` : formatHooksReport(report, verb));
   } catch (error) {
-    const code = error instanceof HooksConfigError ? 'invalid_config' : 'internal_error';
+    // A malformed agent config file is bad input (SPEC §3 has no config-specific code); the
+    // message names the file.
+    const code = error instanceof HooksConfigError ? 'invalid_params' : 'internal_error';
     process.stderr.write(`${JSON.stringify({ error: { code, message: (error as Error).message } })}\n`);
     process.exitCode = EXIT.runtime;
   }
