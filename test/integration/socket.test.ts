@@ -139,6 +139,30 @@ describe('transport limits and bad input', () => {
     client.close();
   });
 
+  it('a subscriber that stops reading gets a dropped frame, and nobody else slows down', async () => {
+    const slow = await server.connect();
+    await slow.call('events.subscribe', { types: ['pane.renamed'] });
+    slow.socket.pause();
+    const actor = await server.connect();
+    const created = await actor.call('workspace.create', { cwd: server.home });
+    const pane = created.root_pane.pane_id;
+    // Enough renames to fill the socket buffers and the 1024-event queue several times over.
+    const started = Date.now();
+    for (let i = 0; i < 6000; i++) actor.write(JSON.stringify({ jsonrpc: '2.0', id: `r${i}`, method: 'pane.rename', params: { pane_id: pane, name: `n${i}` } }) + '\n');
+    await actor.next((m) => m.id === 'r5999', 30_000);
+    // The actor was never held up by the stalled subscriber.
+    expect(Date.now() - started).toBeLessThan(20_000);
+    slow.socket.resume();
+    const dropped = await slow.next((m) => m.method === 'events.event' && m.params.type === 'dropped', 30_000);
+    expect(dropped.params.count).toBeGreaterThan(0);
+    // After a drop the stream goes on: a later event still arrives.
+    await actor.call('pane.rename', { pane_id: pane, name: 'after-drop' });
+    const later = await slow.next((m) => m.method === 'events.event' && m.params.name === 'after-drop', 30_000);
+    expect(later.params.type).toBe('pane.renamed');
+    slow.close();
+    actor.close();
+  });
+
   it('watch prints the subscribed frame then NDJSON events', async () => {
     const { spawn } = await import('node:child_process');
     const { BIN } = await import('./harness.js');
