@@ -51,6 +51,18 @@ describe('transport limits and bad input', () => {
     fresh.close();
   });
 
+  it('drops a client that leaves half a line for 30 s, and only that client', async () => {
+    const idle = await server.connect();
+    const started = Date.now();
+    idle.write('{"jsonrpc":"2.0","id":1,"method":"system.pi');
+    const other = await server.connect();
+    await idle.waitClosed(45_000);
+    // SPEC §3: 30 s of silence after a partial line.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(29_000);
+    expect((await other.call('system.ping')).pong).toBe(true);
+    other.close();
+  }, 60_000);
+
   it('names unknown methods, wrong param types and unknown targets', async () => {
     const client = await server.connect();
     const unknown = await client.request('pane.frobnicate', {});
