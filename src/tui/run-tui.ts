@@ -4,6 +4,7 @@
  * only here; everything else in src/ stays free of UI code.
  */
 import { startServer } from '../server/start-server.js';
+import { CorralError } from '../rpc/protocol.js';
 import { Compositor } from '../screen/compositor.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { enterTerminalMode } from './terminal-mode.js';
@@ -26,7 +27,14 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   process.env.NODE_ENV = 'production';
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const server = await startServer({ socket: opts.socket, session: opts.session, scripting: opts.scripting });
+  const server = await startServer({ socket: opts.socket, session: opts.session, scripting: opts.scripting }).catch((error: unknown) => {
+    // Like tmux refusing to nest: inside a corral pane CORRAL_SOCKET points at the outer server.
+    const pane = process.env.CORRAL_PANE_ID;
+    if (pane && !opts.socket && error instanceof CorralError) {
+      throw new CorralError(error.code, `${error.message}; you are inside corral pane ${pane} — to run a nested corral, give it its own --socket PATH (or unset CORRAL_SOCKET)`, error.data);
+    }
+    throw error;
+  });
   const views = await import('../../components/index.js');
   // The memoising renderer re-renders only the chrome pieces whose data changed.
   const renderer: ChromeRenderer = { renderChrome: views.createChromeRenderer(), renderOverlay: views.renderOverlay, hitTest: views.hitTest };

@@ -95,6 +95,15 @@ describe('the TUI', () => {
     expect((await tui.json(['pane', 'get', 'w1:p1'])).result.pane.name).toBe('builder');
   });
 
+  it('refuses to nest inside one of its own panes, saying how to', async () => {
+    tui = new TuiSession(160, 36);
+    await tui.waitForText('w1:p1');
+    tui.type('corral; echo NESTED-EXIT-$?\r');
+    await tui.waitForText(/NESTED-EXIT-1/);
+    expect(tui.text().replace(/[│\s]+/g, ' ')).toContain('to run a nested corral');
+    expect((await tui.json(['pane', 'list'])).result.panes).toHaveLength(1);
+  });
+
   it('opens the help overlay generated from the keybindings', async () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
