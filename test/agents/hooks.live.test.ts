@@ -44,3 +44,26 @@ describe('claude with corral hooks installed', () => {
     expect(status.stdout).not.toMatch(/"installed":\s*true/);
   });
 });
+
+for (const agent of ['gemini', 'codex'] as const) {
+  describe(`${agent} with corral hooks installed`, () => {
+    let lab: AgentLab;
+    let pane: string;
+    beforeAll(async () => {
+      lab = await new AgentLab(agent).start();
+      const installed = await lab.server.cli(['hooks', 'install', agent]);
+      expect(installed.code, installed.stderr).toBe(0);
+      pane = await lab.workspace();
+    });
+    afterAll(async () => {
+      await lab?.stop();
+    });
+
+    it('reports its turns through hooks: hooked, with last_result', async () => {
+      await lab.server.json(['agent', 'start', 'hooked', '--kind', agent, '--pane', pane, '--timeout', '90000']);
+      const agentInfo = (await lab.server.json(['agent', 'prompt', 'hooked', 'Say hello please', '--wait', '--timeout', '90000'])).result.agent;
+      expect(agentInfo.hooked).toBe(true);
+      expect(agentInfo.last_result).toContain('Final line: Done.');
+    });
+  });
+}
