@@ -8,6 +8,7 @@ import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
+import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
 import { EventBus, type Disposable } from './event-bus.js';
 import { paneEnvironment } from './pane-env.js';
@@ -213,6 +214,11 @@ export class CorralCore {
 
   renamePane(paneId: string, name: string): PaneRecord {
     const pane = this.model.pane(paneId);
+    // Selectors try numbers (surface ids), pane ids and cmdline:/cwd: before names, so such a
+    // name could never select its pane: refuse it rather than accept a dead alias.
+    if (/^\d+$/.test(name) || isPaneId(name) || /^(cmdline|cwd):/.test(name)) {
+      throw new CorralError('invalid_params', `pane name "${name}" would read as a selector (a number, a pane id, cmdline: or cwd:); pick another`, { name });
+    }
     pane.name = name === '' ? null : name;
     this.emit({ type: 'pane.renamed', ...this.paneRef(pane), name: pane.name });
     return pane;

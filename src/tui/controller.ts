@@ -108,7 +108,16 @@ export class TuiController {
     }
   }
 
+  /** One input event; a failing action (a pane that just closed, a bad name) is shown, never fatal. */
   private handleEvent(event: InputEvent): void {
+    try {
+      this.dispatchEvent(event);
+    } catch (error) {
+      this.flash((error as Error).message, true);
+    }
+  }
+
+  private dispatchEvent(event: InputEvent): void {
     switch (event.kind) {
       case 'data':
         this.handleData(event.data);
@@ -336,7 +345,11 @@ export class TuiController {
         if (key === '\x1b') return this.closeOverlay();
         if (key === '\r') {
           this.closeOverlay();
-          if (this.core.model.findPane(overlay.paneId)) this.core.renamePane(overlay.paneId, overlay.value.trim());
+          try {
+            if (this.core.model.findPane(overlay.paneId)) this.core.renamePane(overlay.paneId, overlay.value.trim());
+          } catch (error) {
+            this.flash((error as Error).message, true);
+          }
           return;
         }
         if (key === '\x7f' || key === '\b') overlay.value = [...overlay.value].slice(0, -1).join('');

@@ -100,6 +100,17 @@ describe('transport limits and bad input', () => {
     client.close();
   });
 
+  it('refuses a pane name that would read as a selector', async () => {
+    const client = await server.connect();
+    const created = await client.call('workspace.create', { cwd: server.home });
+    for (const name of ['42', 'w1:p9', 'cmdline:vim']) {
+      const refused = await client.request('pane.rename', { pane_id: created.root_pane.pane_id, name });
+      expect(refused.error.data.code, name).toBe('invalid_params');
+    }
+    expect((await client.call('pane.rename', { pane_id: created.root_pane.pane_id, name: 'api-1' })).pane.name).toBe('api-1');
+    client.close();
+  });
+
   it('refuses oversize text to send and an invalid key name', async () => {
     const client = await server.connect();
     const created = await client.call('workspace.create', { cwd: server.home });

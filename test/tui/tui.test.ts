@@ -93,6 +93,13 @@ describe('the TUI', () => {
     tui.type('builder\r');
     await tui.waitForText('w1:p1 builder');
     expect((await tui.json(['pane', 'get', 'w1:p1'])).result.pane.name).toBe('builder');
+    // A refused name is shown in the status line; the TUI carries on.
+    tui.type(`${CTRL_B}r`);
+    await tui.waitForText('Rename');
+    tui.type('\x15' + '42\r');
+    await tui.waitForText('would read as a selector');
+    tui.type('echo still-alive-$((1+1))\r');
+    await tui.waitForText('still-alive-2');
   });
 
   it('refuses to nest inside one of its own panes, saying how to', async () => {
