@@ -14,7 +14,7 @@
  * Targets (issue): p50 ≤ 1.5× tmux, p95 < 16 ms; bytes per keystroke in the tens.
  */
 import { median, percentile, round, sleep } from './lib.mjs';
-import { CorralTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
+import { CorralTui, PassthroughTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
 
 export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
 
@@ -50,7 +50,7 @@ async function clearLine(side) {
 
 export async function run({ quick = false } = {}) {
   const n = quick ? 30 : 200;
-  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS }), new PassthroughTui({ cols: COLS, rows: ROWS })];
   try {
     await Promise.all(sides.map((s) => s.ready()));
     await Promise.all(sides.map((s) => s.term.settle(500)));
@@ -93,9 +93,11 @@ export async function run({ quick = false } = {}) {
     };
     const c = stat('corral');
     const t = stat('tmux');
+    const f = stat('node-pty passthrough');
     process.stderr.write(
       `  latency corral p50 ${c.p50.toFixed(2)} p95 ${c.p95.toFixed(2)} max ${c.max.toFixed(2)} ms, ${c.bytes} B/key; ` +
-        `tmux p50 ${t.p50.toFixed(2)} p95 ${t.p95.toFixed(2)} max ${t.max.toFixed(2)} ms, ${t.bytes} B/key\n`,
+        `tmux p50 ${t.p50.toFixed(2)} p95 ${t.p95.toFixed(2)} max ${t.max.toFixed(2)} ms, ${t.bytes} B/key; ` +
+        `node-pty passthrough p50 ${f.p50.toFixed(2)} p95 ${f.p95.toFixed(2)} ms\n`,
     );
     return [
       {
@@ -107,6 +109,14 @@ export async function run({ quick = false } = {}) {
         ratio: round(c.p50 / t.p50),
         target: '≤ 1.5×',
         pass: c.p50 / t.p50 <= 1.5,
+      },
+      {
+        name: 'tui: keystroke echo p50 against the Node floor (bash in node-pty, piped straight through)',
+        value: round(c.p50, 2),
+        unit: 'ms',
+        baseline: 'node-pty passthrough',
+        baselineValue: round(f.p50, 2),
+        ratio: round(c.p50 / f.p50),
       },
       {
         name: 'tui: keystroke echo p95',

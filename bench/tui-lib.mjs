@@ -230,6 +230,33 @@ export class CorralTui {
 }
 
 /** tmux attached in an outer terminal, on a private server socket, `-f /dev/null`. */
+/**
+ * The floor for any Node-based multiplexer: bash in node-pty, stdin and stdout wired straight
+ * through (bench/fixtures/pty-passthrough.mjs) — no terminal emulator, no compositor.
+ */
+export class PassthroughTui {
+  constructor({ cols = 120, rows = 40, screen = true } = {}) {
+    this.sandbox = makeSandbox('corral-tui-bench-pass-');
+    this.env = { ...this.sandbox.env };
+    const script = join(import.meta.dirname, 'fixtures', 'pty-passthrough.mjs');
+    this.term = new OuterTerminal(process.execPath, [script], { cols, rows, env: this.env, cwd: this.sandbox.home, screen });
+    this.name = 'node-pty passthrough';
+  }
+
+  get pids() {
+    return [this.term.pid];
+  }
+
+  async ready(timeoutMs = 20_000) {
+    await this.term.waitFor(() => /\$ /.test(stripEscapes(this.term.tail)), 'prompt', timeoutMs);
+  }
+
+  async close() {
+    await this.term.close();
+    await removeDir(this.sandbox.dir);
+  }
+}
+
 export class TmuxTui {
   constructor({ cols = 120, rows = 40, screen = true } = {}) {
     this.sandbox = makeSandbox('corral-tui-bench-tmux-');
