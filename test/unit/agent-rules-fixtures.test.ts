@@ -48,9 +48,9 @@ const rules = loadAllRules();
 const TITLE_ONLY = new Set(['codex/working-midstream', 'codex/working-before-interrupt']);
 
 describe('agent rule fixtures', () => {
-  it('has captures for the three verified agents', () => {
-    expect(new Set(fixtures.map((f) => f.kind))).toEqual(new Set(['claude', 'codex', 'gemini']));
-    for (const kind of ['claude', 'codex', 'gemini']) {
+  it('has captures for every verified agent', () => {
+    expect(new Set(fixtures.map((f) => f.kind))).toEqual(new Set(['claude', 'codex', 'gemini', 'opencode']));
+    for (const kind of ['claude', 'codex', 'gemini', 'opencode']) {
       const states = new Set(fixtures.filter((f) => f.kind === kind).map((f) => f.expected));
       expect(states, kind).toEqual(new Set(['idle', 'working', 'blocked']));
     }

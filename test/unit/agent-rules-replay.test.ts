@@ -41,7 +41,7 @@ const rules = loadAllRules();
 
 describe('agent sessions replayed through PaneTerminal', () => {
   it('has a recorded session for each verified agent', () => {
-    expect(sessions).toEqual(['claude', 'codex', 'gemini']);
+    expect(sessions).toEqual(['claude', 'codex', 'gemini', 'opencode']);
   });
 
   it.each(sessions)('%s: every captured state is detected from the headless terminal', async (kind) => {

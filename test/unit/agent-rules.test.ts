@@ -303,7 +303,7 @@ describe('shipped rule files', () => {
 
   it('marks exactly the captured agents as verified', () => {
     const verified = [...loadAllRules().values()].filter((r) => r.verifiedWith !== null).map((r) => r.kind).sort();
-    expect(verified).toEqual(['claude', 'codex', 'gemini']);
+    expect(verified).toEqual(['claude', 'codex', 'gemini', 'opencode']);
   });
 
   it('loads a rules dir given explicitly, naming files outside the package by path', () => {
