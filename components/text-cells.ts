@@ -33,12 +33,17 @@ export function clusters(text: string): { s: string; w: number }[] {
   return out;
 }
 
+/** Cells a run of clusters takes. */
+function totalWidth(cs: readonly { w: number }[]): number {
+  let total = 0;
+  for (const c of cs) total += c.w;
+  return total;
+}
+
 /** Display width of plain text (no escapes) in cells. */
 export function textWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
-  let width = 0;
-  for (const c of clusters(text)) width += c.w;
-  return width;
+  return totalWidth(clusters(text));
 }
 
 /** Cuts `text` to at most `width` cells, ending in … when cut. Cleans control characters. */
@@ -47,9 +52,7 @@ export function truncate(text: string, width: number): string {
   if (width <= 0) return '';
   if (PRINTABLE_ASCII.test(s) && s.length <= width) return s;
   const cs = clusters(s);
-  let total = 0;
-  for (const c of cs) total += c.w;
-  if (total <= width) return s;
+  if (totalWidth(cs) <= width) return s;
   let out = '';
   let used = 0;
   for (const c of cs) {
@@ -65,9 +68,7 @@ export function truncateStart(text: string, width: number): string {
   const s = clean(text);
   if (width <= 0) return '';
   const cs = clusters(s);
-  let total = 0;
-  for (const c of cs) total += c.w;
-  if (total <= width) return s;
+  if (totalWidth(cs) <= width) return s;
   let out = '';
   let used = 0;
   for (let k = cs.length - 1; k >= 0; k--) {

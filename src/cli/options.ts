@@ -1,4 +1,5 @@
 /** Option definitions several verbs share, so their wording and units stay the same everywhere. */
+import path from 'node:path';
 
 /** `--json` on Conductor verbs. */
 export const jsonOption = { type: 'boolean', default: false, describe: 'print the result as JSON' } as const;
@@ -16,3 +17,8 @@ export const focusOption = {
   default: true,
   describe: 'focus it (--no-focus to leave focus where it is)',
 } as const;
+
+/** A `--cwd` value made absolute against the caller's directory (the server has its own). */
+export function absoluteCwd(cwd: string | undefined): string | undefined {
+  return cwd === undefined ? undefined : path.resolve(cwd);
+}

@@ -4,11 +4,10 @@
  * pane ($CORRAL_PANE_ID); the pane slot is then left out, so positionals are declared
  * optional here and checked in paneAndArgs.
  */
-import path from 'node:path';
 import type { Argv } from 'yargs';
 import { READ_SOURCES, type PaneReadResult } from '../../rpc/protocol.js';
 import { UsageError } from '../output.js';
-import { focusOption } from '../options.js';
+import { absoluteCwd, focusOption } from '../options.js';
 import {
   currentPaneId,
   defineCommand,
@@ -41,7 +40,7 @@ const split = defineCommand({
       pane_id: paneArg(argv),
       direction: argv.direction,
       ratio: argv.ratio,
-      cwd: argv.cwd === undefined ? undefined : path.resolve(argv.cwd),
+      cwd: absoluteCwd(argv.cwd),
       focus: argv.focus,
     })),
 });

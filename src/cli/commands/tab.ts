@@ -1,7 +1,6 @@
 /** `corral tab …`: herdr-style tab verbs; each prints `{"result":…}` (SPEC §5, §6). */
-import path from 'node:path';
 import type { Argv } from 'yargs';
-import { focusOption } from '../options.js';
+import { absoluteCwd, focusOption } from '../options.js';
 import { defineCommand, herdrCall, type GlobalArgs } from '../run.js';
 
 const create = defineCommand({
@@ -17,7 +16,7 @@ const create = defineCommand({
     herdrCall(argv, 'tab.create', () => ({
       workspace: argv.workspace,
       label: argv.label,
-      cwd: argv.cwd === undefined ? undefined : path.resolve(argv.cwd),
+      cwd: absoluteCwd(argv.cwd),
       focus: argv.focus,
     })),
 });
