@@ -35,8 +35,6 @@ export const AGENT_TIMING = {
  */
 export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, default: 200 };
 
-const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-
 /** Quotes an argument for a POSIX shell command line. */
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
@@ -59,11 +57,7 @@ export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOption
   if (!(timeoutMs > AGENT_TIMING.minStartTimeoutMs && timeoutMs <= AGENT_TIMING.maxStartTimeoutMs)) {
     throw new CorralError('invalid_agent_timeout', `timeout must be more than ${AGENT_TIMING.minStartTimeoutMs} and at most ${AGENT_TIMING.maxStartTimeoutMs} ms, got ${timeoutMs}`);
   }
-  if (opts.name !== undefined) {
-    if (!AGENT_NAME.test(opts.name)) throw new CorralError('invalid_agent_name', `agent name "${opts.name}" must match [a-z][a-z0-9_-]{0,31}`, { name: opts.name });
-    const holder = core.agents.paneByAgentName(opts.name);
-    if (holder) throw new CorralError('agent_name_taken', `agent name "${opts.name}" is taken by the agent in ${holder.id}`, { name: opts.name, pane_id: holder.id });
-  }
+  if (opts.name !== undefined) core.agents.checkName(opts.name, null);
   const host = core.host(pane);
   if (core.agents.agentIn(pane) || !host.isShellAtPrompt(0)) {
     const running = host.commandLine(0) ?? 'a program';

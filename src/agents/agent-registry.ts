@@ -217,19 +217,25 @@ export class AgentRegistry {
     return { waiting_ms: snap.status === 'blocked' ? now - snap.statusSince : 0, idle_ms: now - snap.lastActivityAt };
   }
 
+  /**
+   * Throws `invalid_agent_name` or `agent_name_taken` unless `name` may name the agent in
+   * `pane` (null: an agent not started yet, so any live holder is a clash).
+   */
+  checkName(name: string, pane: PaneRecord | null): void {
+    if (!AGENT_NAME.test(name)) {
+      throw new CorralError('invalid_agent_name', `agent name "${name}" must match [a-z][a-z0-9_-]{0,31}`, { name });
+    }
+    const holder = this.paneByAgentName(name);
+    if (holder && holder.surfaceId !== pane?.surfaceId) {
+      throw new CorralError('agent_name_taken', `agent name "${name}" is taken by the agent in ${holder.id}`, { name, pane_id: holder.id });
+    }
+  }
+
   /** Names (or clears, with null) a pane's live agent. */
   rename(pane: PaneRecord, name: string | null): TrackedAgent {
     const agent = this.agentIn(pane);
     if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-    if (name !== null) {
-      if (!AGENT_NAME.test(name)) {
-        throw new CorralError('invalid_agent_name', `agent name "${name}" must match [a-z][a-z0-9_-]{0,31}`, { name });
-      }
-      const holder = this.paneByAgentName(name);
-      if (holder && holder.surfaceId !== pane.surfaceId) {
-        throw new CorralError('agent_name_taken', `agent name "${name}" is taken by the agent in ${holder.id}`, { name, pane_id: holder.id });
-      }
-    }
+    if (name !== null) this.checkName(name, pane);
     agent.name = name;
     this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), renamed: true });
     return agent;

@@ -6,6 +6,7 @@
 import { CorralError, LIMITS, type PaneRead, type ReadFormat, type ReadSource } from '../rpc/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import { encodeKeys } from '../terminal/keys.js';
+import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from './corral-core.js';
 
 /** Default rows for `recent` reads (SPEC §5). */
@@ -17,8 +18,6 @@ export const DEFAULT_RECENT_LINES = 80;
  */
 export const SUBMIT_ENTER_DELAY_MS = 60;
 
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
 
 export interface ReadOptions {
   source?: ReadSource;
@@ -84,7 +83,7 @@ export async function sendText(
   const paste = host.terminal.bracketedPasteMode && text.length > 0;
   const submit = opts.submit ?? false;
   if (submit || (!paste && typesANewline(text))) core.requireScripting(submit ? 'send --submit' : 'text with a newline');
-  if (text.length > 0) core.writeToPane(pane, paste ? PASTE_START + stripPasteMarkers(text) + PASTE_END : text);
+  if (text.length > 0) core.writeToPane(pane, paste ? bracketedPaste(text) : text);
   if (submit) {
     if (text.length > 0) await delay(opts.enterDelayMs ?? SUBMIT_ENTER_DELAY_MS);
     core.writeToPane(pane, '\r');
@@ -115,10 +114,6 @@ export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): vo
   core.writeToPane(pane, bytes);
 }
 
-/** A paste must not be able to end itself early. */
-function stripPasteMarkers(text: string): string {
-  return text.split(PASTE_END).join('').split(PASTE_START).join('');
-}
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -9,6 +9,7 @@ import type { Disposable } from '../core/event-bus.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
 import { encodeKey } from '../terminal/keys.js';
+import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import type { ChromeModel, Rect } from './chrome-model.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
@@ -44,8 +45,6 @@ const TUNING = {
   wheelLines: 3,
 } as const;
 
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
 
 export class TuiController {
   private readonly core: CorralCore;
@@ -174,7 +173,7 @@ export class TuiController {
     const terminal = this.core.host(pane).terminal;
     // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
     const body = text.replace(/\r?\n/g, '\r');
-    this.sendToFocused(terminal.bracketedPasteMode ? PASTE_START + body + PASTE_END : body);
+    this.sendToFocused(terminal.bracketedPasteMode ? bracketedPaste(body) : body);
   }
 
   /** Plain input goes to the focused pane unchanged; a scrolled-back pane returns to live. */

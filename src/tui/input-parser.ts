@@ -4,6 +4,7 @@
  * Sequences split across reads are held until complete; a lone ESC is released after a
  * short wait so the Escape key still works.
  */
+import { PASTE_END, PASTE_START } from '../terminal/paste.js';
 
 export type InputEvent =
   | { kind: 'data'; data: string }
@@ -25,8 +26,6 @@ export interface MouseEvent {
   raw: { code: number; final: 'M' | 'm' };
 }
 
-const PASTE_START = '\x1b[200~';
-const PASTE_END = '\x1b[201~';
 // eslint-disable-next-line no-control-regex
 const SGR_MOUSE = /^\x1b\[<(\d+);(\d+);(\d+)([Mm])/;
 

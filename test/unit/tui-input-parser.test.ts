@@ -62,3 +62,11 @@ describe('splitFirstKey', () => {
     expect(splitFirstKey('v')).toEqual({ key: 'v', rest: '' });
   });
 });
+
+describe('bracketedPaste', () => {
+  it('frames text and drops markers inside it, so a paste cannot end itself early', async () => {
+    const { bracketedPaste } = await import('../../src/terminal/paste.js');
+    expect(bracketedPaste('ls\r')).toBe('\x1b[200~ls\r\x1b[201~');
+    expect(bracketedPaste('a\x1b[201~rm -rf x\r\x1b[200~b')).toBe('\x1b[200~arm -rf x\rb\x1b[201~');
+  });
+});
