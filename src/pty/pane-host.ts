@@ -1,27 +1,16 @@
 /**
- * One pane's engine: a PaneProcess feeding a PaneTerminal, with flow control between them
- * (pause the pty while xterm has too much unparsed output) and a throttled view of the
+ * One pane's engine: a PaneProcess feeding a PaneTerminal, and a throttled view of the
  * pane's foreground process for detection and selectors.
+ *
+ * Flow control: the terminal parses each output batch before the next pty read (see
+ * PaneTerminal.write), so a flood waits in the kernel's pty buffer — the writer blocks, as
+ * under tmux — and never piles up in memory. Should xterm ever leave a batch queued, reading
+ * pauses until it is parsed.
  */
 import { Emitter, type Disposable } from '../terminal/emitter.js';
 import { PaneTerminal, TERMINAL_DEFAULTS } from '../terminal/pane-terminal.js';
 import { foregroundProcess, processCwd, type ForegroundProcess } from './foreground.js';
-import { PaneProcess, type ExitInfo } from './pane-process.js';
-
-/** Flow control between the pty and xterm, in UTF-16 code units of unparsed output. */
-export const FLOW_CONTROL = {
-  /**
-   * Pause reading the pty above this much unparsed output: enough to keep xterm busy for
-   * ~10 ms at full speed, small enough that a flood (`yes`, `cat bigfile`) cannot pile up
-   * megabytes in memory or starve the event loop that serves keystrokes.
-   */
-  highWatermarkChars: 400_000,
-  /**
-   * Resume below this. Measured (bench/throughput): resuming only near empty left xterm idle
-   * ~20% of a `cat` flood waiting for the next batch; resuming at a quarter keeps it fed.
-   */
-  lowWatermarkChars: 100_000,
-} as const;
+import { PaneProcess, type ExitInfo, type PtyOutput } from './pane-process.js';
 
 /** Caching of /proc reads. */
 export const PROC_CACHE = {
@@ -37,8 +26,6 @@ export interface PaneHostOptions {
   cols: number;
   rows: number;
   scrollback?: number;
-  /** Override the flow-control watermarks (tests use tiny ones to force pausing). */
-  flowControl?: { highWatermarkChars: number; lowWatermarkChars: number };
 }
 
 interface ProcSnapshot {
@@ -47,15 +34,13 @@ interface ProcSnapshot {
   shellCwd: string | null;
 }
 
-/** A running pane: process + terminal + flow control. */
+/** A running pane: process + terminal. */
 export class PaneHost {
   readonly terminal: PaneTerminal;
   readonly process: PaneProcess;
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly subscriptions: Disposable[] = [];
   private readonly initialCwd: string;
-  private readonly flow: { highWatermarkChars: number; lowWatermarkChars: number };
-  private pendingChars = 0;
   private _paused = false;
   private lastParsed: Promise<void> = Promise.resolve();
   private _lastOutputAt: number | null = null;
@@ -68,7 +53,6 @@ export class PaneHost {
   /** Spawn the shell on a new pty and start feeding its output into a fresh terminal. */
   constructor(options: PaneHostOptions) {
     this.initialCwd = options.cwd;
-    this.flow = options.flowControl ?? FLOW_CONTROL;
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -104,7 +88,7 @@ export class PaneHost {
     return this._lastOutputAt;
   }
 
-  /** Reading from the pty is paused because xterm is behind. */
+  /** Reading from the pty is paused because xterm has output still queued. */
   get paused(): boolean {
     return this._paused;
   }
@@ -135,10 +119,6 @@ export class PaneHost {
 
   /** Send input to the process (keys, pasted text). */
   write(data: string): Promise<void> {
-    // Tell xterm input happened: it then parses the next output (the echo) synchronously
-    // instead of on a setTimeout(0) — measured 2.2 → 1.0 ms keystroke echo (bench/tui-latency).
-    // Nothing listens to xterm's onData, and corral never uses xterm's own viewport.
-    this.terminal.xterm.input('', true);
     return this.process.write(data);
   }
 
@@ -185,22 +165,24 @@ export class PaneHost {
     this.exitEmitter.clear();
   }
 
-  private onProcessData(data: string): void {
+  private onProcessData(data: PtyOutput): void {
     if (this.disposed) return;
     this._lastOutputAt = Date.now();
-    this.pendingChars += data.length;
-    const parsed = this.terminal.write(data).then(() => {
-      this.pendingChars -= data.length;
-      if (this._paused && this.pendingChars < this.flow.lowWatermarkChars) {
-        this._paused = false;
-        this.process.resume();
-      }
-    });
+    const parsed = this.terminal.write(data);
     this.lastParsed = parsed;
-    if (!this._paused && this.pendingChars > this.flow.highWatermarkChars) {
-      this._paused = true;
-      this.process.pause();
-    }
+    if (this._paused || this.terminal.parsedAll) return;
+    this._paused = true;
+    this.process.pause();
+    this.resumeWhenParsed();
+  }
+
+  private resumeWhenParsed(): void {
+    void this.lastParsed.then(() => {
+      // Batches already read when the pause began may have queued behind this one.
+      if (!this.terminal.parsedAll) return this.resumeWhenParsed();
+      this._paused = false;
+      this.process.resume();
+    });
   }
 
   private onProcessExit(info: ExitInfo): void {

@@ -1,23 +1,13 @@
 /**
- * One pane's child process on a pty (node-pty): output batching, chunked input, flow control
+ * One pane's child process on a pty (node-pty): output as raw bytes, chunked input, flow control
  * hooks and a kill that takes the whole session down, TERM first and KILL after a grace period.
  * Habits from VS Code's terminalProcess.ts.
  */
 import { readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import * as pty from 'node-pty';
 import { Emitter, type Disposable } from '../terminal/emitter.js';
 import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
-
-/** Output coalescing: at most one delivery per window instead of one per read(2). */
-export const OUTPUT_BATCH = {
-  /**
-   * VS Code's TerminalDataBufferer uses 5 ms; measured here (bench/throughput) 1–2 ms keeps
-   * xterm fed during floods while still collapsing thousands of reads into one write.
-   */
-  windowMs: 2,
-} as const;
 
 /** How input is fed to the pty. */
 export const INPUT_CHUNKING = {
@@ -60,6 +50,12 @@ export interface ExitInfo {
   signal: number | null;
 }
 
+/**
+ * A piece of pane output: raw bytes (xterm decodes UTF-8 itself, including sequences split
+ * across reads), or text if node-pty could not be switched to bytes (see `readRawBytes`).
+ */
+export type PtyOutput = Buffer | string;
+
 /** Terminal type announced to pane processes (SPEC §1). */
 const TERM_NAME = 'xterm-256color';
 
@@ -82,24 +78,25 @@ function liveSessionGroups(sid: number): Set<number> {
 
 /** A child process running on its own pty. */
 export class PaneProcess {
-  private readonly dataEmitter = new Emitter<string>();
+  private readonly dataEmitter = new Emitter<PtyOutput>();
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly ptyDisposables: Disposable[] = [];
-  private batch: string[] = [];
-  private batchTimer: NodeJS.Timeout | undefined;
   private writeChain: Promise<void> = Promise.resolve();
   private _exit: ExitInfo | null = null;
   private readonly exitPromise: Promise<ExitInfo>;
   private resolveExit!: (info: ExitInfo) => void;
   private killing: Promise<void> | null = null;
   private disposed = false;
+  /** Output arrives as Buffers (see readRawBytes). */
+  private rawBytes = false;
 
   private constructor(private readonly ptyProcess: pty.IPty) {
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
+    this.readRawBytes();
     this.ptyDisposables.push(
-      ptyProcess.onData((chunk) => this.onPtyData(chunk)),
+      ptyProcess.onData((chunk: PtyOutput) => this.onPtyData(chunk)),
       ptyProcess.onExit(({ exitCode, signal }) => this.onPtyExit(exitCode, signal)),
     );
     this.installEofDrain();
@@ -137,12 +134,16 @@ export class PaneProcess {
     return this._exit;
   }
 
-  /** Output, one string per batch window. */
-  onData(listener: (data: string) => void): Disposable {
+  /**
+   * Output, one piece per read(2), delivered at once. Not batched: measured (bench/throughput)
+   * a 1–4 ms coalescing window left the parser idle while the pty refilled, and coalescing per
+   * event-loop turn gained nothing, since the kernel's pty buffer holds about one read.
+   */
+  onData(listener: (data: PtyOutput) => void): Disposable {
     return this.dataEmitter.on(listener);
   }
 
-  /** Fires once, after the last output batch was delivered. */
+  /** Fires once, after the last output was delivered. */
   onExit(listener: (info: ExitInfo) => void): Disposable {
     return this.exitEmitter.on(listener);
   }
@@ -204,10 +205,25 @@ export class PaneProcess {
     if (this.disposed) return;
     if (!this.exited) void this.kill();
     this.disposed = true;
-    clearTimeout(this.batchTimer);
-    this.batch = [];
     this.dataEmitter.clear();
     this.exitEmitter.clear();
+  }
+
+  /**
+   * node-pty decodes output to strings when spawned with `encoding: 'utf8'`, and only that
+   * spawn sets the pty's IUTF8 flag (line editing of multibyte characters in cooked mode).
+   * So spawn with utf8 and then take the decoder off its socket: xterm parses bytes directly,
+   * which saves a UTF-8 → UTF-16 → UTF-32 round trip per byte (bench/throughput: ~9 % of a
+   * flood). Uses node-pty's private `_socket` and the stream's `_readableState`; if either
+   * is missing, output simply stays text.
+   */
+  private readRawBytes(): void {
+    const socket = (this.ptyProcess as unknown as { _socket?: { _readableState?: { decoder?: unknown; encoding?: unknown } } })._socket;
+    const state = socket?._readableState;
+    if (!state || !('decoder' in state) || !('encoding' in state)) return;
+    state.decoder = null;
+    state.encoding = null;
+    this.rawBytes = true;
   }
 
   /**
@@ -228,7 +244,8 @@ export class PaneProcess {
 
   private drainAfterEof(fd: number): void {
     const buffer = Buffer.allocUnsafe(EOF_DRAIN.chunkBytes);
-    const decoder = new StringDecoder('utf8');
+    // Same kind of output as the socket delivers; a decoder keeps split characters whole.
+    const decoder = this.rawBytes ? null : new TextDecoder('utf-8');
     let total = 0;
     while (total < EOF_DRAIN.maxBytes) {
       let n: number;
@@ -239,51 +256,24 @@ export class PaneProcess {
       }
       if (n <= 0) break;
       total += n;
-      const text = decoder.write(buffer.subarray(0, n));
-      if (text) this.onPtyData(text);
+      const bytes = Buffer.from(buffer.subarray(0, n));
+      if (!decoder) this.onPtyData(bytes);
+      else {
+        const text = decoder.decode(bytes, { stream: true });
+        if (text) this.onPtyData(text);
+      }
     }
-    const rest = decoder.end();
+    const rest = decoder?.decode();
     if (rest) this.onPtyData(rest);
   }
 
-  /**
-   * Leading-edge batching: a chunk arriving while idle is delivered at once (a keystroke's
-   * echo is not delayed) and opens a window; chunks inside the window are coalesced and
-   * delivered when it closes, and a delivery re-opens it, so a flood arrives as one string
-   * per window.
-   */
-  private onPtyData(chunk: string): void {
-    if (this.disposed) return;
-    if (this.batchTimer === undefined) {
-      this.dataEmitter.fire(chunk);
-      this.openWindow();
-      return;
-    }
-    this.batch.push(chunk);
-  }
-
-  private openWindow(): void {
-    this.batchTimer = setTimeout(() => {
-      this.batchTimer = undefined;
-      if (this.flush()) this.openWindow();
-    }, OUTPUT_BATCH.windowMs);
-  }
-
-  /** Deliver the pending batch; true if there was one. */
-  private flush(): boolean {
-    if (this.batch.length === 0) return false;
-    const data = this.batch.join('');
-    this.batch = [];
-    this.dataEmitter.fire(data);
-    return true;
+  private onPtyData(chunk: PtyOutput): void {
+    if (!this.disposed) this.dataEmitter.fire(chunk);
   }
 
   private onPtyExit(exitCode: number, signal: number | undefined): void {
     if (this._exit) return;
-    // node-pty reports exit after its socket closed, so every byte has been read: deliver it first.
-    clearTimeout(this.batchTimer);
-    this.batchTimer = undefined;
-    this.flush();
+    // node-pty reports exit after its socket closed, so every byte has been read and delivered.
     this._exit = { exitCode, signal: signal ? signal : null };
     for (const d of this.ptyDisposables) d.dispose();
     this.exitEmitter.fire(this._exit);

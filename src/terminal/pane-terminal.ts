@@ -147,9 +147,20 @@ export class PaneTerminal {
     );
   }
 
-  /** Parse output into the terminal; resolves once xterm has parsed it. */
-  write(data: string): Promise<void> {
+  /**
+   * Parse output into the terminal (text, or UTF-8 bytes); resolves once xterm has parsed it.
+   *
+   * Parsing happens now, before this returns, as tmux does: xterm's own scheduling would queue
+   * the data and parse it on a later setTimeout in 12 ms slices, idling ~1 ms per hop (Node's
+   * minimum timer). Parsing each batch as it arrives leaves nothing queued, so the kernel's pty
+   * buffer is the only flow control a flood needs (bench/throughput: 1.6 → 1.25 s for 45 MB).
+   * The lever is xterm's "user input" flag, which makes its next write parse synchronously.
+   * Nothing listens to xterm's onData (its input side) and corral never uses xterm's viewport,
+   * so the flag has no other effect. `parsedAll` says whether anything is still queued.
+   */
+  write(data: string | Uint8Array): Promise<void> {
     if (this.disposed || data.length === 0) return Promise.resolve();
+    this.xterm.input('', true);
     return new Promise((resolve) => {
       this.pendingWrites.add(resolve);
       this.xterm.write(data, () => {
@@ -157,6 +168,11 @@ export class PaneTerminal {
         resolve();
       });
     });
+  }
+
+  /** No written output is waiting to be parsed. */
+  get parsedAll(): boolean {
+    return this.pendingWrites.size === 0;
   }
 
   /** Bumped once per parsed write batch; the pane's `output_generation`. */
