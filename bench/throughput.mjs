@@ -95,7 +95,7 @@ async function runTmux(tmux, tmuxPid, pane, file) {
 
 export async function run({ quick = false } = {}) {
   const megabytes = quick ? 5 : 45;
-  const runs = quick ? 1 : Number(process.env.BENCH_RUNS ?? 3);
+  const runs = quick ? 1 : 5;
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-data-'));
   const server = new CorralServer();
   const tmux = new TmuxServer();

@@ -82,6 +82,8 @@ export class PaneProcess {
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly ptyDisposables: Disposable[] = [];
   private writeChain: Promise<void> = Promise.resolve();
+  /** Writes still waiting in `writeChain`; later input must queue behind them. */
+  private queuedWrites = 0;
   private _exit: ExitInfo | null = null;
   private readonly exitPromise: Promise<ExitInfo>;
   private resolveExit!: (info: ExitInfo) => void;
@@ -166,7 +168,17 @@ export class PaneProcess {
   /** Send input; large input goes in pieces. Resolves when the last piece was handed to the pty. */
   write(data: string): Promise<void> {
     if (this.exited || this.disposed || data.length === 0) return this.writeChain;
+    if (this.queuedWrites === 0 && data.length <= INPUT_CHUNKING.maxChars) {
+      // A keystroke with nothing queued before it goes now, not a few microtasks later.
+      try {
+        this.ptyProcess.write(data);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return this.writeChain;
+    }
     const chunks = chunkInput(data, INPUT_CHUNKING.maxChars);
+    this.queuedWrites++;
     const written = this.writeChain.then(async () => {
       for (let i = 0; i < chunks.length; i++) {
         if (this.exited || this.disposed) return;
@@ -175,7 +187,7 @@ export class PaneProcess {
       }
     });
     // One failed write must not wedge every later one behind a rejected promise.
-    this.writeChain = written.catch(() => undefined);
+    this.writeChain = written.catch(() => undefined).finally(() => this.queuedWrites--);
     return written;
   }
 

@@ -8,6 +8,8 @@ import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headles
 import serializeAddon from '@xterm/addon-serialize';
 import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
+import { DamageTracker, type Damage } from './damage.js';
+import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 
@@ -114,6 +116,9 @@ export class PaneTerminal {
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly trimCounter: TrimmedLineCounter;
+  private readonly damageTracker: DamageTracker;
+  private _lastDamage: Damage = 'all';
+  private _parseErrors = 0;
   /** Absolute row number where the alternate screen's row 0 counts from. */
   private alternateBase = 0;
   private _revision = 0;
@@ -131,12 +136,20 @@ export class PaneTerminal {
     });
     this.xterm.loadAddon(this.serializer);
     this.trimCounter = new TrimmedLineCounter(this.xterm);
+    this.damageTracker = new DamageTracker(this.xterm);
+    guardParser(this.xterm, () => {
+      this._parseErrors++;
+      // The interrupted parse never reported its rows.
+      this.damageTracker.markAll();
+    });
     this.subscriptions.push(
       this.trimCounter,
+      this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
         if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.xterm.buffer.normal);
       }),
       this.xterm.onWriteParsed(() => {
+        this._lastDamage = this.damageTracker.take();
         this._revision++;
         this.revisionEmitter.fire(this._revision);
       }),
@@ -178,6 +191,16 @@ export class PaneTerminal {
   /** Bumped once per parsed write batch; the pane's `output_generation`. */
   get revision(): number {
     return this._revision;
+  }
+
+  /** Writes xterm threw on (see parse-guard.ts); the rest of each such write was dropped. */
+  get parseErrors(): number {
+    return this._parseErrors;
+  }
+
+  /** The screen rows the writes behind the latest revision changed (read it in `onRevision`). */
+  get lastDamage(): Damage {
+    return this._lastDamage;
   }
 
   /** Called with the new revision after each parsed write batch. */

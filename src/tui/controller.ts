@@ -8,6 +8,7 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { Disposable } from '../core/event-bus.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
+import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
@@ -486,7 +487,8 @@ export class TuiController {
       });
       if (!this.outputSubscriptions.has(pane.id)) {
         const id = pane.id;
-        this.outputSubscriptions.set(id, host.onOutput(() => this.compositor.markPaneDirty(id)));
+        const terminal = host.terminal;
+        this.outputSubscriptions.set(id, host.onOutput(() => this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage))));
       }
     }
     for (const [id, subscription] of this.outputSubscriptions) {

@@ -176,6 +176,17 @@ describe('PaneHost with a real bash', () => {
     expect(host.terminal.read({ source: 'visible' }).text.split('\n')).toContain('50000');
   });
 
+  it('keeps a pane alive after output xterm throws on', async () => {
+    const host = startBash();
+    await atPrompt(host);
+    // CSI 1 J in the bottom-right corner of a screen that has not scrolled yet throws inside
+    // xterm 6.0; unguarded, the pane's output stopped for good.
+    await host.write("printf '\\033[24;80H\\033[1J'; sleep 0.1; echo; echo SURV$((1+1))\r");
+    await waitForText(host, /^SURV2$/m, 'visible');
+    expect(host.terminal.parseErrors).toBe(1);
+    expect(host.paused).toBe(false);
+  });
+
   it('delivers every byte of a process that floods and exits at once, before the exit event', async () => {
     // Repeated: the lost-tail race (libuv#4992) showed up in about half of single runs.
     for (let run = 0; run < 4; run++) {
