@@ -5,6 +5,7 @@ import { CellGrid } from './cell-grid.js';
 import { ClusterTable } from './cluster-table.js';
 import type { CursorModes } from './cursor-modes.js';
 import { HIDDEN_CURSOR, type CursorState } from './cursor.js';
+import { printsPlainAscii } from './echo-prediction.js';
 import { diffFrame } from './frame-writer.js';
 import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { sameRect, type Rect } from './rect.js';
@@ -61,6 +62,8 @@ export interface CompositorStats {
   lastFrameBytes: number;
   /** Wall time of the last renderNow, in milliseconds (pane reads, compose and diff). */
   lastFrameMs: number;
+  /** Outputs written ahead of parsing by `predictEcho`. */
+  predicted: number;
 }
 
 interface GridLayerState {
@@ -107,7 +110,7 @@ function sameCursor(a: CursorState, b: CursorState): boolean {
 export class Compositor {
   /** Shared by every grid here, so cells copy and compare as plain numbers. */
   readonly clusters = new ClusterTable();
-  readonly stats: CompositorStats = { frames: 0, bytes: 0, lastFrameBytes: 0, lastFrameMs: 0 };
+  readonly stats: CompositorStats = { frames: 0, bytes: 0, lastFrameBytes: 0, lastFrameMs: 0, predicted: 0 };
 
   private shown: CellGrid;
   private next: CellGrid;
@@ -148,6 +151,11 @@ export class Compositor {
   /** What the terminal shows after the last frame (read-only; for tests and debugging). */
   get screen(): CellGrid {
     return this.shown;
+  }
+
+  /** Where the terminal's cursor is after the last write (null before the first frame). */
+  get cursor(): CursorState | null {
+    return this.shownCursor;
   }
 
   /** Replaces the chrome with Ink's rendered output; only rows that differ are redrawn. */
@@ -245,6 +253,45 @@ export class Compositor {
       for (const r of rows) layer.dirty.add(r);
     }
     this.requestFrame();
+  }
+
+  /**
+   * Echo prediction. Output of the focused pane that is plain printable ASCII (a keystroke's
+   * echo), arriving while the terminal shows that pane's cursor, is written to the terminal
+   * at once — before xterm parses it and before any frame is composed — and recorded in what
+   * the terminal shows. The frame that follows the parse then reconciles: nothing to send
+   * when the guess was right, a correction straight away when it was not. Call it with the
+   * pane's output just before the pane's terminal parses it; returns whether it was written.
+   */
+  predictEcho(id: string, text: string): boolean {
+    const shownCursor = this.shownCursor;
+    if (this.blocked || this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return false;
+    const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.id === id);
+    const pane = this.sorted[index];
+    if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return false;
+    if (!printsPlainAscii(pane.spec.terminal)) return false;
+    // The terminal's cursor must already be where the pane's is, and the text must fit in the
+    // pane's row with room left for the cursor: no wrap, on either terminal.
+    const cursor = this.currentCursor();
+    const { x, y } = cursor;
+    if (!cursor.visible || x !== shownCursor.x || y !== shownCursor.y) return false;
+    const { rect } = pane.spec;
+    const end = x + text.length;
+    if (end > rect.x + rect.cols - 1) return false;
+    // Overwriting half of a wide character, or a cell an overlay covers, is not a plain print.
+    const narrow = 1 << FLAGS.widthShift;
+    for (let cx = x; cx < end; cx++) {
+      if (((this.shown.flags[this.shown.index(cx, y)] as number) & FLAGS.widthMask) !== narrow) return false;
+      if (this.coveredAbove(index, cx, y)) return false;
+    }
+    // A wide character's right half right after the text would lose its left half.
+    if (((this.shown.flags[this.shown.index(end, y)] as number) & FLAGS.widthMask) === 0) return false;
+    if (this.write(text) === false) this.blocked = true;
+    for (let k = 0; k < text.length; k++) this.shown.set(x + k, y, { char: text[k] as string });
+    this.shownCursor = { ...shownCursor, x: end };
+    this.stats.predicted++;
+    this.stats.bytes += text.length;
+    return true;
   }
 
   /** Puts the hardware cursor somewhere other than the focused pane (e.g. a rename prompt); null restores it. */

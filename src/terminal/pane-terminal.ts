@@ -113,6 +113,7 @@ export class PaneTerminal {
   readonly xterm: XTerminal;
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
+  private readonly outputEmitter = new Emitter<string | Uint8Array>();
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly trimCounter: TrimmedLineCounter;
@@ -173,6 +174,7 @@ export class PaneTerminal {
    */
   write(data: string | Uint8Array): Promise<void> {
     if (this.disposed || data.length === 0) return Promise.resolve();
+    this.outputEmitter.fire(data);
     this.xterm.input('', true);
     return new Promise((resolve) => {
       this.pendingWrites.add(resolve);
@@ -201,6 +203,11 @@ export class PaneTerminal {
   /** The screen rows the writes behind the latest revision changed (read it in `onRevision`). */
   get lastDamage(): Damage {
     return this._lastDamage;
+  }
+
+  /** Called with each piece of output just before it is parsed (for echo prediction). */
+  onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable {
+    return this.outputEmitter.on(listener);
   }
 
   /** Called with the new revision after each parsed write batch. */
@@ -366,6 +373,7 @@ export class PaneTerminal {
     this.pendingWrites.clear();
     for (const sub of this.subscriptions) sub.dispose();
     this.revisionEmitter.clear();
+    this.outputEmitter.clear();
     this.xterm.dispose();
   }
 

@@ -12,6 +12,7 @@ import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
+import { printableAscii } from '../screen/echo-prediction.js';
 import type { ChromeModel, Rect } from './chrome-model.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
@@ -488,7 +489,12 @@ export class TuiController {
       if (!this.outputSubscriptions.has(pane.id)) {
         const id = pane.id;
         const terminal = host.terminal;
-        this.outputSubscriptions.set(id, host.onOutput(() => this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage))));
+        const parsed = host.onOutput(() => this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage)));
+        const arriving = terminal.onBeforeParse((data) => {
+          const text = printableAscii(data);
+          if (text !== null) this.compositor.predictEcho(id, text);
+        });
+        this.outputSubscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose()) });
       }
     }
     for (const [id, subscription] of this.outputSubscriptions) {

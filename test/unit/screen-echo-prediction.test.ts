@@ -1,0 +1,130 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Compositor, ManualScheduler, TerminalProbe } from '../../src/screen/index.js';
+import { printableAscii } from '../../src/screen/echo-prediction.js';
+import { damagedRows } from '../../src/terminal/damage.js';
+import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
+
+const disposables: { dispose(): void }[] = [];
+afterEach(() => {
+  for (const d of disposables.splice(0)) d.dispose();
+});
+
+const SCREEN = { cols: 30, rows: 8 };
+const RECT = { x: 2, y: 1, cols: 20, rows: 5 };
+
+/**
+ * A pane terminal shown by a compositor on a probe standing in for the user's terminal, wired
+ * as the TUI wires them: output is offered to predictEcho before it is parsed, and each parse
+ * marks the damaged rows. Every byte the compositor writes reaches the probe in order.
+ */
+function setup(options: { predict?: boolean } = {}) {
+  const pane = new PaneTerminal({ cols: RECT.cols, rows: RECT.rows, scrollback: 20 });
+  const probe = new TerminalProbe(SCREEN.cols, SCREEN.rows);
+  let written = '';
+  let fed = Promise.resolve();
+  const compositor = new Compositor({
+    ...SCREEN,
+    scheduler: new ManualScheduler(),
+    write: (bytes) => {
+      written += bytes;
+      fed = fed.then(() => probe.write(bytes));
+    },
+  });
+  disposables.push(pane, probe, compositor);
+  compositor.setPaneLayers([{ id: 'p', terminal: pane.xterm, rect: RECT, focused: true }]);
+  compositor.renderNow();
+  const predicted: boolean[] = [];
+  if (options.predict !== false) {
+    pane.onBeforeParse((data) => {
+      const text = printableAscii(data);
+      predicted.push(text !== null && compositor.predictEcho('p', text));
+    });
+  }
+  pane.onRevision(() => compositor.markPaneDirty('p', damagedRows(pane.lastDamage)));
+  /** Output from the pane's program; returns what went to the terminal before and at the next frame. */
+  const output = async (data: string) => {
+    written = '';
+    await pane.write(data);
+    const ahead = written;
+    const frame = compositor.renderNow();
+    await fed;
+    return { ahead, frame };
+  };
+  /** The user's terminal shows exactly what the compositor thinks it shows, cursor included. */
+  const expectInSync = () => {
+    expect(probe.grid().equals(compositor.screen)).toBe(true);
+    const cursor = probe.terminal.buffer.active;
+    const shown = compositor.cursor;
+    expect(shown && [cursor.cursorX, cursor.cursorY]).toEqual(shown && [shown.x, shown.y]);
+  };
+  return { pane, probe, compositor, output, expectInSync, predicted };
+}
+
+describe('echo prediction', () => {
+  it('writes a typed character before the frame, and the frame then has nothing to add', async () => {
+    const s = setup();
+    await s.output('$ ');
+    const { ahead, frame } = await s.output('l');
+    expect(ahead).toBe('l');
+    expect(frame).toBe('');
+    s.expectInSync();
+    expect(s.probe.lines()[RECT.y]?.slice(RECT.x, RECT.x + 3)).toBe('$ l');
+  });
+
+  it('does not predict styled output, insert mode, other character sets, or text that would wrap', async () => {
+    const s = setup();
+    await s.output('$ ');
+    for (const setupSeq of ['\x1b[31m', '\x1b[4h', '\x1b(0', `\x1b[1;${RECT.cols - 1}H`]) {
+      await s.output(setupSeq);
+      const { ahead } = await s.output('qq');
+      expect(ahead).toBe('');
+      s.expectInSync();
+      await s.output('\x1b[0m\x1b[4l\x1b(B\r\n');
+    }
+  });
+
+  it('does not write over an overlay that covers the pane', async () => {
+    const s = setup();
+    await s.output('$ ');
+    s.compositor.setOverlay('o', 'XXXXXXXX', { x: RECT.x, y: RECT.y });
+    s.compositor.renderNow();
+    const { ahead } = await s.output('ab');
+    expect(ahead).toBe('');
+    s.expectInSync();
+  });
+
+  /** Pane output as shells and editors produce it: typing, escapes, wide text, wraps, scrolls. */
+  const piece = fc.oneof(
+    { weight: 4, arbitrary: fc.stringMatching(/^[ -~]{1,6}$/) },
+    fc.constantFrom('\r\n', '\r', '\b', '\b \b', '\t', '\x1b[K', '\x1b[2J\x1b[H', '\x1b[31m', '\x1b[0m', '\x1b[1;7m', '\x1b[4h', '\x1b[4l', '\x1b(0', '\x1b(B', '\x1b[?25l', '\x1b[?25h', '界', 'é', '\x1b[?1049h', '\x1b[?1049l', '\x1b[2P', '\x1b[3@'),
+    fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 21 })).map(([r, c]) => `\x1b[${r};${c}H`),
+  );
+
+  it('predicts only what the frame would have drawn, and keeps the user\'s terminal in step', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 40 }), async (pieces) => {
+        const s = setup();
+        try {
+          for (const p of pieces) {
+            const { ahead, frame } = await s.output(p);
+            // A prediction is never a guess that needs correcting.
+            if (ahead !== '') expect(frame).toBe('');
+            s.expectInSync();
+          }
+        } finally {
+          for (const d of disposables.splice(0)) d.dispose();
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('predicts the ordinary case: most typed characters go out ahead of the frame', async () => {
+    const s = setup();
+    await s.output('$ ');
+    s.predicted.length = 0;
+    for (const ch of 'echo hello') await s.output(ch);
+    expect(s.predicted).toEqual(Array('echo hello'.length).fill(true));
+  });
+});
