@@ -48,6 +48,65 @@ async function clearLine(side) {
   await side.term.settle(60, 2000);
 }
 
+/** Digits only: the typed letters can never be mistaken for flood output. */
+const FLOOD = 'yes 1234567890';
+
+/**
+ * The issue's "a flooding pane never delays another pane's echo": a second visible pane runs
+ * `yes` while keystrokes go to the first, on corral and tmux alike. Returns report rows.
+ */
+async function echoWhileFlooding(sides, n) {
+  const ms = new Map(sides.map((s) => [s.name, []]));
+  // One side floods at a time: two floods at once would saturate both cores and measure that.
+  for (const side of sides) {
+    let stop;
+    if (side.name === 'corral') {
+      const split = JSON.parse((await side.cli(['pane', 'split', 'w1:p1', '--direction', 'right', '--no-focus'])).stdout);
+      const pane = split.result.pane.pane_id;
+      await side.cli(['pane', 'run', pane, FLOOD]);
+      stop = () => side.cli(['pane', 'close', pane]);
+    } else {
+      const pane = (await side.must(['split-window', '-d', '-h', '-P', '-F', '#{pane_id}', FLOOD])).stdout.trim();
+      stop = () => side.must(['kill-pane', '-t', pane]);
+    }
+    try {
+      await side.term.waitFor(() => side.term.tail.includes('1234567890'), `${side.name} flood`, 10_000);
+      for (let i = 0; i < n; i++) {
+        ms.get(side.name).push(await typeAndTime(side, LETTERS[i % LETTERS.length], 5000));
+        await sleep(20 + Math.random() * 20);
+      }
+    } finally {
+      await stop();
+    }
+  }
+  const c = ms.get('corral');
+  const t = ms.get('tmux');
+  process.stderr.write(
+    `  latency while flooding: corral p50 ${median(c).toFixed(2)} p95 ${percentile(c, 95).toFixed(2)} ms; ` +
+      `tmux p50 ${median(t).toFixed(2)} p95 ${percentile(t, 95).toFixed(2)} ms\n`,
+  );
+  return [
+    {
+      name: `tui: echo p50 while another visible pane floods (\`yes\`), ${n} keys`,
+      value: round(median(c), 2),
+      unit: 'ms',
+      baseline: 'tmux',
+      baselineValue: round(median(t), 2),
+      ratio: round(median(c) / median(t)),
+    },
+    {
+      name: 'tui: echo p95 while another visible pane floods',
+      value: round(percentile(c, 95), 2),
+      unit: 'ms',
+      baseline: 'tmux',
+      baselineValue: round(percentile(t, 95), 2),
+      ratio: round(percentile(c, 95) / percentile(t, 95)),
+      target: '< 16 ms',
+      pass: percentile(c, 95) < 16,
+    },
+  ];
+}
+
 export async function run({ quick = false } = {}) {
   const n = quick ? 30 : 200;
   const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS }), new PassthroughTui({ cols: COLS, rows: ROWS })];
@@ -86,6 +145,8 @@ export async function run({ quick = false } = {}) {
         }
       }
     }
+
+    const flooding = await echoWhileFlooding(sides.filter((s) => s.name !== 'node-pty passthrough'), quick ? 20 : 60);
 
     const stat = (name) => {
       const r = results.get(name);
@@ -136,6 +197,7 @@ export async function run({ quick = false } = {}) {
         baselineValue: round(t.max, 2),
         ratio: round(c.max / t.max),
       },
+      ...flooding,
       {
         name: 'tui: bytes to the outer terminal per keystroke (median)',
         value: c.bytes,

@@ -124,6 +124,8 @@ export class Compositor {
   private lastUiAnsi: string | null = null;
   private lastFrameAt = Number.NEGATIVE_INFINITY;
   private cancelFrame: (() => void) | null = null;
+  /** Delay the scheduled frame was given (0: the next event-loop turn). */
+  private scheduledDelay = 0;
   private readonly write: (bytes: string) => boolean | void;
   /** The output stream is full: frames wait for `outputDrained`. */
   private blocked = false;
@@ -244,7 +246,7 @@ export class Compositor {
    * screen); omit them when unknown and the whole pane is re-read, cells compared, and
    * only rows that really changed redrawn.
    */
-  markPaneDirty(id: string, rows?: Iterable<number>): void {
+  markPaneDirty(id: string, rows?: Iterable<number>, options: { urgent?: boolean } = {}): void {
     const layer = this.layers.get(`pane:${id}`);
     if (layer?.kind !== 'pane') return;
     if (rows === undefined) layer.dirty = 'all';
@@ -252,7 +254,7 @@ export class Compositor {
       layer.dirty ??= new Set<number>();
       for (const r of rows) layer.dirty.add(r);
     }
-    this.requestFrame();
+    this.requestFrame(options);
   }
 
   /**
@@ -265,7 +267,9 @@ export class Compositor {
    */
   predictEcho(id: string, text: string): boolean {
     const shownCursor = this.shownCursor;
-    if (this.blocked || this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return false;
+    // A full output stream is no reason to wait: the bytes queue behind the frame already in
+    // it, in order, which is exactly what `shown` assumes.
+    if (this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return false;
     const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.id === id);
     const pane = this.sorted[index];
     if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return false;
@@ -319,16 +323,22 @@ export class Compositor {
   /**
    * Schedules a frame: on the next event-loop turn if none went out in the last frame
    * interval, else at the interval boundary — a keystroke echo leaves at once, a flood
-   * of output is coalesced to ≤ 60 frames a second.
+   * of output is coalesced to ≤ 60 frames a second. `urgent` (the echo of a keystroke)
+   * skips the pacing, so a pane flooding next to the one being typed in cannot hold the
+   * echo back until the next interval.
    */
-  requestFrame(): void {
+  requestFrame(options: { urgent?: boolean } = {}): void {
     if (this.blocked) {
       this.wantedWhileBlocked = true;
       return;
     }
-    if (this.cancelFrame) return;
     const since = this.scheduler.now() - this.lastFrameAt;
-    const delay = since >= FRAME.intervalMs ? 0 : FRAME.intervalMs - since;
+    const delay = options.urgent || since >= FRAME.intervalMs ? 0 : FRAME.intervalMs - since;
+    if (this.cancelFrame) {
+      if (delay > 0 || this.scheduledDelay === 0) return;
+      this.cancelFrame(); // a paced frame gives way to an immediate one
+    }
+    this.scheduledDelay = delay;
     this.cancelFrame = this.scheduler.schedule(() => {
       this.cancelFrame = null;
       this.renderNow();

@@ -60,6 +60,8 @@ export class TuiController {
   private escapeTimer: NodeJS.Timeout | null = null;
   private chromeScheduled = false;
   private layersScheduled = false;
+  /** The pane a keystroke was just sent to, until its next output (the echo) is drawn. */
+  private echoPending: string | null = null;
   private readonly outputSubscriptions = new Map<string, Disposable>();
   private readonly disposers: Disposable[] = [];
   private disposed = false;
@@ -183,6 +185,7 @@ export class TuiController {
     const pane = this.core.model.focusedPane();
     if (!pane) return;
     if (this.ui.scrollOffsets.get(pane.id)) this.setScroll(pane, 0);
+    this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
     } catch {
@@ -489,7 +492,12 @@ export class TuiController {
       if (!this.outputSubscriptions.has(pane.id)) {
         const id = pane.id;
         const terminal = host.terminal;
-        const parsed = host.onOutput(() => this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage)));
+        const parsed = host.onOutput(() => {
+          // The first output after a keystroke is its echo: it is drawn at once, never paced.
+          const urgent = this.echoPending === id;
+          if (urgent) this.echoPending = null;
+          this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage), { urgent });
+        });
         const arriving = terminal.onBeforeParse((data) => {
           const text = printableAscii(data);
           if (text !== null) this.compositor.predictEcho(id, text);

@@ -323,6 +323,32 @@ describe('Compositor', () => {
       expect(writes).toHaveLength(2);
     });
 
+    it('draws an urgent change (a keystroke echo) at once, even inside a flood\'s interval', async () => {
+      const { compositor, scheduler, writes } = setup(20, 2);
+      const flood = paneTerminal(10, 2);
+      const typed = paneTerminal(10, 2);
+      compositor.setPaneLayers([
+        { id: 'flood', terminal: flood, rect: { x: 0, y: 0, cols: 10, rows: 2 } },
+        { id: 'typed', terminal: typed, rect: { x: 10, y: 0, cols: 10, rows: 2 }, focused: true },
+      ]);
+      scheduler.advance(0);
+      await feed(flood, 'yyyy');
+      compositor.markPaneDirty('flood');
+      scheduler.advance(0); // the flood's frame: the next one is paced to the interval
+      await feed(flood, 'zzzz');
+      compositor.markPaneDirty('flood');
+      const before = writes.length;
+      await feed(typed, 'k');
+      compositor.markPaneDirty('typed', [0], { urgent: true });
+      scheduler.advance(0);
+      expect(writes).toHaveLength(before + 1);
+      expect(compositor.screen.toLines()[0]).toContain('k');
+      // The urgent frame carried the flood's change too; nothing is left for the interval.
+      expect(compositor.screen.toLines()[0]).toContain('zzzz');
+      scheduler.advance(FRAME.intervalMs);
+      expect(writes).toHaveLength(before + 1);
+    });
+
     it('holds frames while the output is full and sends only the latest after drain', () => {
       const scheduler = new ManualScheduler();
       const writes: string[] = [];
