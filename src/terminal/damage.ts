@@ -40,8 +40,15 @@ export class DamageTracker implements Disposable {
   /** The (stable) buffer namespace: xterm's `buffer` getter is slow. */
   private readonly buffers: XTerminal['buffer'];
 
-  constructor(xterm: XTerminal) {
+  private scrollsAtTake: number;
+
+  /**
+   * `scrolls` counts xterm's scroll events (TrimmedLineCounter.scrolls): one listener per
+   * scrolled row is enough for a pane, and a flood scrolls a million rows.
+   */
+  constructor(xterm: XTerminal, private readonly scrolls: () => number) {
     this.buffers = xterm.buffer;
+    this.scrollsAtTake = scrolls();
     const handler = inputHandlerOf(xterm);
     const onRows = handler?.onRequestRefreshRows;
     const onReset = handler?.onRequestReset;
@@ -50,7 +57,6 @@ export class DamageTracker implements Disposable {
     this.subscriptions.push(
       onRows!.call(handler, (range) => this.addRange(range)),
       onReset!.call(handler, () => (this.damage = 'all')),
-      xterm.onScroll(() => (this.damage = 'all')),
       this.buffers.onBufferChange(() => (this.damage = 'all')),
       xterm.onResize(() => (this.damage = 'all')),
     );
@@ -58,7 +64,10 @@ export class DamageTracker implements Disposable {
 
   /** The damage since the last call ('all' when untracked), and start afresh. */
   take(): Damage {
-    const damage = this.exact ? (this.damage ?? { start: 0, end: -1 }) : 'all';
+    const scrolls = this.scrolls();
+    const scrolled = scrolls !== this.scrollsAtTake;
+    this.scrollsAtTake = scrolls;
+    const damage = !this.exact || scrolled ? 'all' : (this.damage ?? { start: 0, end: -1 });
     this.damage = null;
     return damage;
   }

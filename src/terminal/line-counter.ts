@@ -16,6 +16,7 @@ export class TrimmedLineCounter implements Disposable {
   private markerStartLine = 0;
   private trimmedAtAnchor = 0;
   private lastKnown = 0;
+  private _scrolls = 0;
   private readonly subscriptions: Disposable[];
   /**
    * xterm's `buffer` getter re-checks options through a slow proxy on every access, and
@@ -28,9 +29,20 @@ export class TrimmedLineCounter implements Disposable {
     this.anchor();
     this.subscriptions = [
       // One event per scrolled row; re-anchoring here keeps the count exact.
-      xterm.onScroll(() => this.check()),
+      xterm.onScroll(() => {
+        this._scrolls++;
+        this.check();
+      }),
       this.buffers.onBufferChange(() => this.check()),
     ];
+  }
+
+  /**
+   * Scroll events seen so far (either buffer). Shared so that nothing else needs a listener
+   * of its own on xterm's onScroll, which fires once per scrolled row (see damage.ts).
+   */
+  get scrolls(): number {
+    return this._scrolls;
   }
 
   /** Rows trimmed from the top of the normal buffer so far. */

@@ -17,6 +17,9 @@ import { TrimmedLineCounter } from './line-counter.js';
 const { Terminal } = xterm;
 const { SerializeAddon } = serializeAddon;
 
+/** What `write` returns when xterm parsed the output before returning. */
+const PARSED: Promise<void> = Promise.resolve();
+
 /** Defaults for reads and the terminal itself. */
 export const TERMINAL_DEFAULTS = {
   /** SPEC §11 `scrollback_lines`. */
@@ -137,7 +140,7 @@ export class PaneTerminal {
     });
     this.xterm.loadAddon(this.serializer);
     this.trimCounter = new TrimmedLineCounter(this.xterm);
-    this.damageTracker = new DamageTracker(this.xterm);
+    this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
     guardParser(this.xterm, () => {
       this._parseErrors++;
       // The interrupted parse never reported its rows.
@@ -173,15 +176,22 @@ export class PaneTerminal {
    * so the flag has no other effect. `parsedAll` says whether anything is still queued.
    */
   write(data: string | Uint8Array): Promise<void> {
-    if (this.disposed || data.length === 0) return Promise.resolve();
+    if (this.disposed || data.length === 0) return PARSED;
     this.outputEmitter.fire(data);
     this.xterm.input('', true);
+    let parsed = false;
+    let resolveLater: (() => void) | null = null;
+    this.xterm.write(data, () => {
+      parsed = true;
+      if (!resolveLater) return;
+      this.pendingWrites.delete(resolveLater);
+      resolveLater();
+    });
+    // The usual case: parsed already, no promise or bookkeeping per read.
+    if (parsed) return PARSED;
     return new Promise((resolve) => {
+      resolveLater = resolve;
       this.pendingWrites.add(resolve);
-      this.xterm.write(data, () => {
-        this.pendingWrites.delete(resolve);
-        resolve();
-      });
     });
   }
 
