@@ -5,7 +5,7 @@
  * line and key rather than silently never match. Schema: docs/agent-rules.md.
  */
 import { parse, TomlError } from 'smol-toml';
-import { scanDefinitions, tomlErrorReason } from '../config/toml-locate.js';
+import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
 
 /** What a screen rule can conclude; `done` and the rest are the state machine's business. */
 export type ScreenStatus = 'working' | 'blocked' | 'idle' | 'unknown';
@@ -105,11 +105,7 @@ const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const BOTTOM_RE = /^bottom:([1-9][0-9]{0,3})$/;
 
-type Table = Record<string, unknown>;
-
-function isTable(v: unknown): v is Table {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
+type Table = TomlTable;
 
 function describe(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
@@ -158,8 +154,8 @@ export function parseRules(text: string, file: string): AgentRules {
     raw = parse(text) as Table;
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
-    const reason = tomlErrorReason(err);
-    throw new RuleFileError(file, [{ message: `${file}:${err.line}:${err.column}: invalid TOML: ${reason}`, line: err.line, key: null }]);
+    const { message, line, key } = tomlSyntaxIssue(err, text, file);
+    throw new RuleFileError(file, [{ message, line, key }]);
   }
 
   const issues: RuleFileIssue[] = [];

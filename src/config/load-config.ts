@@ -16,7 +16,7 @@ import {
   type KeySpec,
 } from './schema.js';
 import { suggest } from './suggest.js';
-import { keyAtLine, locateKey, tomlErrorReason } from './toml-locate.js';
+import { isTable, locateKey, tomlSyntaxIssue, type TomlTable } from './toml-locate.js';
 
 /** One problem in a config file; `message` is complete (`file:line: …`) and fit to show as is. */
 export interface ConfigIssue {
@@ -48,14 +48,10 @@ export interface ParseConfigOptions {
   knownActions?: readonly string[];
 }
 
-type Table = Record<string, unknown>;
+type Table = TomlTable;
 
 const SPEC_BY_PATH: ReadonlyMap<string, KeySpec> = new Map(CONFIG_KEYS.map((k) => [k.path, k]));
 const TABLE_SET: ReadonlySet<string> = new Set(CONFIG_TABLES);
-
-function isTable(v: unknown): v is Table {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
 
 /** A value as the user would recognise it in an error message. */
 function describeValue(v: unknown): string {
@@ -79,14 +75,7 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
     raw = parse(text) as Table;
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
-    const reason = tomlErrorReason(err);
-    const key = keyAtLine(text, err.line);
-    const issue: ConfigIssue = {
-      message: `${where(err.line, err.column)}: invalid TOML: ${reason}${key === null ? '' : ` (at key "${key}")`}`,
-      line: err.line,
-      column: err.column,
-      key,
-    };
+    const issue: ConfigIssue = tomlSyntaxIssue(err, text, shown);
     return { config: defaults, error: { ...issue, path, issues: [issue] } };
   }
 

@@ -5,6 +5,8 @@
  * headers and `key = value` lines, and skips multi-line strings and comments.
  */
 
+import type { TomlError } from 'smol-toml';
+
 type Quote = '"' | "'" | '"""' | "'''";
 
 /** Parses a (possibly dotted, possibly quoted) TOML key at the start of `s`; returns its segments and the rest. */
@@ -164,6 +166,31 @@ export function keyAtLine(source: string, line: number): string | null {
 }
 
 /** The first line of a smol-toml parse error, without its generic prefix. */
-export function tomlErrorReason(err: Error): string {
+function tomlErrorReason(err: Error): string {
   return err.message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
+}
+
+/** A parsed TOML table. */
+export type TomlTable = Record<string, unknown>;
+
+/** A TOML table (not an array, not a date, not a scalar). */
+export function isTable(v: unknown): v is TomlTable {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+}
+
+/** A TOML syntax error as every corral file reports it. */
+export interface TomlSyntaxIssue {
+  /** `file:line:column: invalid TOML: reason (at key "k")`. */
+  message: string;
+  line: number;
+  column: number;
+  /** The dotted key defined on that line, if any. */
+  key: string | null;
+}
+
+/** Describes a smol-toml syntax error in `source`, naming `shownPath`, the line and the key there. */
+export function tomlSyntaxIssue(err: TomlError, source: string, shownPath: string): TomlSyntaxIssue {
+  const key = keyAtLine(source, err.line);
+  const message = `${shownPath}:${err.line}:${err.column}: invalid TOML: ${tomlErrorReason(err)}${key === null ? '' : ` (at key "${key}")`}`;
+  return { message, line: err.line, column: err.column, key };
 }

@@ -9,7 +9,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { CorralError } from '../rpc/protocol.js';
-import { scanDefinitions } from '../config/toml-locate.js';
+import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
 import { suggest } from '../config/suggest.js';
 
 /** A key path into a parsed document: table keys and array indices. */
@@ -43,11 +43,8 @@ export class FileError extends CorralError {
   }
 }
 
-export type Table = Record<string, unknown>;
-
-export function isTable(v: unknown): v is Table {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
-}
+export type Table = TomlTable;
+export { isTable };
 
 /** A value as the user would recognise it in a message. */
 export function describeValue(v: unknown): string {
@@ -120,11 +117,8 @@ export function parseToml(source: string, shownPath: string): Table {
     return parse(source) as Table;
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
-    const reason = err.message.split('\n')[0]!.replace(/^Invalid TOML document:\s*/, '');
-    const def = scanDefinitions(source).find((d) => d.line === err.line);
-    const key = def ? def.path.join('.') : null;
-    const message = `${shownPath}:${err.line}:${err.column}: invalid TOML: ${reason}${key === null ? '' : ` (at key "${key}")`}`;
-    throw new FileError([{ message, line: err.line, key }]);
+    const { message, line, key } = tomlSyntaxIssue(err, source, shownPath);
+    throw new FileError([{ message, line, key }]);
   }
 }
 

@@ -166,9 +166,9 @@ describe('parseRules', () => {
     expect(parseError('kind = "demo"\n[rule]\nid = "x"\n').message).toContain('demo.toml:2: key "rule" must be an array of tables');
   });
 
-  it('reports TOML syntax errors with line and column', () => {
+  it('reports TOML syntax errors with line, column and the key there, like config and flow files', () => {
     const err = parseError('kind = "demo"\n[[rule]]\nid = "x\n');
-    expect(err.message).toMatch(/^assets\/agents\/demo\.toml:3:\d+: invalid TOML: /);
+    expect(err.message).toMatch(/^assets\/agents\/demo\.toml:3:\d+: invalid TOML: .* \(at key "rule\.id"\)$/);
     expect(err.line).toBe(3);
   });
 
