@@ -56,6 +56,17 @@ export interface ExitInfo {
  */
 export type PtyOutput = Buffer | string;
 
+/** The parts of node-pty's UnixTerminal corral reaches into; any of them may be missing. */
+interface NodePtyInternals {
+  /** The tty.ReadStream over the pty master. */
+  _socket?: NodeJS.EventEmitter & { _readableState?: { decoder?: unknown; encoding?: unknown } };
+  fd?: number;
+}
+
+function ptyInternals(ptyProcess: pty.IPty): NodePtyInternals {
+  return ptyProcess as unknown as NodePtyInternals;
+}
+
 /** Terminal type announced to pane processes (SPEC §1). */
 const TERM_NAME = 'xterm-256color';
 
@@ -230,8 +241,7 @@ export class PaneProcess {
    * is missing, output simply stays text.
    */
   private readRawBytes(): void {
-    const socket = (this.ptyProcess as unknown as { _socket?: { _readableState?: { decoder?: unknown; encoding?: unknown } } })._socket;
-    const state = socket?._readableState;
+    const state = ptyInternals(this.ptyProcess)._socket?._readableState;
     if (!state || !('decoder' in state) || !('encoding' in state)) return;
     state.decoder = null;
     state.encoding = null;
@@ -247,7 +257,7 @@ export class PaneProcess {
    * Uses node-pty's private `_socket`; without it we only lose the fix, not the pane.
    */
   private installEofDrain(): void {
-    const internals = this.ptyProcess as unknown as { _socket?: NodeJS.EventEmitter; fd?: number };
+    const internals = ptyInternals(this.ptyProcess);
     const socket = internals._socket;
     const fd = internals.fd;
     if (!socket || typeof socket.prependListener !== 'function' || typeof fd !== 'number') return;
