@@ -4,6 +4,7 @@
  * Pure formatting lives here so it can be tested without a server.
  */
 import { CorralError, EXIT, exitCodeFor } from '../rpc/protocol.js';
+import { codePointWidth } from '../screen/char-width.js';
 
 /** A mistake in how the CLI was called that yargs could not see (e.g. `--current` outside a pane). */
 export class UsageError extends Error {
@@ -70,29 +71,13 @@ export function formatTable(headers: readonly string[], rows: readonly (readonly
 /** Two spaces between columns, as `ps` and `docker ps` print them. */
 const TABLE_GAP = '  ';
 
-/** Columns a string takes in a terminal: wide East Asian/emoji count 2, combining marks 0. */
+/**
+ * Columns a string takes in a terminal: wide East Asian/emoji count 2, combining marks 0 —
+ * the same table the TUI draws with (screen/char-width.ts, dependency-free, so the CLI bundle
+ * stays light).
+ */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const char of text) width += codePointWidth(char.codePointAt(0)!);
   return width;
-}
-
-/** A deliberately small width table: exact for ASCII, close enough for names and paths. */
-export function codePointWidth(cp: number): number {
-  if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) return 0;
-  if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfe0f) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0xa4cf && cp !== 0x303f) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1faff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  ) {
-    return 2;
-  }
-  return 1;
 }
