@@ -97,7 +97,8 @@ function findClose(line: string, from: number, quote: Quote): number {
   return -1;
 }
 
-function isPrefix(prefix: readonly string[], of: readonly string[]): boolean {
+/** Whether key path `prefix` is `of` or one of its ancestors. */
+function isPrefix<T>(prefix: readonly T[], of: readonly T[]): boolean {
   return prefix.length <= of.length && prefix.every((seg, i) => seg === of[i]);
 }
 
@@ -150,8 +151,16 @@ export function scanDefinitions(source: string): TomlDefinition[] {
  * key is returned; null when nothing matches.
  */
 export function locateKey(source: string, keyPath: readonly string[]): number | null {
-  let best: TomlDefinition | null = null;
-  for (const def of scanDefinitions(source)) {
+  return definingLine(scanDefinitions(source), keyPath);
+}
+
+/**
+ * Among `defs`, the line defining `keyPath` exactly, else that of its deepest enclosing
+ * definition; null when none encloses it. Shared by plain and indexed (array-of-tables) paths.
+ */
+export function definingLine<T>(defs: Iterable<{ line: number; path: readonly T[] }>, keyPath: readonly T[]): number | null {
+  let best: { line: number; path: readonly T[] } | null = null;
+  for (const def of defs) {
     if (!isPrefix(def.path, keyPath)) continue;
     if (def.path.length === keyPath.length) return def.line;
     if (best === null || def.path.length > best.path.length) best = def;

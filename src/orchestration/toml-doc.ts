@@ -9,7 +9,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { CorralError } from '../rpc/protocol.js';
-import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
+import { definingLine, isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
 import { suggest } from '../config/suggest.js';
 
 /** A key path into a parsed document: table keys and array indices. */
@@ -87,10 +87,6 @@ export function indexedDefinitions(source: string): IndexedDefinition[] {
   return out;
 }
 
-function isPrefix(prefix: KeyPath, of: KeyPath): boolean {
-  return prefix.length <= of.length && prefix.every((seg, i) => seg === of[i]);
-}
-
 /** Maps key paths of one parsed file to lines. */
 export class Locator {
   private readonly defs: IndexedDefinition[];
@@ -101,13 +97,7 @@ export class Locator {
 
   /** The line defining `path`, else that of its deepest enclosing key or table (inline tables). */
   line(path: KeyPath): number | null {
-    let best: IndexedDefinition | null = null;
-    for (const def of this.defs) {
-      if (!isPrefix(def.path, path)) continue;
-      if (def.path.length === path.length) return def.line;
-      if (best === null || def.path.length > best.path.length) best = def;
-    }
-    return best?.line ?? null;
+    return definingLine<string | number>(this.defs, path);
   }
 }
 
