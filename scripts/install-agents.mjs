@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Installs the pinned real agents for the live tests into .cache/agents (once; ~750 MB).
+ * Installs the pinned real agents for the live tests into .cache/agents (once; ~1 GB).
  * The versions are the ones ../shared/agent-lab/README.md knows to work offline.
  */
 import { execFileSync } from 'node:child_process';
@@ -10,8 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dir = path.join(root, '.cache', 'agents');
-const PINNED = ['@anthropic-ai/claude-code@2.1.197', '@google/gemini-cli@0.61.0', '@openai/codex@0.171.0'];
-const BINS = ['claude', 'gemini', 'codex'];
+const PINNED = [
+  '@anthropic-ai/claude-code@2.1.197',
+  '@google/gemini-cli@0.61.0',
+  '@openai/codex@0.171.0',
+  '@qwen-code/qwen-code@0.24.4',
+  '@mariozechner/pi-coding-agent@0.73.1',
+  // 7.8.1 has no linux binary package on the registry; 7.7.7 has
+  '@kilocode/cli@7.7.7',
+];
+const BINS = ['claude', 'gemini', 'codex', 'qwen', 'pi', 'kilo'];
 
 if (BINS.every((bin) => existsSync(path.join(dir, 'node_modules', '.bin', bin)))) process.exit(0);
 process.stderr.write(`installing ${PINNED.join(', ')} into ${dir} …\n`);

@@ -5,8 +5,9 @@
  * installers. Pure data; process-detect.ts does the matching.
  *
  * Verified on this machine (see test/unit/agent-process.test.ts fixtures): claude 2.1.197,
- * gemini 0.61.0, codex 0.171.0. Entries marked `guess` come from the tools' public install
- * docs as remembered, not from a run; fix them here when a real argv says otherwise.
+ * gemini 0.61.0, codex 0.171.0, qwen 0.24.4, pi 0.73.1, kilo 7.7.7. Entries marked `guess`
+ * come from the tools' public install docs as remembered, not from a run; fix them here when
+ * a real argv says otherwise.
  */
 
 /** Every kind, in SPEC §2 order. */
@@ -58,8 +59,9 @@ export interface KindInfo {
 
 /** The alias table. Basenames must not collide across kinds (a test checks). */
 export const KIND_INFO: Readonly<Record<AgentKind, KindInfo>> = {
-  // pi-coding-agent (badlogic/pi-mono).
-  pi: { executable: 'pi', basenames: ['pi'], packages: ['@mariozechner/pi-coding-agent'], guess: true },
+  // pi-coding-agent (badlogic/pi-mono). 0.73 sets process.title = 'pi': its argv becomes
+  // ["pi"] while /proc/<pid>/exe stays node (verified), so the basename is what matches.
+  pi: { executable: 'pi', basenames: ['pi'], packages: ['@mariozechner/pi-coding-agent'] },
   claude: {
     executable: 'claude',
     basenames: ['claude'],
@@ -121,10 +123,18 @@ export const KIND_INFO: Readonly<Record<AgentKind, KindInfo>> = {
     pythonModules: ['hermes_cli', 'hermes_agent'],
     guess: true,
   },
-  // Kilo Code's CLI: `kilocode`, newer builds also install `kilo`.
-  kilo: { executable: 'kilocode', basenames: ['kilocode', 'kilo'], packages: ['@kilocode/cli'], guess: true },
+  // Kilo Code's CLI 7.x installs `kilo` and `kilocode`: a node wrapper (bin/kilo) that runs the
+  // native bin/.kilo of the same package as its child (verified on 7.7.7).
+  kilo: {
+    executable: 'kilo',
+    basenames: ['kilo', 'kilocode', '.kilo'],
+    packages: ['@kilocode/cli'],
+    packagePrefixes: ['@kilocode/cli-'],
+  },
   qodercli: { executable: 'qodercli', basenames: ['qodercli'], packages: ['@qoder-ai/qodercli'], guess: true },
-  qwen: { executable: 'qwen', basenames: ['qwen'], packages: ['@qwen-code/qwen-code'], guess: true },
+  // Qwen Code: `node …/.bin/qwen` (cli-entry.js) relaunches `node --expose-gc …/cli.js`, which
+  // relaunches itself once more: three node processes of one package (verified on 0.24.4).
+  qwen: { executable: 'qwen', basenames: ['qwen'], packages: ['@qwen-code/qwen-code'] },
   letta: { executable: 'letta', basenames: ['letta'], packages: ['@letta-ai/letta-code'], guess: true },
   maki: { executable: 'maki', basenames: ['maki'], packages: [], guess: true },
   muse: { executable: 'muse', basenames: ['muse'], packages: [], guess: true },

@@ -54,7 +54,29 @@ export interface AgentRules {
   idleConfirmMs: number;
   /** The agent version the rules were proven against on real captures; null = best effort. */
   verifiedWith: string | null;
+  /**
+   * For unverified files: what the guesses rest on (docs, a fork's verified rules, shared
+   * idioms). Required when `verifiedWith` is null, so no guess passes for a proven rule.
+   */
+  evidence: string | null;
+  /**
+   * Kind-independent rules (generic.toml): used for agents corral has no rules for; their
+   * verdicts are marked as such in explain, `ps` and fleet rows.
+   */
+  generic: boolean;
+  /** How to resume one of this agent's own sessions (SPEC §13), or null when not known. */
+  resume: ResumeSpec | null;
   rules: readonly Rule[];
+}
+
+/** The agent's own session id and the argv that resumes it, as data (`[resume]`). */
+export interface ResumeSpec {
+  /** Arguments that resume session `{id}`, e.g. ["--resume", "{id}"]. */
+  args: readonly string[];
+  /** Where the session id comes from (hook payload field, session file path), for people. */
+  idFrom: string;
+  /** The agent version this was checked on in the lab; null when not checked. */
+  verifiedWith: string | null;
 }
 
 /** One problem in a rule file, with a complete `file:line: …` message. */
@@ -97,7 +119,8 @@ export const RULE_DEFAULTS = {
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'rule'] as const;
+const RESUME_KEYS = ['args', 'id_from', 'verified_with'] as const;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
 const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -189,6 +212,15 @@ export function parseRules(text: string, file: string): AgentRules {
     if (typeof raw.verified_with !== 'string' || raw.verified_with === '') fail(topLines.get('verified_with') ?? null, 'verified_with', `key "verified_with" must be a non-empty string, got ${describe(raw.verified_with)}`);
     else verifiedWith = raw.verified_with;
   }
+
+  let evidence: string | null = null;
+  if (raw.evidence !== undefined) {
+    if (typeof raw.evidence !== 'string' || raw.evidence.trim() === '') fail(topLines.get('evidence') ?? null, 'evidence', `key "evidence" must be a non-empty string, got ${describe(raw.evidence)}`);
+    else evidence = raw.evidence;
+  }
+  const generic = raw.generic === true;
+  if (raw.generic !== undefined && typeof raw.generic !== 'boolean') fail(topLines.get('generic') ?? null, 'generic', `key "generic" must be true or false, got ${describe(raw.generic)}`);
+  const resume = parseResume(raw.resume, topLines.get('resume') ?? null, fail);
 
   const rules: Rule[] = [];
   const rawRules = raw.rule;
@@ -304,5 +336,32 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, rules };
+}
+
+/** The `[resume]` table: `args` with exactly one `{id}`, `id_from`, optional `verified_with`. */
+function parseResume(value: unknown, line: number | null, fail: (line: number | null, key: string | null, what: string) => void): ResumeSpec | null {
+  if (value === undefined) return null;
+  if (!isTable(value)) {
+    fail(line, 'resume', 'key "resume" must be a table ([resume])');
+    return null;
+  }
+  let ok = true;
+  const bad = (key: string, what: string): void => {
+    ok = false;
+    fail(line, key, `${what} in [resume]`);
+  };
+  for (const key of Object.keys(value)) if (!(RESUME_KEYS as readonly string[]).includes(key)) bad(key, `unknown key "${key}"`);
+  const args = value.args;
+  if (!Array.isArray(args) || args.length === 0 || !args.every((a) => typeof a === 'string' && a !== '')) bad('args', 'key "args" must be a non-empty array of strings');
+  else if (args.filter((a) => (a as string).includes('{id}')).length !== 1) bad('args', 'key "args" must hold "{id}" exactly once');
+  if (typeof value.id_from !== 'string' || value.id_from === '') bad('id_from', 'key "id_from" must be a non-empty string');
+  if (value.verified_with !== undefined && (typeof value.verified_with !== 'string' || value.verified_with === '')) bad('verified_with', 'key "verified_with" must be a non-empty string');
+  if (!ok) return null;
+  return { args: args as string[], idFrom: value.id_from as string, verifiedWith: (value.verified_with as string | undefined) ?? null };
+}
+
+/** The argv that resumes session `id` of an agent whose rules carry `[resume]`. */
+export function resumeArgs(spec: ResumeSpec, id: string): string[] {
+  return spec.args.map((arg) => arg.replace('{id}', id));
 }

@@ -10,8 +10,8 @@ import { packageRoot } from '../server/package-root.js';
 import { contentEnd, type ScreenSnapshot } from './screen-snapshot.js';
 import { parseRules, RULE_DEFAULTS, type AgentRules, type Rule, type ScreenStatus } from './rules-schema.js';
 
-export { parseRules, parseRegion, RuleFileError, RULE_DEFAULTS } from './rules-schema.js';
-export type { AgentRules, MessageSource, Rule, RuleFileIssue, RuleRegion, ScreenStatus } from './rules-schema.js';
+export { parseRules, parseRegion, resumeArgs, RuleFileError, RULE_DEFAULTS } from './rules-schema.js';
+export type { AgentRules, MessageSource, ResumeSpec, Rule, RuleFileIssue, RuleRegion, ScreenStatus } from './rules-schema.js';
 export type { ScreenSnapshot } from './screen-snapshot.js';
 
 /** The outcome of evaluating one agent's rules against one snapshot. */
@@ -154,6 +154,20 @@ export function matchingRules(rules: AgentRules, snap: ScreenSnapshot): { rule: 
   return out;
 }
 
+/** How far a verdict from these rules can be trusted, in a few words. */
+export function provenanceOf(rules: AgentRules): string {
+  if (rules.generic) return 'generic rules: common agent idioms, not this agent\'s own';
+  return rules.verifiedWith === null ? 'UNVERIFIED: guessed rules, never checked on this agent\'s screens' : `verified with ${rules.verifiedWith}`;
+}
+
+/** `verified`, `unverified` or `generic`: where a screen verdict's rules come from. */
+export type RuleTrust = 'verified' | 'unverified' | 'generic';
+
+export function ruleTrust(rules: AgentRules): RuleTrust {
+  if (rules.generic) return 'generic';
+  return rules.verifiedWith === null ? 'unverified' : 'verified';
+}
+
 function describeRule(rule: Rule): string {
   return `rule "${rule.id}" (${rule.file}:${rule.line}) → ${rule.state}, priority ${rule.priority}, region ${rule.regionText}, ${rule.pattern}`;
 }
@@ -163,8 +177,8 @@ export function explain(rules: AgentRules, snap: ScreenSnapshot): string {
   const verdict = evaluateRules(rules, snap);
   const matches = matchingRules(rules, snap);
   const out: string[] = [];
-  const provenance = rules.verifiedWith === null ? 'best-effort rules, not verified on captures' : `verified with ${rules.verifiedWith}`;
-  out.push(`kind: ${rules.kind} (${rules.file}; ${provenance})`);
+  out.push(`kind: ${rules.kind} (${rules.file}; ${provenanceOf(rules)})`);
+  if (rules.verifiedWith === null && rules.evidence !== null) out.push(`evidence: ${rules.evidence}`);
   out.push(`status: ${verdict.status}`);
   out.push(`title: ${snap.title === '' ? '(none)' : JSON.stringify(snap.title)}`);
   out.push(`progress: ${snap.progress === '' ? '(none)' : snap.progress}`);

@@ -1,17 +1,23 @@
 /**
- * The agent lab for live tests: the real Claude Code, Codex and Gemini CLI (pinned, installed
- * into .cache/agents by scripts/install-agents.mjs), each talking to the scripted fake model
- * of ../shared/agent-lab on 127.0.0.1, running inside a real corral server's panes.
- * Mirrors the environment of ../shared/agent-lab/run-agent.sh.
+ * The agent lab for live tests: the real Claude Code, Codex, Gemini CLI, Qwen Code, pi and
+ * Kilo (pinned, installed into .cache/agents by scripts/install-agents.mjs), each talking to
+ * the scripted fake model of ../shared/agent-lab on 127.0.0.1, running inside a real corral
+ * server's panes. Mirrors the environment of ../shared/agent-lab/run-agent.sh.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
 
 export const AGENTS_DIR = join(ROOT, '.cache', 'agents');
 export const LAB_DIR = join(ROOT, '..', 'shared', 'agent-lab');
-export type LabAgent = 'claude' | 'codex' | 'gemini';
+export const LAB_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const;
+export type LabAgent = (typeof LAB_AGENTS)[number];
+
+/** Lab options: `piExt` loads pi with the lab's permission gate and question tool (PI_EXT=1). */
+export interface LabOptions {
+  piExt?: boolean;
+}
 
 /** Starts the scripted model on a free loopback port. */
 export async function startFakeModel(dir: string, env: Record<string, string> = {}): Promise<{ port: number; stop: () => void; log: string }> {
@@ -38,7 +44,7 @@ export async function startFakeModel(dir: string, env: Record<string, string> = 
 }
 
 /** Seeds HOME and returns the env an agent needs (from run-agent.sh). */
-export function agentEnvironment(agent: LabAgent, home: string, project: string, port: number): Record<string, string> {
+export function agentEnvironment(agent: LabAgent, home: string, project: string, port: number, opts: LabOptions = {}): Record<string, string> {
   const env: Record<string, string> = { COLORTERM: 'truecolor', LANG: 'C.UTF-8' };
   switch (agent) {
     case 'claude': {
@@ -104,8 +110,110 @@ export function agentEnvironment(agent: LabAgent, home: string, project: string,
       );
       Object.assign(env, { CODEX_HOME: join(home, '.codex'), FAKE_API_KEY: 'fake-openai-key' });
       break;
+    case 'qwen':
+      // approvalMode "default" asks before shell commands (0.24 defaults to "auto": a classifier
+      // approves); preventSystemSleep false keeps it off the system D-Bus.
+      mkdirSync(join(home, '.qwen'), { recursive: true });
+      writeFileSync(
+        join(home, '.qwen', 'settings.json'),
+        JSON.stringify({
+          general: { enableAutoUpdate: false, preventSystemSleep: false },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
+          model: { name: 'fake-model' },
+          tools: { approvalMode: 'default', useRipgrep: false },
+          ui: { enableUserFeedback: false, enableFollowupSuggestions: false },
+          memory: { enableManagedAutoMemory: false, enableManagedAutoDream: false },
+        }),
+      );
+      Object.assign(env, { OPENAI_API_KEY: 'fake-openai-key', OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1`, OPENAI_MODEL: 'fake-model' });
+      break;
+    case 'pi': {
+      const dir = join(home, '.pi', 'agent');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'models.json'),
+        JSON.stringify({
+          providers: {
+            fake: {
+              baseUrl: `http://127.0.0.1:${port}/v1`,
+              api: 'openai-completions',
+              apiKey: 'fake-key',
+              compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+              models: [{ id: 'fake-model', name: 'Fake Model', contextWindow: 200000, maxTokens: 8192 }],
+            },
+          },
+        }),
+      );
+      writeFileSync(join(dir, 'settings.json'), JSON.stringify({ defaultProvider: 'fake', defaultModel: 'fake-model', enableInstallTelemetry: false }));
+      if (opts.piExt) installPiExtensions(join(dir, 'extensions'));
+      Object.assign(env, { PI_OFFLINE: '1', PI_SKIP_VERSION_CHECK: '1', PI_TELEMETRY: '0' });
+      break;
+    }
+    case 'kilo': {
+      const dir = join(home, '.config', 'kilo');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(
+        join(dir, 'kilo.json'),
+        JSON.stringify({
+          $schema: 'https://app.kilo.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          enabled_providers: ['fake'],
+          model: 'fake/fake-model',
+          small_model: 'fake/fake-model',
+          provider: {
+            fake: {
+              npm: '@ai-sdk/openai-compatible',
+              name: 'Fake',
+              options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'fake-key' },
+              models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 200000, output: 8192 } } },
+            },
+          },
+          permission: { bash: 'ask', edit: 'ask' },
+        }),
+      );
+      Object.assign(env, {
+        XDG_CONFIG_HOME: join(home, '.config'),
+        XDG_DATA_HOME: join(home, '.local', 'share'),
+        XDG_CACHE_HOME: join(home, '.cache'),
+        XDG_STATE_HOME: join(home, '.local', 'state'),
+        KILO_DISABLE_AUTOUPDATE: '1',
+        KILO_DISABLE_MODELS_FETCH: '1',
+        KILO_DISABLE_LSP_DOWNLOAD: '1',
+        KILO_DISABLE_SHARE: '1',
+        KILO_ENABLE_QUESTION_TOOL: '1',
+        KILO_TELEMETRY_LEVEL: 'off',
+      });
+      break;
+    }
   }
   return env;
+}
+
+/**
+ * How pi users get prompts (pi ships neither): extensions auto-loaded from
+ * ~/.pi/agent/extensions/ — the package's own example question tool, and a gate like its
+ * examples/extensions/permission-gate.ts but for every bash call (run-agent.sh PI_EXT=1).
+ */
+function installPiExtensions(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  copyFileSync(join(AGENTS_DIR, 'node_modules', '@mariozechner', 'pi-coding-agent', 'examples', 'extensions', 'question.ts'), join(dir, 'question.ts'));
+  writeFileSync(
+    join(dir, 'bash-gate.ts'),
+    [
+      'import type { ExtensionAPI } from "@mariozechner/pi-coding-agent";',
+      'export default function (pi: ExtensionAPI) {',
+      '  pi.on("tool_call", async (event, ctx) => {',
+      '    if (event.toolName !== "bash" || !ctx.hasUI) return undefined;',
+      '    const choice = await ctx.ui.select(`Allow bash command?\\n\\n  ${event.input.command}`, ["Yes", "No"]);',
+      '    return choice === "Yes" ? undefined : { block: true, reason: "Blocked by user" };',
+      '  });',
+      '}',
+      '',
+    ].join('\n'),
+  );
 }
 
 /** A corral server whose panes can run `agent` with its lab environment. */
@@ -114,14 +222,20 @@ export class AgentLab {
   project!: string;
   private model!: { port: number; stop: () => void; log: string };
 
-  constructor(readonly agent: LabAgent) {}
+  home!: string;
 
-  async start(modelEnv: Record<string, string> = {}): Promise<this> {
+  constructor(
+    readonly agent: LabAgent,
+    readonly opts: LabOptions = {},
+  ) {}
+
+  async start(modelEnv: Record<string, string> = {}, serverEnv: Record<string, string> = {}): Promise<this> {
     const probe = new TestServer({ scripting: true });
     this.model = await startFakeModel(probe.dir, modelEnv);
     this.project = join(probe.dir, 'project');
+    this.home = probe.home;
     mkdirSync(this.project, { recursive: true });
-    const env = agentEnvironment(this.agent, probe.home, this.project, this.model.port);
+    const env = { ...agentEnvironment(this.agent, probe.home, this.project, this.model.port, this.opts), ...serverEnv };
     Object.assign(probe.env, env, { PATH: `${join(AGENTS_DIR, 'node_modules', '.bin')}:${process.env.PATH}` });
     this.server = await probe.start();
     return this;
@@ -147,5 +261,5 @@ function killStrayCodexDaemons(): void {
 }
 
 export function agentsInstalled(): boolean {
-  return ['claude', 'codex', 'gemini'].every((name) => existsSync(join(AGENTS_DIR, 'node_modules', '.bin', name)));
+  return LAB_AGENTS.every((name) => existsSync(join(AGENTS_DIR, 'node_modules', '.bin', name)));
 }

@@ -1,20 +1,45 @@
 /**
- * The real Claude Code, Codex and Gemini CLI in corral panes, driven only through the CLI
- * (SPEC §4, §5): idle at start, working during a slow answer, done after it while nobody
- * looks, idle once focused, blocked on a permission prompt (waiting_for_input in ps), done
- * after approving, blocked on a question, idle after an interrupt, gone after exit.
+ * The real Claude Code, Codex, Gemini CLI, Qwen Code, pi and Kilo in corral panes, driven
+ * only through the CLI (SPEC §4, §5): idle at start, working during a slow answer, done after
+ * it while nobody looks, idle once focused, blocked on a permission prompt (waiting_for_input
+ * in ps), done after approving, blocked on a question, idle after an interrupt, a wait that
+ * times out (exit 4), explain, gone after exit. pi ships without prompts: it runs as shipped
+ * (the tool runs unasked) and with the lab's permission-gate and question extensions.
+ * One agent's file at a time: `npx vitest run -c vitest.agents.config.ts -t 'qwen lifecycle'`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentLab, type LabAgent } from './lab.js';
+import { AgentLab, type LabAgent, type LabOptions } from './lab.js';
 
-const AGENTS: { agent: LabAgent; asks: boolean }[] = [
-  { agent: 'claude', asks: true },
-  { agent: 'gemini', asks: true },
-  { agent: 'codex', asks: false },
+interface Case {
+  agent: LabAgent;
+  label?: string;
+  opts?: LabOptions;
+  /** It asks before running the shell tool. */
+  permits: boolean;
+  /** It has an ask-the-user tool. */
+  asks: boolean;
+  /** Keys that quit it from its idle prompt. */
+  quit: string[];
+  /** Esc presses that stop a running turn (Kilo, like OpenCode, wants two). */
+  escapes?: number;
+}
+
+const CTRL_C_TWICE = ['ctrl+c', 'ctrl+c'];
+const AGENTS: Case[] = [
+  { agent: 'claude', permits: true, asks: true, quit: CTRL_C_TWICE },
+  { agent: 'gemini', permits: true, asks: true, quit: CTRL_C_TWICE },
+  { agent: 'codex', permits: true, asks: false, quit: CTRL_C_TWICE },
+  { agent: 'qwen', permits: true, asks: true, quit: CTRL_C_TWICE },
+  { agent: 'pi', permits: false, asks: false, quit: ['ctrl+d'] },
+  { agent: 'pi', label: 'pi with extensions', opts: { piExt: true }, permits: true, asks: true, quit: ['ctrl+d'] },
+  { agent: 'kilo', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2 },
 ];
 
-for (const { agent, asks } of AGENTS) {
-  describe(`${agent} lifecycle`, () => {
+/** A tool command inside the project, so no agent first asks about an outside directory. */
+const MODEL_ENV = { TOOL_CMD: 'touch marker.txt' };
+
+for (const { agent, label, opts, permits, asks, quit, escapes = 1 } of AGENTS) {
+  describe(`${label ?? agent} lifecycle`, () => {
     let lab: AgentLab;
     let pane: string;
     const name = `${agent}-one`;
@@ -28,7 +53,7 @@ for (const { agent, asks } of AGENTS) {
       json('agent', 'wait', name, ...statuses.flatMap((s) => ['--until', s]), '--timeout', '90000').then((r) => r.result.agent);
 
     beforeAll(async () => {
-      lab = await new AgentLab(agent).start();
+      lab = await new AgentLab(agent, opts).start(MODEL_ENV);
       pane = await lab.workspace();
     });
     afterAll(async () => {
@@ -61,7 +86,15 @@ for (const { agent, asks } of AGENTS) {
       expect(focused.result.agent).toMatchObject({ agent_status: 'idle', seen: true });
     });
 
-    it('blocks on a permission prompt, shows waiting_for_input, and is done after approving', async () => {
+    it.runIf(!permits)('runs the tool unasked, working and then done', async () => {
+      await json('agent', 'prompt', name, 'Please RUNTOOL now');
+      await waitUntil('working');
+      const done = await waitUntil('done', 'idle');
+      expect(done.agent_status).toBe('done');
+      expect((await cli('agent', 'read', name, '--lines', '60')).stdout).toContain('All done');
+    });
+
+    it.runIf(permits)('blocks on a permission prompt, shows waiting_for_input, and is done after approving', async () => {
       await json('agent', 'prompt', name, 'Please RUNTOOL now');
       const blocked = await waitUntil('blocked');
       expect(blocked.message).toBeTruthy();
@@ -97,22 +130,28 @@ for (const { agent, asks } of AGENTS) {
       await json('agent', 'prompt', name, 'Say hello once more');
       await waitUntil('working');
       expect((await streaming).code).toBe(0);
-      await json('agent', 'send-keys', name, 'esc');
+      for (let i = 0; i < escapes; i++) await json('agent', 'send-keys', name, 'esc');
       const after = await waitUntil('idle', 'done');
       expect(after.agent_status).toBe('idle');
       expect(after.completion_seq).toBeUndefined();
     });
 
-    it('explains its status', async () => {
+    it('times out waiting for a state that does not come: exit 4', async () => {
+      const waited = await cli('agent', 'wait', name, '--until', 'blocked', '--timeout', '1500');
+      expect(waited.code).toBe(4);
+    });
+
+    it('explains its status from its own verified rules', async () => {
       const explained = await cli('agent', 'explain', name);
       expect(explained.code).toBe(0);
-      expect(explained.stdout).toContain(agent);
+      expect(explained.stdout).toContain(`kind: ${agent}`);
+      expect(explained.stdout).toMatch(/verified with /);
+      expect(explained.stdout).toContain('status: idle');
     });
 
     it('is gone after the agent exits', async () => {
-      await json('agent', 'send-keys', name, 'ctrl+c');
-      await json('agent', 'send-keys', name, 'ctrl+c');
-      // Quitting keys differ per agent; ctrl+c twice leaves Claude, Gemini and Codex.
+      // Quitting keys differ per agent: ctrl+c twice, or ctrl+d on pi's empty editor.
+      for (const key of quit) await json('agent', 'send-keys', name, key);
       let gone = false;
       for (let i = 0; i < 100 && !gone; i++) {
         const ps = JSON.parse((await cli('ps', '--json')).stdout);

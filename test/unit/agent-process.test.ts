@@ -25,6 +25,19 @@ const REAL = {
       exe: `${AGENTS}/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex`,
     },
   },
+  // Three node processes of one package: the .bin/qwen entry relaunches cli.js with
+  // --expose-gc, which relaunches itself once more (qwen 0.24.4).
+  qwen: {
+    leader: { argv: ['node', `${AGENTS}/.bin/qwen`], exe: '/usr/bin/node' },
+    child: { argv: ['/usr/bin/node', '--expose-gc', `${AGENTS}/@qwen-code/qwen-code/cli.js`], exe: '/usr/bin/node' },
+  },
+  // pi 0.73.1 sets process.title = 'pi': /proc/<pid>/cmdline is just "pi", comm "pi".
+  pi: { leader: { argv: ['pi'], exe: '/usr/bin/node' } },
+  // Kilo 7.7.7: a node wrapper leads, the native bin/.kilo of the same package is its child.
+  kilo: {
+    leader: { argv: ['node', `${AGENTS}/.bin/kilo`], exe: '/usr/bin/node' },
+    child: { argv: [`${AGENTS}/@kilocode/cli/bin/.kilo`], exe: `${AGENTS}/@kilocode/cli/bin/.kilo` },
+  },
 } as const;
 
 /** The realpaths of the .bin links above, as the installed tree has them. */
@@ -32,6 +45,8 @@ const REALPATHS: Record<string, string> = {
   [`${AGENTS}/.bin/gemini`]: `${AGENTS}/@google/gemini-cli/bundle/gemini.js`,
   [`${AGENTS}/.bin/codex`]: `${AGENTS}/@openai/codex/bin/codex.js`,
   [`${AGENTS}/.bin/claude`]: `${AGENTS}/@anthropic-ai/claude-code/bin/claude.exe`,
+  [`${AGENTS}/.bin/qwen`]: `${AGENTS}/@qwen-code/qwen-code/cli-entry.js`,
+  [`${AGENTS}/.bin/kilo`]: `${AGENTS}/@kilocode/cli/bin/kilo`,
   '/home/u/.local/bin/claude': '/home/u/.local/share/claude/versions/2.1.197',
   '/usr/local/bin/cc-wrapper': '/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js',
 };
@@ -43,7 +58,7 @@ describe('kinds', () => {
     for (const kind of AGENT_KINDS) expect(kindExecutable(kind)).toMatch(/^[a-z][a-z-]*$/);
     expect(kindExecutable('cursor')).toBe('cursor-agent');
     expect(kindExecutable('kiro')).toBe('kiro-cli');
-    expect(kindExecutable('kilo')).toBe('kilocode');
+    expect(kindExecutable('kilo')).toBe('kilo');
     expect(isAgentKind('claude')).toBe(true);
     expect(isAgentKind('vim')).toBe(false);
   });
@@ -90,6 +105,31 @@ describe('detectKind on the real agents', () => {
       kind: 'codex',
       how: 'argv0 in package @openai/codex-linux-x64',
     });
+  });
+
+  it('qwen: the .bin entry and both relaunched node processes', () => {
+    expect(detectKind(REAL.qwen.leader.argv, { exe: REAL.qwen.leader.exe, realpath })).toEqual({
+      kind: 'qwen',
+      how: 'node script qwen',
+    });
+    expect(detectKind(REAL.qwen.child.argv, { exe: REAL.qwen.child.exe })).toEqual({
+      kind: 'qwen',
+      how: 'node script in package @qwen-code/qwen-code',
+    });
+  });
+
+  it('pi: renamed to "pi", running on node', () => {
+    expect(detectKind(REAL.pi.leader.argv, { exe: REAL.pi.leader.exe })).toEqual({ kind: 'pi', how: 'argv0 pi' });
+  });
+
+  it('kilo: the node wrapper and its native .kilo child', () => {
+    expect(detectKind(REAL.kilo.leader.argv, { exe: REAL.kilo.leader.exe, realpath })?.kind).toBe('kilo');
+    expect(detectKind(REAL.kilo.child.argv, { exe: REAL.kilo.child.exe })).toEqual({
+      kind: 'kilo',
+      how: 'argv0 in package @kilocode/cli',
+    });
+    // The native binary copied out of its package still says what it is.
+    expect(detectKind(['/opt/kilo/.kilo'])?.kind).toBe('kilo');
   });
 
   it('the run-agent.sh launch line: a bash -c script running the agent as a child', () => {

@@ -25,14 +25,20 @@ interface Fixture extends FixtureMeta {
   text: string;
 }
 
+/** `pi+ext` holds pi captured with the lab's extensions: the kind is the part before `+`. */
+export function kindOfFixtureDir(name: string): string {
+  return name.split('+')[0];
+}
+
 function loadFixtures(): Fixture[] {
   const out: Fixture[] = [];
-  for (const kind of readdirSync(FIXTURES).sort()) {
-    const dir = path.join(FIXTURES, kind);
+  for (const name of readdirSync(FIXTURES).sort()) {
+    const dir = path.join(FIXTURES, name);
+    const kind = kindOfFixtureDir(name);
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
       const state = file.slice(0, -'.json'.length);
       const meta = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as FixtureMeta;
-      out.push({ ...meta, kind, state, text: readFileSync(path.join(dir, `${state}.txt`), 'utf8') });
+      out.push({ ...meta, kind, state: name === kind ? state : `${name.slice(kind.length + 1)}-${state}`, text: readFileSync(path.join(dir, `${state}.txt`), 'utf8') });
     }
   }
   return out;
@@ -48,9 +54,10 @@ const rules = loadAllRules();
 const TITLE_ONLY = new Set(['codex/working-midstream', 'codex/working-before-interrupt']);
 
 describe('agent rule fixtures', () => {
-  it('has captures for every verified agent', () => {
-    expect(new Set(fixtures.map((f) => f.kind))).toEqual(new Set(['claude', 'codex', 'gemini', 'opencode']));
-    for (const kind of ['claude', 'codex', 'gemini', 'opencode']) {
+  it('has captures for every verified agent, and only for verified agents', () => {
+    const verified = [...rules.values()].filter((r) => r.verifiedWith !== null).map((r) => r.kind);
+    expect(new Set(fixtures.map((f) => f.kind))).toEqual(new Set(verified));
+    for (const kind of verified) {
       const states = new Set(fixtures.filter((f) => f.kind === kind).map((f) => f.expected));
       expect(states, kind).toEqual(new Set(['idle', 'working', 'blocked']));
     }

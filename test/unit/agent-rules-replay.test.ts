@@ -41,13 +41,17 @@ const rules = loadAllRules();
 
 describe('agent sessions replayed through PaneTerminal', () => {
   it('has a recorded session for each verified agent', () => {
-    expect(sessions).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+    const verified = [...rules.values()].filter((r) => r.verifiedWith !== null).map((r) => r.kind);
+    expect(new Set(sessions.map((dir) => dir.split('+')[0]))).toEqual(new Set(verified));
   });
 
-  it.each(sessions)('%s: every captured state is detected from the headless terminal', async (kind) => {
-    const raw = gunzipSync(readFileSync(path.join(FIXTURES, kind, 'session.raw.gz')));
-    const steps = stepsOf(kind);
-    expect(steps.length).toBeGreaterThanOrEqual(8);
+  it.each(sessions)('%s: every captured state is detected from the headless terminal', async (dir) => {
+    // `pi+ext`: pi captured with the lab's extensions; the rules are pi's.
+    const kind = dir.split('+')[0];
+    const raw = gunzipSync(readFileSync(path.join(FIXTURES, dir, 'session.raw.gz')));
+    const steps = stepsOf(dir);
+    // idle, two working, done, done after a tool, working, interrupted: pi as shipped has no prompts.
+    expect(steps.length).toBeGreaterThanOrEqual(7);
     const term = new PaneTerminal({ ...CAPTURE_SIZE });
     // Cuts may fall inside a UTF-8 sequence; a streaming decoder carries the partial bytes over.
     const decoder = new TextDecoder('utf-8');

@@ -12,6 +12,7 @@ import {
   loadRuleFile,
   matchingRules,
   parseRules,
+  resumeArgs,
   RuleFileError,
   type AgentRules,
 } from '../../src/agents/rules.js';
@@ -261,7 +262,7 @@ describe('explain', () => {
   it('names the deciding rule, its evidence and the runners-up', () => {
     const rules = parseRules(DEMO, FILE);
     const text = explain(rules, snap('x\nDo you want to proceed?\n1. Yes\nesc to cancel', '⠋ busy'));
-    expect(text).toContain('kind: demo (assets/agents/demo.toml; best-effort rules, not verified on captures)');
+    expect(text).toContain("kind: demo (assets/agents/demo.toml; UNVERIFIED: guessed rules, never checked on this agent's screens)");
     expect(text).toContain('status: blocked');
     expect(text).toContain('title: "⠋ busy"');
     expect(text).toContain('decided by: rule "ask" (assets/agents/demo.toml:4) → blocked, priority 100, region bottom:5, contains "Do you want to proceed?"');
@@ -303,7 +304,35 @@ describe('shipped rule files', () => {
 
   it('marks exactly the captured agents as verified', () => {
     const verified = [...loadAllRules().values()].filter((r) => r.verifiedWith !== null).map((r) => r.kind).sort();
-    expect(verified).toEqual(['claude', 'codex', 'gemini', 'opencode']);
+    expect(verified).toEqual(['claude', 'codex', 'gemini', 'kilo', 'opencode', 'pi', 'qwen']);
+  });
+
+  it('has every unverified file say what its guesses rest on, and no verified file claim both', () => {
+    for (const r of loadAllRules().values()) {
+      if (r.verifiedWith === null) expect(r.evidence, `${r.kind}: evidence`).toMatch(/never captured|nothing known/);
+      else expect(r.evidence, `${r.kind}: a verified file needs no excuse`).toBeNull();
+    }
+  });
+
+  it('carries the resume form of every agent verified live', () => {
+    const all = loadAllRules();
+    const forms = Object.fromEntries(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'].map((k) => [k, all.get(k)?.resume?.args.join(' ')]));
+    expect(forms).toEqual({
+      claude: '--resume {id}',
+      codex: 'resume {id}',
+      gemini: '--resume {id}',
+      qwen: '--resume {id}',
+      pi: '--session {id}',
+      kilo: '--session {id}',
+    });
+    expect(resumeArgs(all.get('codex')!.resume!, 'abc')).toEqual(['resume', 'abc']);
+  });
+
+  it('rejects a [resume] table without exactly one {id}, or with unknown keys', () => {
+    const base = `${DEMO}\n[resume]\nid_from = "hook"\n`;
+    expect(parseRules(`${base}args = ["--resume", "{id}"]\n`, FILE).resume).toEqual({ args: ['--resume', '{id}'], idFrom: 'hook', verifiedWith: null });
+    expect(parseError(`${base}args = ["--resume"]\n`).message).toContain('key "args" must hold "{id}" exactly once in [resume]');
+    expect(parseError(`${base}args = ["{id}"]\nflag = 1\n`).message).toContain('unknown key "flag" in [resume]');
   });
 
   it('loads a rules dir given explicitly, naming files outside the package by path', () => {
