@@ -4,12 +4,14 @@
  * host an agent — and turns what it sees, plus hook events, into each agent's state machine
  * and into `agent.*` and `ai.*` events.
  */
+import { isAgentKind } from './kinds.js';
 import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '../rpc/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
-import { detectForeground } from './process-detect.js';
-import { evaluateRules, explainRules, type AgentRules, type ScreenSnapshot } from './rules.js';
+import { foregroundProcess } from '../pty/foreground.js';
+import { detectForeground, programName } from './process-detect.js';
+import { evaluateRules, explainRules, GENERIC_KIND, provenanceOf, ruleTrust, type AgentRules, type RuleTrust, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
 
 export const TRACKING = {
@@ -47,6 +49,10 @@ interface TrackedAgent {
   kind: string;
   pid: number | null;
   name: string | null;
+  /** The rules its screen is read with: its kind's own, or the generic set (no rules for it). */
+  rules: AgentRules | null;
+  /** The agent's own session id, from its hook payloads (SPEC §13), once one arrived. */
+  sessionId: string | null;
   state: AgentState;
   /** The verdict and evidence behind the current screen status, for `agent explain`. */
   lastVerdict: ReturnType<typeof evaluateRules> | null;
@@ -55,8 +61,18 @@ interface TrackedAgent {
   interruptedAt: number;
 }
 
+/** An unrecognised foreground program, watched with the generic rules until it acts like an agent. */
+interface Candidate {
+  pid: number;
+  name: string;
+}
+
 interface PaneWatch {
   agent: TrackedAgent | null;
+  candidate: Candidate | null;
+  /** When the pane last rang a bare BEL (only listened to for agents read with generic rules). */
+  lastBellAt: number;
+  bell: { dispose(): void } | null;
   screenTimer: NodeJS.Timeout | null;
   screenDeadline: number;
   processTimer: NodeJS.Timeout | null;
@@ -91,7 +107,7 @@ export class AgentRegistry {
       const change = pane ? watch.agent.state.noteActivity(now, this.core.isWatched(pane)) : null;
       if (change && pane) this.publish(pane, watch.agent, change, 'screen');
       this.scheduleScreenCheck(surfaceId, now);
-    }
+    } else if (watch.candidate) this.scheduleScreenCheck(surfaceId, now);
     this.scheduleProcessCheck(surfaceId);
   }
 
@@ -124,7 +140,7 @@ export class AgentRegistry {
   applyHook(pane: PaneRecord, event: string, params: Record<string, unknown>): void {
     const watch = this.watch(pane.surfaceId);
     if (!watch.agent) {
-      const kind = typeof params.kind === 'string' && this.rules.has(params.kind) ? params.kind : this.processKind(pane)?.kind;
+      const kind = typeof params.kind === 'string' && isAgentKind(params.kind) ? params.kind : this.processKind(pane)?.kind;
       if (!kind) return;
       this.adopt(pane, watch, kind, this.processKind(pane)?.pid ?? null);
     }
@@ -132,6 +148,8 @@ export class AgentRegistry {
     const now = Date.now();
     const visible = this.core.isWatched(pane);
     const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
+    // The agent's own session id, for resuming it later (SPEC §13); hooks carry it on every event.
+    agent.sessionId = text('session_id') ?? agent.sessionId;
     let change: StatusChange | null = null;
     switch (event) {
       case 'ai.prompt_submit':
@@ -206,7 +224,21 @@ export class AgentRegistry {
       last_result: snap.lastResult,
     };
     if (snap.completionSeq !== undefined) info.completion_seq = snap.completionSeq;
+    if (agent.sessionId !== null) info.session_id = agent.sessionId;
+    const trust = this.ruleTrust(pane);
+    if (trust !== null) info.rules = trust;
     return info;
+  }
+
+  /**
+   * How far the current screen verdict can be trusted: `verified`, `unverified` (the kind's
+   * rules are guesses) or `generic` (common idioms, not the agent's own); null when no screen
+   * rule decided (hooked, or nothing matched yet).
+   */
+  ruleTrust(pane: PaneRecord): RuleTrust | null {
+    const agent = this.agentIn(pane);
+    if (!agent?.rules || !agent.lastVerdict?.rule || agent.state.snapshot().hooked) return null;
+    return ruleTrust(agent.rules);
   }
 
   /** Milliseconds blocked and since the last activity (fleet rows). */
@@ -246,8 +278,9 @@ export class AgentRegistry {
     const agent = this.agentIn(pane);
     if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
     const snap = agent.state.snapshot();
-    const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}` + (snap.hooked ? ' — hooked: hook events take precedence' : '');
-    const rules = this.rules.get(agent.kind);
+    const rules = agent.rules;
+    const source = snap.hooked ? ' — hooked: hook events take precedence' : rules ? ` — screen read with ${provenanceOf(rules)}` : '';
+    const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}${source}`;
     const host = this.core.host(pane);
     if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
     return `${head}\n${explainRules(rules, this.snapshot(host))}`;
@@ -273,7 +306,7 @@ export class AgentRegistry {
   private watch(surfaceId: number): PaneWatch {
     let watch = this.watches.get(surfaceId);
     if (!watch) {
-      watch = { agent: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null };
+      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null };
       this.watches.set(surfaceId, watch);
     }
     return watch;
@@ -307,11 +340,33 @@ export class AgentRegistry {
       current.pid = found.pid;
       return;
     }
+    const unknown = found ? null : this.unknownProgram(pane);
+    // An agent recognised by the generic rules stays while its program holds the terminal.
+    if (current && !found && unknown && current.pid === unknown.pid) return;
     if (current) this.drop(pane, watch);
+    watch.candidate = null;
     if (found) {
       this.adopt(pane, watch, found.kind, found.pid);
       this.scheduleScreenCheck(surfaceId, Date.now());
+    } else if (unknown && this.rules.has(GENERIC_KIND)) {
+      watch.candidate = unknown;
+      this.scheduleScreenCheck(surfaceId, Date.now());
     }
+  }
+
+  /** The pane's foreground program when it is not a shell and no known agent: a generic candidate. */
+  private unknownProgram(pane: PaneRecord): Candidate | null {
+    const host = this.core.host(pane);
+    if (!host || host.exited) return null;
+    const fg = foregroundProcess(host.pid);
+    if (!fg || fg.isShell) return null;
+    const name = programName(fg.argv);
+    return name ? { pid: fg.pid, name } : null;
+  }
+
+  /** A kind's own rules, else the generic set (an unknown program, or rules switched off). */
+  private rulesFor(kind: string): AgentRules | null {
+    return (kind !== GENERIC_KIND ? this.rules.get(kind) : undefined) ?? this.rules.get(GENERIC_KIND) ?? null;
   }
 
   private adopt(pane: PaneRecord, watch: PaneWatch, kind: string, pid: number | null): void {
@@ -319,12 +374,20 @@ export class AgentRegistry {
       kind,
       pid,
       name: null,
+      rules: this.rulesFor(kind),
+      sessionId: null,
       state: new AgentState(this.counter, Date.now()),
       lastVerdict: null,
       pendingIdleSince: null,
       interruptedAt: -Infinity,
     };
     watch.agent = agent;
+    const host = this.core.host(pane);
+    if (agent.rules?.generic && host && !watch.bell) {
+      watch.bell = host.terminal.onBell(() => {
+        watch.lastBellAt = Date.now();
+      });
+    }
     this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
     this.core.emit({ type: 'ai.session_start', ...this.ref(pane), ...this.eventFields(agent), source: 'screen' });
   }
@@ -333,6 +396,8 @@ export class AgentRegistry {
   private drop(pane: PaneRecord, watch: PaneWatch): void {
     const agent = watch.agent!;
     watch.agent = null;
+    watch.bell?.dispose();
+    watch.bell = null;
     if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
     watch.confirmTimer = null;
     const fields = this.eventFields(agent);
@@ -364,19 +429,33 @@ export class AgentRegistry {
   private screenCheck(surfaceId: number): void {
     const watch = this.watches.get(surfaceId);
     const pane = this.core.findPane(surfaceId);
-    const agent = watch?.agent;
-    if (!watch || !pane || !agent) return;
+    if (!watch || !pane) return;
     const host = this.core.host(pane);
-    const rules = this.rules.get(agent.kind);
-    if (!host || !rules) return;
-    const verdict = evaluateRules(rules, this.snapshot(host));
+    if (!host) return;
+    const snap = this.snapshot(host);
+    if (!watch.agent && watch.candidate) {
+      // An unknown program becomes an agent once it shows an agent's working or blocked idiom.
+      const generic = this.rules.get(GENERIC_KIND);
+      const early = generic ? evaluateRules(generic, snap).status : 'idle';
+      if (early !== 'working' && early !== 'blocked') return;
+      this.adopt(pane, watch, watch.candidate.name, watch.candidate.pid);
+      watch.candidate = null;
+      watch.agent!.state.foundWorking();
+    }
+    const agent = watch.agent;
+    const rules = agent?.rules;
+    if (!agent || !rules) return;
+    const verdict = evaluateRules(rules, snap);
     agent.lastVerdict = verdict;
     const now = Date.now();
     const detected = agent.state.snapshot().detected;
     let status: DetectedStatus = verdict.status;
     if (status === 'idle' && (detected === 'working' || detected === 'blocked')) {
       // working→idle must hold for the kind's window, or a redraw between frames would flicker it.
-      const confirmMs = rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs;
+      // A BEL rung since the turn began is the agent saying the turn ended (Codex does): for
+      // agents read with the generic rules, it ends the window early.
+      const belled = rules.generic && watch.lastBellAt >= agent.state.snapshot().statusSince;
+      const confirmMs = belled ? 0 : (rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs);
       // The window starts when the idle screen arrived (its last output), not when we looked.
       agent.pendingIdleSince ??= Math.min(now, host.lastOutputAt ?? now);
       if (now - agent.pendingIdleSince < confirmMs) {
@@ -463,6 +542,8 @@ export class AgentRegistry {
   }
 
   private clearTimers(watch: PaneWatch): void {
+    watch.bell?.dispose();
+    watch.bell = null;
     for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) clearTimeout(timer);
     watch.screenTimer = watch.processTimer = watch.confirmTimer = null;
   }

@@ -117,6 +117,14 @@ export class AgentState {
     return this.setDetected(status, now, opts.visible);
   }
 
+  /**
+   * The agent was found already at work (a program recognised by what it does, not by what it
+   * is): its input was live before, so the turn it is in counts as real work.
+   */
+  foundWorking(): void {
+    this.ready = true;
+  }
+
   /** Output arrived: the agent is alive; a stalled agent is working again. */
   noteActivity(now: number, visible: boolean): StatusChange | null {
     this.lastActivity = now;

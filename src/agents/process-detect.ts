@@ -449,3 +449,22 @@ export function detectForeground(shellPid: number): ForegroundAgent | null {
   // script is not trusted: its agent may have exited while the script runs on.
   return leader?.via === 'runner' ? { kind: leader.kind, pid: fg.pid, argv: fg.argv, how: leader.how } : null;
 }
+
+/**
+ * A short name for an unrecognised program, for an agent recognised by the generic rules:
+ * the script an interpreter runs (`node …/newagent.js` → `newagent`), else argv[0]'s basename;
+ * lower-case `[a-z0-9_-]`, at most 32 characters. Null when nothing usable is left.
+ */
+export function programName(argv: readonly string[]): string | null {
+  let i = 0;
+  while (i < argv.length && ENV_ASSIGNMENT_RE.test(argv[i])) i++;
+  if (i >= argv.length) return null;
+  let base = baseOf(argv[i]);
+  const fam = family(base);
+  if (INTERPRETERS.has(base) || fam === 'node' || fam === 'python') {
+    const script = argv[firstOperand(argv, i + 1, VALUE_OPTIONS[fam] ?? VALUE_OPTIONS.node)];
+    if (script !== undefined) base = baseOf(script);
+  }
+  const name = base.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^[^a-z]+/, '').slice(0, 32);
+  return name === '' ? null : name;
+}

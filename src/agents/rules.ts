@@ -75,6 +75,20 @@ export function loadAllRules(dir: string = defaultRulesDir()): Map<string, Agent
   return byKind;
 }
 
+/** The kind of the kind-independent rule set (assets/agents/generic.toml). */
+export const GENERIC_KIND = 'generic';
+
+/**
+ * The rules a server uses. `CORRAL_AGENT_RULES=generic` sets every kind's own rules aside, so
+ * each agent is read with the generic set alone: a diagnostic switch, and how the live suite
+ * proves the generic rules on the real agents.
+ */
+export function rulesInUse(all: ReadonlyMap<string, AgentRules>, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, AgentRules> {
+  if (env.CORRAL_AGENT_RULES !== GENERIC_KIND) return all;
+  const generic = all.get(GENERIC_KIND);
+  return new Map(generic ? [[GENERIC_KIND, generic]] : []);
+}
+
 /** The rows a rule may look at, as [start, end) indexes into `lines`, or null for title/progress. */
 function rowRange(rule: Rule, end: number): [number, number] | null {
   switch (rule.region.kind) {

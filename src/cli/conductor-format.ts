@@ -18,7 +18,8 @@ export function formatFleet(result: FleetListResult): string {
       cell(row.surface_id),
       cell(row.pane_id),
       cell(row.tool),
-      cell(row.state),
+      // A status read by rules that were never checked on this agent says so.
+      cell(row.rules && row.rules !== 'verified' ? `${row.state} (${row.rules})` : row.state),
       cell(row.name ?? row.surface_name),
       cell(row.workspace),
     ]),

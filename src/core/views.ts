@@ -68,6 +68,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord) {
     agent_status: agent.agent_status,
     hooked: agent.hooked,
     reason,
+    ...(reason === 'screen' && agent.rules ? { rules: agent.rules } : {}),
     surface_id: pane.surfaceId,
     pane_id: pane.id,
     surface_name: pane.name,

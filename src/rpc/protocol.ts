@@ -232,6 +232,10 @@ export interface AgentInfo {
   message: string | null;
   active_tool_name: string | null;
   last_result: string | null;
+  /** The agent's own session id (from its hooks), when known: what resumes it (SPEC §13). */
+  session_id?: string;
+  /** Where the screen verdict's rules come from, when screen rules decided (not hooks). */
+  rules?: 'verified' | 'unverified' | 'generic';
 }
 
 export interface PaneInfo {
@@ -354,6 +358,8 @@ export interface FleetRow {
   agent_status: AgentStatus;
   hooked: boolean;
   reason: 'hook' | 'screen' | 'no_hook';
+  /** With reason `screen`: whether the rules that decided are verified, unverified guesses or generic. */
+  rules?: 'verified' | 'unverified' | 'generic';
   surface_id: number;
   pane_id: string;
   surface_name: string | null;

@@ -10,7 +10,7 @@ import type { ConfigError } from '../config/load-config.js';
 import { resolveConfigPath, resolveSocketPath } from '../paths.js';
 import { claimSocketPath } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
-import { loadAllRules } from '../agents/rules.js';
+import { loadAllRules, rulesInUse } from '../agents/rules.js';
 
 export interface StartOptions {
   socket?: string;
@@ -40,7 +40,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     socketPath,
     launcherDir,
     baseEnv: env,
-    agentRules: loadAllRules(),
+    agentRules: rulesInUse(loadAllRules(), env),
   });
   const rpc = new RpcServer(core);
   await rpc.listen(socketPath);

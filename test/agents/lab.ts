@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
 
 export const AGENTS_DIR = join(ROOT, '.cache', 'agents');
-export const LAB_DIR = join(ROOT, '..', 'shared', 'agent-lab');
+/** ../shared/agent-lab beside the checkout (or beside the worktrees' parent, for a git worktree). */
+export const LAB_DIR = process.env.CORRAL_AGENT_LAB ?? [join(ROOT, '..', 'shared', 'agent-lab'), join(ROOT, '..', '..', 'shared', 'agent-lab')].find((dir) => existsSync(dir)) ?? join(ROOT, '..', 'shared', 'agent-lab');
 export const LAB_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const;
 export type LabAgent = (typeof LAB_AGENTS)[number];
 

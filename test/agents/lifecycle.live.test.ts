@@ -29,7 +29,8 @@ const AGENTS: Case[] = [
   { agent: 'claude', permits: true, asks: true, quit: CTRL_C_TWICE },
   { agent: 'gemini', permits: true, asks: true, quit: CTRL_C_TWICE },
   { agent: 'codex', permits: true, asks: false, quit: CTRL_C_TWICE },
-  { agent: 'qwen', permits: true, asks: true, quit: CTRL_C_TWICE },
+  // After an interrupt Qwen's input holds the cancelled prompt: the first ctrl+c clears it.
+  { agent: 'qwen', permits: true, asks: true, quit: ['ctrl+c', 'ctrl+c', 'ctrl+c'] },
   { agent: 'pi', permits: false, asks: false, quit: ['ctrl+d'] },
   { agent: 'pi', label: 'pi with extensions', opts: { piExt: true }, permits: true, asks: true, quit: ['ctrl+d'] },
   { agent: 'kilo', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2 },
