@@ -10,7 +10,7 @@ export const AI_EVENTS = ['session_start', 'prompt_submit', 'tool_use', 'notific
 export type AiEvent = (typeof AI_EVENTS)[number];
 
 /** Agents whose hook systems corral installs into. */
-export const HOOK_AGENTS = ['claude', 'codex', 'gemini'] as const;
+export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
 /**
@@ -36,6 +36,17 @@ export const NATIVE_EVENTS: Readonly<Record<HookAgent, Readonly<Record<string, A
     // Codex has no Notification event; this one fires just before its approval prompt shows.
     PermissionRequest: 'notification',
     Stop: 'stop',
+  },
+  // Qwen Code 0.24 fires Claude's events with Claude's payloads (recorded in docs/hooks.md),
+  // and gets Claude's treatment: Notification (permission_prompt) rather than PermissionRequest.
+  qwen: {
+    SessionStart: 'session_start',
+    UserPromptSubmit: 'prompt_submit',
+    PreToolUse: 'tool_use',
+    PostToolUse: 'tool_use',
+    Notification: 'notification',
+    Stop: 'stop',
+    SessionEnd: 'session_end',
   },
   gemini: {
     SessionStart: 'session_start',
@@ -157,7 +168,7 @@ export function mapHookEvent(event: AiEvent, payload: Payload, agent?: HookAgent
     }
     case 'notification': {
       const type = text(payload.notification_type);
-      if (kind === 'claude' && type !== undefined && NON_BLOCKING_CLAUDE_NOTIFICATIONS.has(type)) return null;
+      if ((kind === 'claude' || kind === 'qwen') && type !== undefined && NON_BLOCKING_CLAUDE_NOTIFICATIONS.has(type)) return null;
       set('notification_type', type ?? (native === 'PermissionRequest' ? 'permission_request' : undefined));
       const input = record(payload.tool_input);
       const tool = text(payload.tool_name);

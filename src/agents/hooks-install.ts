@@ -1,11 +1,12 @@
 /**
- * `corral hooks install|uninstall|status claude|codex|gemini`: corral's entries in each
- * agent's OWN hook config (SPEC §4). All three use the same JSON shape —
+ * `corral hooks install|uninstall|status claude|codex|gemini|qwen`: corral's entries in each
+ * agent's OWN hook config (SPEC §4). All four use the same JSON shape —
  * `{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command", "command", "timeout"}]}]}}` —
  * in different files:
  *
  * - Claude Code: ~/.claude/settings.json ($CLAUDE_CONFIG_DIR), or ./.claude/settings.json.
  * - Gemini CLI:  ~/.gemini/settings.json, or ./.gemini/settings.json (timeout in ms).
+ * - Qwen Code:   $QWEN_HOME/settings.json (~/.qwen), or ./.qwen/settings.json.
  * - Codex:       $CODEX_HOME/hooks.json (~/.codex), or ./.codex/hooks.json; Codex runs a
  *                hook only once trusted, so install also records the trust Codex's own
  *                "Trust all" would ($CODEX_HOME/config.toml `[hooks.state."<file>:<event>:<g>:<h>"]
@@ -41,6 +42,8 @@ const AGENT_FORMAT = {
   /** Claude and Codex take seconds; 5 s is far above `corral hook`'s own 1 s bound. */
   claude: { timeout: 5 },
   codex: { timeout: 5 },
+  /** Qwen reads command-hook timeouts below 1000 as seconds. */
+  qwen: { timeout: 5 },
   /** Gemini takes milliseconds. */
   gemini: { timeout: 5000 },
 } as const satisfies Record<HookAgent, { timeout: number }>;
@@ -63,7 +66,7 @@ export function hookCommand(agent: HookAgent, nativeEvent: string): string {
 /** True for a command corral installed (any event, any version of the guard). */
 export function isCorralCommand(command: unknown, agent?: HookAgent): boolean {
   if (typeof command !== 'string') return false;
-  const match = /(?:^|[\s;&|(])corral hook [a-z_-]+ --agent (claude|codex|gemini)(?:\s|$)/.exec(command);
+  const match = /(?:^|[\s;&|(])corral hook [a-z_-]+ --agent (claude|codex|gemini|qwen)(?:\s|$)/.exec(command);
   return match !== null && (agent === undefined || match[1] === agent);
 }
 
@@ -422,6 +425,9 @@ export function hooksLocation(agent: HookAgent, opts: HooksLocationOptions = {})
     }
     case 'gemini':
       return { file: path.join(opts.project ? cwd : home, '.gemini', 'settings.json') };
+    case 'qwen':
+      // QWEN_HOME moves Qwen's user directory (~/.qwen) as a whole.
+      return { file: path.join(opts.project ? path.join(cwd, '.qwen') : env.QWEN_HOME || path.join(home, '.qwen'), 'settings.json') };
     case 'codex': {
       // Codex canonicalises CODEX_HOME; trust keys carry the path it ends up with.
       const codexHome = env.CODEX_HOME ? realpathOr(path.resolve(env.CODEX_HOME)) : path.join(home, '.codex');

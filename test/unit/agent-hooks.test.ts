@@ -45,6 +45,14 @@ const PAYLOADS = {
     PermissionRequest: { session_id: 'c', turn_id: 'u', cwd: '/p', hook_event_name: 'PermissionRequest', model: 'gpt-fake', permission_mode: 'default', tool_name: 'Bash', tool_input: { command: 'touch /tmp/x', description: 'Create the marker file /tmp/x?' } },
     Stop: { session_id: 'c', turn_id: 'u', cwd: '/p', hook_event_name: 'Stop', model: 'gpt-fake', stop_hook_active: false, last_assistant_message: 'The command finished. All done.' },
   },
+  // Qwen Code 0.24.4: Claude's events and fields, plus `timestamp` and `permission_mode`.
+  qwen: {
+    Notification: { session_id: 'q', transcript_path: '/h/.qwen/projects/-p/chats/q.jsonl', cwd: '/p', hook_event_name: 'Notification', timestamp: 't', permission_mode: 'default', message: 'Qwen Code needs your permission to use run_shell_command', notification_type: 'permission_prompt', title: 'Permission needed' },
+    // Fires a second after every Stop, and even during a turn: never blocked.
+    Idle: { session_id: 'q', cwd: '/p', hook_event_name: 'Notification', timestamp: 't', message: 'Qwen Code is waiting for your input', notification_type: 'idle_prompt', title: 'Waiting for input' },
+    PreToolUse: { session_id: 'q', cwd: '/p', hook_event_name: 'PreToolUse', timestamp: 't', tool_name: 'run_shell_command', tool_input: { command: 'touch /tmp/x', description: 'Create marker file' }, tool_use_id: 'toolu_1' },
+    Stop: { session_id: 'q', cwd: '/p', hook_event_name: 'Stop', timestamp: 't', stop_hook_active: false, last_assistant_message: 'The command finished. All done.', background_tasks: [], crons: [] },
+  },
 } as const;
 
 describe('mapHookEvent', () => {
@@ -80,6 +88,18 @@ describe('mapHookEvent', () => {
       tool_name: 'Bash',
     });
     expect(mapHookEvent('stop', PAYLOADS.codex.Stop, 'codex')?.params.last_result).toBe('The command finished. All done.');
+  });
+
+  it('maps Qwen events as Claude\'s: idle reminders send nothing', () => {
+    expect(mapHookEvent('notification', PAYLOADS.qwen.Notification, 'qwen')?.params).toMatchObject({
+      kind: 'qwen',
+      session_id: 'q',
+      message: 'Qwen Code needs your permission to use run_shell_command',
+      notification_type: 'permission_prompt',
+    });
+    expect(mapHookEvent('notification', PAYLOADS.qwen.Idle, 'qwen')).toBeNull();
+    expect(mapHookEvent('tool_use', PAYLOADS.qwen.PreToolUse, 'qwen')?.params.active_tool_name).toBe('run_shell_command');
+    expect(mapHookEvent('stop', PAYLOADS.qwen.Stop, 'qwen')?.params.last_result).toBe('The command finished. All done.');
   });
 
   it('asks for the transcript only when a stop has no final text', () => {
@@ -246,6 +266,17 @@ describe('hook config files', () => {
     uninstallHooks('claude', { env });
     expect(readFileSync(file, 'utf8')).toBe(USER_SETTINGS);
     expect(hooksStatus('claude', { env }).events.every((e) => e.status === 'missing')).toBe(true);
+  });
+
+  it('qwen: ~/.qwen/settings.json, $QWEN_HOME, or ./.qwen with --project; Claude\'s event names', () => {
+    expect(installHooks('qwen', { env }).file).toBe(path.join(home, '.qwen/settings.json'));
+    const doc = JSON.parse(readFileSync(path.join(home, '.qwen/settings.json'), 'utf8'));
+    expect(Object.keys(doc.hooks)).toEqual(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Notification', 'Stop', 'SessionEnd']);
+    expect(doc.hooks.Stop[0].hooks[0]).toEqual({ type: 'command', command: '[ -z "$CORRAL_PANE_ID" ] || corral hook stop --agent qwen', timeout: 5 });
+    expect(installHooks('qwen', { env: { ...env, QWEN_HOME: path.join(home, 'qh') } }).file).toBe(path.join(home, 'qh/settings.json'));
+    expect(installHooks('qwen', { env, project: true, cwd: path.join(home, 'proj') }).file).toBe(path.join(home, 'proj/.qwen/settings.json'));
+    uninstallHooks('qwen', { env });
+    expect(existsSync(path.join(home, '.qwen/settings.json')) ? JSON.parse(readFileSync(path.join(home, '.qwen/settings.json'), 'utf8')) : {}).toEqual({});
   });
 
   it('--project writes into the current directory', () => {
