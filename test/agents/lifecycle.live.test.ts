@@ -22,6 +22,8 @@ interface Case {
   quit: string[];
   /** Esc presses that stop a running turn (Kilo, like OpenCode, wants two). */
   escapes?: number;
+  /** `agent start --timeout`: Kilo's first start sets up its database and takes a minute or more here. */
+  startMs?: number;
 }
 
 const CTRL_C_TWICE = ['ctrl+c', 'ctrl+c'];
@@ -33,13 +35,13 @@ const AGENTS: Case[] = [
   { agent: 'qwen', permits: true, asks: true, quit: ['ctrl+c', 'ctrl+c', 'ctrl+c'] },
   { agent: 'pi', permits: false, asks: false, quit: ['ctrl+d'] },
   { agent: 'pi', label: 'pi with extensions', opts: { piExt: true }, permits: true, asks: true, quit: ['ctrl+d'] },
-  { agent: 'kilo', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2 },
+  { agent: 'kilo', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2, startMs: 240_000 },
 ];
 
 /** A tool command inside the project, so no agent first asks about an outside directory. */
 const MODEL_ENV = { TOOL_CMD: 'touch marker.txt' };
 
-for (const { agent, label, opts, permits, asks, quit, escapes = 1 } of AGENTS) {
+for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_000 } of AGENTS) {
   describe(`${label ?? agent} lifecycle`, () => {
     let lab: AgentLab;
     let pane: string;
@@ -61,8 +63,8 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1 } of AGENTS) {
       await lab?.stop();
     });
 
-    it('starts and is idle, then detected in ps', async () => {
-      const started = await json('agent', 'start', name, '--kind', agent, '--pane', pane, '--timeout', '90000');
+    it('starts and is idle, then detected in ps', { timeout: startMs + 30_000 }, async () => {
+      const started = await json('agent', 'start', name, '--kind', agent, '--pane', pane, '--timeout', String(startMs));
       expect(started.result.agent).toMatchObject({ kind: agent, name, agent_status: 'idle', interactive_ready: true });
       expect(started.result.argv[0]).toBe(agent);
       const ps = JSON.parse((await cli('ps', '--json')).stdout);
