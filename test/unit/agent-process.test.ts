@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS, KIND_INFO, isAgentKind, kindByPackage, kindExecutable } from '../../src/agents/kinds.js';
-import { detectKind, packageOfPath, splitShellScript } from '../../src/agents/process-detect.js';
+import { detectKind, packageOfPath, programName, splitShellScript } from '../../src/agents/process-detect.js';
 
 const AGENTS = '/work/main/.cache/agents/node_modules';
 
@@ -207,6 +207,14 @@ describe('detectKind argv shapes', () => {
 });
 
 describe('helpers', () => {
+  it('programName names an unknown program by its script or binary', () => {
+    expect(programName(['node', '--no-warnings', '/opt/x/newagent.mjs', '--flag'])).toBe('newagent');
+    expect(programName(['/usr/local/bin/Some Agent', 'x'])).toBe('some-agent');
+    expect(programName(['FOO=1', 'python3', '-u', '/srv/bot.py'])).toBe('bot');
+    expect(programName(['./123'])).toBeNull();
+    expect(programName([])).toBeNull();
+  });
+
   it('packageOfPath takes the innermost package', () => {
     expect(packageOfPath('/a/node_modules/@openai/codex-linux-x64/vendor/x/bin/codex')).toBe('@openai/codex-linux-x64');
     expect(packageOfPath('/a/node_modules/x/node_modules/y/cli.js')).toBe('y');

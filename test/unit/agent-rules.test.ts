@@ -13,6 +13,7 @@ import {
   matchingRules,
   parseRules,
   resumeArgs,
+  rulesInUse,
   RuleFileError,
   type AgentRules,
 } from '../../src/agents/rules.js';
@@ -283,16 +284,18 @@ describe('explain', () => {
 });
 
 describe('shipped rule files', () => {
-  it('has one file per SPEC §2 kind and nothing else', () => {
+  it('has one file per SPEC §2 kind, plus the generic rules, and nothing else', () => {
     // The process-detection table must name the same kinds, or a detected agent has no rules.
     expect([...AGENT_KINDS].sort()).toEqual([...KINDS].sort());
     const files = readdirSync(defaultRulesDir()).filter((f) => f.endsWith('.toml')).sort();
-    expect(files).toEqual(KINDS.map((k) => `${k}.toml`).sort());
+    expect(files).toEqual([...KINDS, 'generic'].map((k) => `${k}.toml`).sort());
   });
 
   it('all load; every kind has a working and a blocked rule', () => {
     const all = loadAllRules();
-    expect([...all.keys()].sort()).toEqual([...KINDS].sort());
+    expect([...all.keys()].sort()).toEqual([...KINDS, 'generic'].sort());
+    expect(all.get('generic')!.generic).toBe(true);
+    expect([...all.values()].filter((r) => r.generic).map((r) => r.kind)).toEqual(['generic']);
     for (const kind of KINDS) {
       const r = all.get(kind)!;
       expect(r.file).toBe(`assets/agents/${kind}.toml`);
@@ -309,7 +312,8 @@ describe('shipped rule files', () => {
 
   it('has every unverified file say what its guesses rest on, and no verified file claim both', () => {
     for (const r of loadAllRules().values()) {
-      if (r.verifiedWith === null) expect(r.evidence, `${r.kind}: evidence`).toMatch(/never captured|nothing known/);
+      if (r.generic) expect(r.evidence).toBeTruthy();
+      else if (r.verifiedWith === null) expect(r.evidence, `${r.kind}: evidence`).toMatch(/never captured|nothing known/);
       else expect(r.evidence, `${r.kind}: a verified file needs no excuse`).toBeNull();
     }
   });
@@ -326,6 +330,12 @@ describe('shipped rule files', () => {
       kilo: '--session {id}',
     });
     expect(resumeArgs(all.get('codex')!.resume!, 'abc')).toEqual(['resume', 'abc']);
+  });
+
+  it('CORRAL_AGENT_RULES=generic sets every kind\'s own rules aside', () => {
+    const all = loadAllRules();
+    expect(rulesInUse(all, {})).toBe(all);
+    expect([...rulesInUse(all, { CORRAL_AGENT_RULES: 'generic' }).keys()]).toEqual(['generic']);
   });
 
   it('rejects a [resume] table without exactly one {id}, or with unknown keys', () => {
