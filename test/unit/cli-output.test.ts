@@ -66,6 +66,16 @@ describe('tables', () => {
     expect(formatFleet({ agents: [] })).toBe('No agents.\n');
   });
 
+  it('ps says when a status came from unverified or generic rules, not from verified ones', () => {
+    const text = formatFleet({
+      agents: [row({ tool: 'amp', rules: 'unverified' }), row({ tool: 'newagent', state: 'idle', rules: 'generic' }), row({ tool: 'claude', rules: 'verified' })],
+    });
+    expect(text).toContain('amp       thinking (unverified)');
+    expect(text).toContain('newagent  idle (generic)');
+    expect(text).toMatch(/claude\s+thinking\s+reviewer|claude\s+thinking\s/);
+    expect(text).not.toContain('(verified)');
+  });
+
   it('ls marks the focused pane and shows - for missing values', () => {
     const text = formatSurfaces({
       surfaces: [
