@@ -47,7 +47,10 @@ step wait-output $?
 echo SCRIPT-FINISHED >> "$out"
 `;
 
-const AGENTS: LabAgent[] = ['claude', 'gemini', 'codex'];
+// Claude (inline) and Codex (alternate screen: a long read is refused while it works) cover
+// both branches of the script; the other agents' states are proven in lifecycle.live.test.ts.
+// Kept to two so the whole live suite stays under 20 minutes.
+const AGENTS: LabAgent[] = ['claude', 'codex'];
 
 for (const agent of AGENTS) {
   describe(`${agent}: the automation scripts, run from inside a pane`, () => {

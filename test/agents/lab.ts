@@ -5,7 +5,7 @@
  * server's panes. Mirrors the environment of ../shared/agent-lab/run-agent.sh.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
 
@@ -224,6 +224,8 @@ export class AgentLab {
   private model!: { port: number; stop: () => void; log: string };
 
   home!: string;
+  /** Where the fake model saves every request body (DUMP_DIR). */
+  dump!: string;
 
   constructor(
     readonly agent: LabAgent,
@@ -232,7 +234,9 @@ export class AgentLab {
 
   async start(modelEnv: Record<string, string> = {}, serverEnv: Record<string, string> = {}): Promise<this> {
     const probe = new TestServer({ scripting: true });
-    this.model = await startFakeModel(probe.dir, modelEnv);
+    this.dump = join(probe.dir, 'model-requests');
+    mkdirSync(this.dump, { recursive: true });
+    this.model = await startFakeModel(probe.dir, { DUMP_DIR: this.dump, ...modelEnv });
     this.project = join(probe.dir, 'project');
     this.home = probe.home;
     mkdirSync(this.project, { recursive: true });
@@ -253,6 +257,60 @@ export class AgentLab {
     this.model?.stop();
     killStrayCodexDaemons();
   }
+}
+
+/** Every file under `dir` whose name matches, newest first. */
+function filesUnder(dir: string, name: RegExp): string[] {
+  const found: string[] = [];
+  const walk = (d: string, depth: number): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const file = join(d, entry);
+      const stat = statSync(file);
+      if (stat.isDirectory() && depth < 8) walk(file, depth + 1);
+      else if (stat.isFile() && name.test(entry)) found.push(file);
+    }
+  };
+  walk(dir, 0);
+  return found.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs);
+}
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+
+/**
+ * The agent's own id of its newest session, found where its rule file's `[resume] id_from`
+ * says (its session files under the lab HOME): what a resume needs when there are no hooks.
+ */
+export function labSessionId(agent: LabAgent, home: string): string | undefined {
+  const newest = (dir: string, name: RegExp, id: RegExp) => filesUnder(dir, name)[0]?.match(id)?.[0];
+  switch (agent) {
+    case 'claude':
+      return newest(join(home, '.claude', 'projects'), new RegExp(`^${UUID}\\.jsonl$`), new RegExp(UUID));
+    case 'codex':
+      return newest(join(home, '.codex', 'sessions'), new RegExp(`^rollout-.*-${UUID}\\.jsonl$`), new RegExp(`${UUID}(?=\\.jsonl$)`));
+    case 'gemini': {
+      const file = filesUnder(join(home, '.gemini', 'tmp'), /^session-.*\.json$/)[0];
+      return file ? (JSON.parse(readFileSync(file, 'utf8')).sessionId as string) : undefined;
+    }
+    case 'qwen':
+      return newest(join(home, '.qwen', 'projects'), new RegExp(`^${UUID}\\.jsonl$`), new RegExp(UUID));
+    case 'pi':
+      return newest(join(home, '.pi', 'agent', 'sessions'), new RegExp(`_${UUID}\\.jsonl$`), new RegExp(`${UUID}(?=\\.jsonl$)`));
+    case 'kilo':
+      return newest(join(home, '.local', 'share', 'kilo', 'storage', 'session_diff'), /^ses_\w+\.json$/, /ses_\w+/);
+  }
+}
+
+/** The request bodies the fake model received since `before` (a listing of the dump dir). */
+export function modelRequestsSince(dump: string, before: ReadonlySet<string>): string[] {
+  return readdirSync(dump)
+    .filter((f) => !before.has(f))
+    .map((f) => readFileSync(join(dump, f), 'utf8'));
 }
 
 /** Codex leaves an app-server daemon running after its TUI exits; end ours by pid. */

@@ -3,12 +3,15 @@
  * only through the CLI (SPEC §4, §5): idle at start, working during a slow answer, done after
  * it while nobody looks, idle once focused, blocked on a permission prompt (waiting_for_input
  * in ps), done after approving, blocked on a question, idle after an interrupt, a wait that
- * times out (exit 4), explain, gone after exit. pi ships without prompts: it runs as shipped
+ * times out (exit 4), explain, gone after exit, and started again with its rule file's
+ * `[resume]` arguments it continues the same conversation. pi ships without prompts: it runs as shipped
  * (the tool runs unasked) and with the lab's permission-gate and question extensions.
  * One agent's file at a time: `npx vitest run -c vitest.agents.config.ts -t 'qwen lifecycle'`.
  */
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentLab, type LabAgent, type LabOptions } from './lab.js';
+import { loadAllRules, resumeArgs } from '../../src/agents/rules.js';
+import { AgentLab, labSessionId, modelRequestsSince, type LabAgent, type LabOptions } from './lab.js';
 
 interface Case {
   agent: LabAgent;
@@ -40,12 +43,15 @@ const AGENTS: Case[] = [
 
 /** A tool command inside the project, so no agent first asks about an outside directory. */
 const MODEL_ENV = { TOOL_CMD: 'touch marker.txt' };
+const RULES = loadAllRules();
 
 for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_000 } of AGENTS) {
   describe(`${label ?? agent} lifecycle`, () => {
     let lab: AgentLab;
     let pane: string;
     const name = `${agent}-one`;
+    /** In the first prompt: a resumed session must send it to the model again. */
+    const MARKER = `FIRST-TURN-OF-${agent.toUpperCase()}`;
     const cli = (...args: string[]) => lab.server.cli(args);
     const json = async (...args: string[]) => {
       const result = await cli(...args);
@@ -73,7 +79,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
     });
 
     it('is working during a slow answer and done after it when nobody looked', async () => {
-      const prompted = await json('agent', 'prompt', name, 'Say hello please');
+      const prompted = await json('agent', 'prompt', name, `Say hello please, ${MARKER}`);
       const baseline = prompted.result.agent.state_change_seq;
       const working = await waitUntil('working');
       expect(working.state).toBe('thinking');
@@ -163,6 +169,24 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       expect(gone).toBe(true);
       const missing = await cli('agent', 'get', name);
       expect(missing.code).toBe(3);
+    });
+
+    // SPEC §13 data: the kind's `[resume]` form, with the id from its own session files.
+    it.runIf(!label)('resumes its own session with the [resume] arguments of its rule file', { timeout: startMs + 150_000 }, async () => {
+      const spec = RULES.get(agent)!.resume!;
+      const id = labSessionId(agent, lab.home);
+      expect(id, `session id (${spec.idFrom})`).toBeTruthy();
+      const before = new Set(readdirSync(lab.dump));
+      const args = resumeArgs(spec, id!);
+      const started = await json('agent', 'start', 'resumed', '--kind', agent, '--pane', pane, '--timeout', String(startMs), '--', ...args);
+      expect(started.result.argv).toEqual([agent, ...args]);
+      await json('agent', 'prompt', 'resumed', 'Say hello once again');
+      await json('agent', 'wait', 'resumed', '--until', 'working', '--until', 'blocked', '--timeout', '60000');
+      await json('agent', 'wait', 'resumed', '--until', 'done', '--until', 'idle', '--timeout', '90000');
+      const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes('Say hello once again'));
+      expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);
+      expect(requests.some((body) => body.includes(MARKER)), 'the resumed conversation carries the first turn').toBe(true);
+      for (const key of quit) await json('agent', 'send-keys', 'resumed', key);
     });
   });
 }

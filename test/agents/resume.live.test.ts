@@ -46,15 +46,6 @@ const SESSION_ID: Record<LabAgent, (home: string) => string | undefined> = {
   kilo: (home) => filesUnder(join(home, '.local', 'share', 'kilo', 'storage', 'session_diff'), /^ses_\w+\.json$/)[0]?.match(/ses_\w+/)?.[0],
 };
 
-const QUIT: Record<LabAgent, string[]> = {
-  claude: ['ctrl+c', 'ctrl+c'],
-  codex: ['ctrl+c', 'ctrl+c'],
-  gemini: ['ctrl+c', 'ctrl+c'],
-  qwen: ['ctrl+c', 'ctrl+c'],
-  pi: ['ctrl+d'],
-  kilo: ['ctrl+c', 'ctrl+c'],
-};
-
 const rules = loadAllRules();
 
 for (const agent of ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const) {
@@ -65,11 +56,20 @@ for (const agent of ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const
     const json = (...args: string[]) => lab.server.json(args);
     // Prompt, see the turn start, wait for it to end (a loaded machine can take more than the
     // 5 s `prompt --wait` allows to show activity).
-    const turn = async (name: string, text: string) => {
-      await json('agent', 'prompt', name, text);
-      await json('agent', 'wait', name, '--until', 'working', '--until', 'blocked', '--timeout', '60000');
-      await json('agent', 'wait', name, '--until', 'done', '--until', 'idle', '--timeout', '120000');
+    const screen = async () => (await lab.server.cli(['pane', 'read', pane, '--source', 'visible'])).stdout;
+    const step = async <T>(what: string, run: () => Promise<T>): Promise<T> => {
+      try {
+        return await run();
+      } catch (error) {
+        throw new Error(`${what}: ${(error as Error).message}\n--- screen ---\n${await screen()}`);
+      }
     };
+    const turn = (name: string, text: string) =>
+      step(`turn "${text}"`, async () => {
+        await json('agent', 'prompt', name, text);
+        await json('agent', 'wait', name, '--until', 'working', '--until', 'blocked', '--timeout', '60000');
+        await json('agent', 'wait', name, '--until', 'done', '--until', 'idle', '--timeout', '120000');
+      });
     beforeAll(async () => {
       const probe = new AgentLab(agent);
       dump = join(process.env.TMPDIR ?? '/tmp', `corral-resume-${agent}-${process.pid}`);
@@ -84,18 +84,21 @@ for (const agent of ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const
     it(`restarts with ${rules.get(agent)?.resume?.args.join(' ')} and the model sees the earlier turn`, { timeout: 600_000 }, async () => {
       const spec = rules.get(agent)!.resume!;
       const marker = `RESUME-MARKER-${agent.toUpperCase()}`;
-      await json('agent', 'start', 'first', '--kind', agent, '--pane', pane, '--timeout', '240000');
+      await step('start', () => json('agent', 'start', 'first', '--kind', agent, '--pane', pane, '--timeout', '240000'));
       await turn('first', `Say hello ${marker}`);
       const id = SESSION_ID[agent](lab.home);
       expect(id, `session id of ${agent} (${spec.idFrom})`).toBeTruthy();
 
-      for (const key of QUIT[agent]) await json('agent', 'send-keys', 'first', key);
+      // End it as a closing terminal would (SIGHUP to its process group): what the session
+      // files hold then is what a restore after a crash or reboot would find.
+      const pid = (await json('agent', 'get', 'first')).result.agent.pid as number;
+      process.kill(-pid, 'SIGHUP');
       let gone = false;
       for (let i = 0; i < 150 && !gone; i++) gone = (await json('ps', '--json')).agents.length === 0;
       expect(gone).toBe(true);
 
       const before = new Set(readdirSync(dump));
-      await json('agent', 'start', 'again', '--kind', agent, '--pane', pane, '--timeout', '240000', '--', ...resumeArgs(spec, id!));
+      await step('resume', () => json('agent', 'start', 'again', '--kind', agent, '--pane', pane, '--timeout', '240000', '--', ...resumeArgs(spec, id!)));
       await turn('again', 'Say hello once more');
       const bodies = readdirSync(dump)
         .filter((f) => !before.has(f))
