@@ -13,21 +13,24 @@ export type AiEvent = (typeof AI_EVENTS)[number];
 export const HOOK_AGENTS = ['claude', 'codex', 'gemini', 'qwen'] as const;
 export type HookAgent = (typeof HOOK_AGENTS)[number];
 
+/** Claude Code's events, which Qwen Code fires too. */
+const CLAUDE_EVENTS: Readonly<Record<string, AiEvent>> = {
+  SessionStart: 'session_start',
+  UserPromptSubmit: 'prompt_submit',
+  PreToolUse: 'tool_use',
+  // After a permission prompt was answered the tool runs: working again.
+  PostToolUse: 'tool_use',
+  Notification: 'notification',
+  Stop: 'stop',
+  SessionEnd: 'session_end',
+};
+
 /**
  * Each agent's native event names and the corral event they carry. The install writes one
  * handler per native event; the mapping also serves payloads whose `--agent` is unknown.
  */
 export const NATIVE_EVENTS: Readonly<Record<HookAgent, Readonly<Record<string, AiEvent>>>> = {
-  claude: {
-    SessionStart: 'session_start',
-    UserPromptSubmit: 'prompt_submit',
-    PreToolUse: 'tool_use',
-    // After a permission prompt was answered the tool runs: working again.
-    PostToolUse: 'tool_use',
-    Notification: 'notification',
-    Stop: 'stop',
-    SessionEnd: 'session_end',
-  },
+  claude: CLAUDE_EVENTS,
   codex: {
     SessionStart: 'session_start',
     UserPromptSubmit: 'prompt_submit',
@@ -39,15 +42,7 @@ export const NATIVE_EVENTS: Readonly<Record<HookAgent, Readonly<Record<string, A
   },
   // Qwen Code 0.24 fires Claude's events with Claude's payloads (recorded in docs/hooks.md),
   // and gets Claude's treatment: Notification (permission_prompt) rather than PermissionRequest.
-  qwen: {
-    SessionStart: 'session_start',
-    UserPromptSubmit: 'prompt_submit',
-    PreToolUse: 'tool_use',
-    PostToolUse: 'tool_use',
-    Notification: 'notification',
-    Stop: 'stop',
-    SessionEnd: 'session_end',
-  },
+  qwen: CLAUDE_EVENTS,
   gemini: {
     SessionStart: 'session_start',
     BeforeAgent: 'prompt_submit',

@@ -50,8 +50,8 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
     let lab: AgentLab;
     let pane: string;
     const name = `${agent}-one`;
-    /** In the first prompt: a resumed session must send it to the model again. */
-    const MARKER = `FIRST-TURN-OF-${agent.toUpperCase()}`;
+    /** The first prompt: a resumed session must send it to the model again. */
+    const FIRST_PROMPT = 'Say hello please';
     const cli = (...args: string[]) => lab.server.cli(args);
     const json = async (...args: string[]) => {
       const result = await cli(...args);
@@ -79,7 +79,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
     });
 
     it('is working during a slow answer and done after it when nobody looked', async () => {
-      const prompted = await json('agent', 'prompt', name, `Say hello please, ${MARKER}`);
+      const prompted = await json('agent', 'prompt', name, FIRST_PROMPT);
       const baseline = prompted.result.agent.state_change_seq;
       const working = await waitUntil('working');
       expect(working.state).toBe('thinking');
@@ -185,7 +185,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       await json('agent', 'wait', 'resumed', '--until', 'done', '--until', 'idle', '--timeout', '90000');
       const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes('Say hello once again'));
       expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);
-      expect(requests.some((body) => body.includes(MARKER)), 'the resumed conversation carries the first turn').toBe(true);
+      expect(requests.some((body) => body.includes(FIRST_PROMPT)), 'the resumed conversation carries the first turn').toBe(true);
       for (const key of quit) await json('agent', 'send-keys', 'resumed', key);
     });
   });

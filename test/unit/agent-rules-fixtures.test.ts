@@ -72,6 +72,11 @@ describe('agent rule fixtures', () => {
     if (f.expected === 'blocked') {
       expect(verdict.message, 'a blocked verdict carries the question').toBeTruthy();
     }
+    // An idle screen of a kind with ready rules must show positive evidence: `agent start`
+    // waits for it (a resumed Kilo at 160 columns once had none and never became ready).
+    if (f.expected === 'idle' && kindRules!.rules.some((r) => r.state === 'idle' && !r.interrupted)) {
+      expect(verdict.rule?.state, `${f.kind}/${f.state}: decided by an idle rule\n${explain(kindRules!, snap)}`).toBe('idle');
+    }
   });
 
   // Titles can be turned off by the user or eaten by an outer multiplexer; the screen alone
