@@ -30,10 +30,11 @@ export const AGENT_TIMING = {
 
 /**
  * Pause between a prompt's text and its Enter, per kind. Codex reads a fast burst followed
- * by Enter as a paste and would insert a newline, so it gets a long pause; the others only
- * need the text to have been read first.
+ * by Enter as a paste and would insert a newline, so it gets a long pause; so does Gemini CLI,
+ * which on a loaded machine was seen to keep the whole prompt in its composer when the Enter
+ * came 200 ms after the text. The others only need the text to have been read first.
  */
-export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, default: 200 };
+export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, gemini: 1000, default: 200 };
 
 /** Quotes an argument for a POSIX shell command line. */
 export function shellQuote(arg: string): string {

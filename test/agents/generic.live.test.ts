@@ -9,6 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentLab, type LabAgent } from './lab.js';
 
+/**
+ * The generic rules have no idle rule, so they cannot tell when an agent's input is live:
+ * `agent start` returns at the first quiet non-working screen. Wait for the agent's own
+ * prompt line before typing (what its own rules would have waited for).
+ */
+const READY: Partial<Record<LabAgent, string>> = { codex: 'for shortcuts', pi: '\\d%/\\d+k' };
+
 for (const agent of ['codex', 'pi'] as LabAgent[]) {
   describe(`${agent} read with the generic rules only`, () => {
     let lab: AgentLab;
@@ -25,6 +32,7 @@ for (const agent of ['codex', 'pi'] as LabAgent[]) {
     it('is working during a slow answer and done after it', async () => {
       const started = (await json('agent', 'start', 'g', '--kind', agent, '--pane', pane, '--timeout', '120000')).result.agent;
       expect(started).toMatchObject({ kind: agent, agent_status: 'idle' });
+      await json('pane', 'wait-output', pane, '--regex', READY[agent]!, '--source', 'visible', '--timeout', '60000');
       await json('agent', 'prompt', 'g', 'Say hello please');
       const working = (await json('agent', 'wait', 'g', '--until', 'working', '--timeout', '60000')).result.agent;
       expect(working.rules).toBe('generic');
