@@ -56,6 +56,7 @@ export class CompactRow {
 
 /** Reused between calls: encoding runs once per scrolled row during a flood. */
 let codes = new Uint16Array(256);
+let bytes = Buffer.allocUnsafeSlow(256);
 let kinds = new Uint16Array(256);
 const runs: number[] = [];
 
@@ -69,7 +70,7 @@ function fromUnits(units: Uint16Array | number[], n: number): string {
 }
 
 /** Number of cells up to the last one that is not a default blank. */
-function storedCells(data: Uint32Array, length: number): number {
+export function storedCells(data: Uint32Array, length: number): number {
   let n = length;
   while (n > 0) {
     const i = (n - 1) * WORDS_PER_CELL;
@@ -90,9 +91,11 @@ export function encodeRow(line: CoreBufferLine): CompactRow {
   if (codes.length < n) {
     codes = new Uint16Array(n * 2);
     kinds = new Uint16Array(n * 2);
+    bytes = Buffer.allocUnsafeSlow(n * 2);
   }
   runs.length = 0;
   let plain = true;
+  let narrow = true;
   let rawNeeded = false;
   let styled = false;
   let extras: RowExtras | null = null;
@@ -105,6 +108,8 @@ export function encodeRow(line: CoreBufferLine): CompactRow {
     const kind = content >>> KIND_SHIFT;
     if (cp >= 0xd800 && (cp < 0xe000 || cp > 0xffff)) rawNeeded = true;
     codes[x] = cp;
+    bytes[x] = cp;
+    if (cp > 0xff) narrow = false;
     kinds[x] = kind;
     if (kind !== PLAIN_KIND) {
       plain = false;
@@ -133,8 +138,11 @@ export function encodeRow(line: CoreBufferLine): CompactRow {
   }
   // Run ends are 16-bit units; a row that wide (never, in practice) keeps its raw words.
   if (n > 0xffff) rawNeeded = true;
+  // slice: a row kept raw owns its words (a view would pin a whole chunk of copies).
   if (rawNeeded) return new CompactRow('', null, null, data.slice(0, n * WORDS_PER_CELL), extras, line.isWrapped);
-  return new CompactRow(fromUnits(codes, n), plain ? null : fromUnits(kinds, n), styled ? fromUnits(runs, runs.length) : null, null, extras, line.isWrapped);
+  // Latin-1 text (most rows) is built natively as a one-byte string.
+  const chars = narrow ? bytes.toString('latin1', 0, n) : fromUnits(codes, n);
+  return new CompactRow(chars, plain ? null : fromUnits(kinds, n), styled ? fromUnits(runs, runs.length) : null, null, extras, line.isWrapped);
 }
 
 /** The blank row template, grown on demand: BLANK_CONTENT, 0, 0 per cell. */

@@ -303,6 +303,11 @@ export class PaneTerminal {
     return this.absoluteBase(this.lines.active);
   }
 
+  /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */
+  compactScrollbackNow(): void {
+    this.lines.compactNow();
+  }
+
   /** What the compact store holds (for tests and benchmarks). */
   scrollbackStats(): ScrollbackStats {
     return this.lines.stats();

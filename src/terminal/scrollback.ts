@@ -24,7 +24,6 @@
  * If xterm's internals are not the expected shape, xterm keeps the whole scrollback as before.
  */
 import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
-import { decodeRowInto, encodeRow, rowBytes } from './compact-row.js';
 import type { Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { RowStore } from './row-store.js';
@@ -62,6 +61,13 @@ export function xtermScrollbackFor(options: ScrollbackOptions): number {
   return compactWanted(options) ? windowOf(options) : options.scrollback;
 }
 
+/**
+ * Rows are copied raw as they scroll out and encoded once the pane has written nothing for
+ * this long, in slices, so a flood pays one native copy per row and the encoding only for rows
+ * still kept when it ends.
+ */
+export const COMPACT_TIMING = { quietMs: 150, sliceRows: 2000 } as const;
+
 /** `CSI 3 J` / `CSI ? 3 J`: erase the scrollback. */
 const ERASE_SCROLLBACK = 3;
 
@@ -69,6 +75,8 @@ export interface ScrollbackStats {
   compact: boolean;
   /** Rows in the compact store (older than xterm's window). */
   storedRows: number;
+  /** Of those, rows still raw (copied, not yet encoded: the pane has not been quiet yet). */
+  rawRows: number;
   /** Approximate bytes those rows cost. */
   storedBytes: number;
   /** Rows xterm trimmed before they could be copied (always 0 unless xterm changed behaviour). */
@@ -83,7 +91,7 @@ export class Scrollback implements Disposable {
   private readonly window: number;
   /** Rows the store may hold that xterm no longer does. */
   private readonly storeRows: number;
-  private readonly store = new RowStore();
+  private readonly store: RowStore;
   private readonly buffers: XTerminal['buffer'];
   private readonly subscriptions: Disposable[] = [];
   private readonly fallbackCounter: TrimmedLineCounter | undefined;
@@ -93,6 +101,9 @@ export class Scrollback implements Disposable {
   private evicted = 0;
   private _scrolls = 0;
   private missed = 0;
+  /** Raw copies made so far; the encoder waits until this stops moving. */
+  private copies = 0;
+  private compactTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly xterm: XTerminal,
@@ -101,6 +112,8 @@ export class Scrollback implements Disposable {
     this.buffers = xterm.buffer;
     this.window = windowOf(options);
     this.storeRows = Math.max(0, options.scrollback - this.window);
+    // One more than storeRows: the shadow copy of xterm's top row.
+    this.store = new RowStore(this.storeRows + 1);
     this.internals = scrollbackInternals(xterm);
     this.compact = compactWanted(options) && this.internals !== undefined;
     if (compactWanted(options) && !this.compact) xterm.options.scrollback = options.scrollback;
@@ -143,10 +156,13 @@ export class Scrollback implements Disposable {
     return this.evicted - this.liveRows();
   }
 
+  /** Encode every raw row now (tests and benchmarks; normally this happens when the pane is quiet). */
+  compactNow(): void {
+    this.store.encodeRaw(Infinity);
+  }
+
   stats(): ScrollbackStats {
-    let storedBytes = 0;
-    for (const row of this.store.rows()) storedBytes += rowBytes(row);
-    return { compact: this.compact, storedRows: this.liveRows(), storedBytes, missedRows: this.missed };
+    return { compact: this.compact, storedRows: this.liveRows(), rawRows: this.store.rawSize, storedBytes: this.store.bytes(), missedRows: this.missed };
   }
 
   /**
@@ -166,7 +182,8 @@ export class Scrollback implements Disposable {
     this.xterm.options.scrollback = lines.length * growth + rows;
     this.xterm.resize(cols, rows);
     const spill = lines.length - (rows + this.window);
-    for (let i = 0; i < spill; i++) this.store.push(encodeRow(lines.get(i)!));
+    for (let i = 0; i < spill; i++) this.store.pushCopy(lines.get(i)!);
+    if (spill > 0) this.scheduleEncoding();
     // xterm trims the spilled rows here (onTrim counts them).
     this.xterm.options.scrollback = this.window;
     this.store.dropBefore(this.evicted - this.storeRows);
@@ -176,6 +193,7 @@ export class Scrollback implements Disposable {
   dispose(): void {
     for (const s of this.subscriptions) s.dispose();
     this.trimSubscription?.dispose();
+    clearTimeout(this.compactTimer);
     this.fallbackCounter?.dispose();
     this.store.reset(0);
   }
@@ -212,7 +230,27 @@ export class Scrollback implements Disposable {
     if (this.store.end < top) this.trimmed(0);
     const line = lines.get(0);
     if (!line) return;
-    this.store.push(encodeRow(line));
+    this.store.pushCopy(line);
+    this.scheduleEncoding();
+  }
+
+  private scheduleEncoding(): void {
+    this.copies++;
+    if (this.compactTimer) return;
+    let seen = this.copies;
+    const tick = (): void => {
+      this.compactTimer = undefined;
+      if (this.copies !== seen) {
+        // Still scrolling: wait for a quiet spell.
+        seen = this.copies;
+        this.compactTimer = setTimeout(tick, COMPACT_TIMING.quietMs);
+      } else if (!this.store.encodeRaw(COMPACT_TIMING.sliceRows)) {
+        this.compactTimer = setTimeout(tick, 0);
+      }
+      this.compactTimer?.unref?.();
+    };
+    this.compactTimer = setTimeout(tick, COMPACT_TIMING.quietMs);
+    this.compactTimer.unref?.();
   }
 
   /** `CSI 3 J` is about to trim every row above the screen: the store goes too. */
@@ -257,11 +295,8 @@ export class Scrollback implements Disposable {
         const live = self.liveRows();
         if (y >= live) return xb().getLine(y - live);
         if (y < 0) return undefined;
-        const row = self.store.get(self.store.first + y);
-        if (!row) return undefined;
-        const line = self.internals!.newLine(Math.max(self.xterm.cols, row.cells));
-        decodeRowInto(row, line);
-        return self.internals!.view(line);
+        const line = self.store.readInto(self.store.first + y, self.internals!.newLine, self.xterm.cols);
+        return line && self.internals!.view(line);
       },
       getNullCell: () => xb().getNullCell(),
     };
