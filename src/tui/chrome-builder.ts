@@ -64,7 +64,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     const offset = ui.scrollOffsets.get(paneId) ?? 0;
     let scrollIndicator: string | null = null;
     if (offset > 0) {
-      const scrollback = core.host(pane).terminal.xterm.buffer.active.baseY;
+      const scrollback = core.host(pane).terminal.scrollback.baseY;
       scrollIndicator = `↑ ${offset}/${scrollback}`;
     }
     return {

@@ -408,7 +408,7 @@ export class TuiController {
   // -- scrollback -----------------------------------------------------------
 
   private scrollback(pane: PaneRecord): number {
-    return this.core.host(pane).terminal.xterm.buffer.active.baseY;
+    return this.core.host(pane).terminal.scrollback.baseY;
   }
 
   private setScroll(pane: PaneRecord, offset: number): void {
@@ -485,6 +485,7 @@ export class TuiController {
       layers.push({
         id: pane.id,
         terminal: host.terminal.xterm,
+        rows: () => host.terminal.scrollback,
         rect: frameInterior(frame.rect),
         scrollOffset: offset > 0 ? offset : undefined,
         focused: focused?.id === pane.id && offset === 0,
