@@ -1,28 +1,23 @@
 /**
  * Rows just moved out of xterm, still in xterm's own cell words, packed one after another in
- * a single growing ring of words (trailing default blanks dropped). This is the hot path of a
- * flood — one row per scrolled line — so it allocates nothing per row: a typed array per row
- * (or even a view) cost about as much as xterm's parsing of the row itself, and fixed
- * full-width slots made a flood touch three times the memory. Rows leave from the front, to
- * be encoded as `CompactRow`s once the pane is quiet, or dropped when the scrollback is full
- * (most rows of a flood never get encoded).
+ * a single growing ring of words. This is the hot path of a flood — one row per scrolled
+ * line — so a row costs one native copy of its words and two pointer stores, nothing more:
+ * no allocation (a typed array per row, or even a view, cost about as much as xterm's parsing
+ * of the row), no loop in JavaScript (scanning for the trailing blanks, or asking whether
+ * the row's side tables are empty, each cost more than the copy). Rows leave from the front,
+ * to be encoded as compact `CompactRow`s (trailing blanks dropped) once the pane is quiet, or
+ * dropped when the scrollback is full — most rows of a flood are never encoded. While a flood
+ * lasts, the ring costs what xterm's own scrollback did; after it, what the text needs.
  */
-import { storedCells } from './compact-row.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
 const WORDS_PER_CELL = 3;
 const FIRST_SLOTS = 16;
 const FIRST_WORDS = 4096;
 
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-interface SideTables {
-  combined: Record<number, string>;
-  extended: Record<number, unknown>;
-}
+/** xterm never mutates a row's side tables once the row has left it (it gives a reused row new ones). */
+type Combined = CoreBufferLine['_combined'] | undefined;
+type Extended = CoreBufferLine['_extendedAttrs'] | undefined;
 
 export class RawRows {
   private words = new Uint32Array(FIRST_WORDS);
@@ -31,8 +26,9 @@ export class RawRows {
   private stored = new Uint32Array(FIRST_SLOTS);
   private lengths = new Uint32Array(FIRST_SLOTS);
   private wrapped = new Uint8Array(FIRST_SLOTS);
-  /** Grapheme clusters / extended attributes of the few rows that have them, by slot. */
-  private side = new Map<number, SideTables>();
+  /** Per slot: the row's own grapheme-cluster and extended-attribute tables (usually empty). */
+  private combined: Combined[] = new Array<Combined>(FIRST_SLOTS);
+  private extended: Extended[] = new Array<Extended>(FIRST_SLOTS);
   private head = 0;
   private count = 0;
   /** Where the next row's words go. */
@@ -51,24 +47,20 @@ export class RawRows {
   push(line: CoreBufferLine): boolean {
     if (this.count === this.start.length && !this.growSlots()) return false;
     const data = line._data;
-    const words = storedCells(data, Math.min(line.length, data.length / WORDS_PER_CELL)) * WORDS_PER_CELL;
+    const words = data.length;
     let at = this.place(words);
     if (at < 0) {
       this.growWords(words);
       at = this.tail;
     }
-    const dest = this.words;
-    for (let i = 0; i < words; i++) dest[at + i] = data[i]!;
+    this.words.set(data, at);
     const slot = (this.head + this.count) % this.start.length;
     this.start[slot] = at;
     this.stored[slot] = words / WORDS_PER_CELL;
     this.lengths[slot] = line.length;
     this.wrapped[slot] = line.isWrapped ? 1 : 0;
-    if (hasKeys(line._combined) || hasKeys(line._extendedAttrs)) {
-      this.side.set(slot, { combined: { ...line._combined }, extended: { ...line._extendedAttrs } });
-    } else if (this.side.size > 0) {
-      this.side.delete(slot);
-    }
+    this.combined[slot] = line._combined;
+    this.extended[slot] = line._extendedAttrs;
     this.tail = at + words;
     this.count++;
     return true;
@@ -79,20 +71,19 @@ export class RawRows {
     if (i < 0 || i >= this.count) return undefined;
     const slot = (this.head + i) % this.start.length;
     const start = this.start[slot]!;
-    const side = this.side.get(slot);
     return {
       _data: this.words.subarray(start, start + this.stored[slot]! * WORDS_PER_CELL),
       length: this.lengths[slot]!,
       isWrapped: this.wrapped[slot] === 1,
-      _combined: side?.combined ?? {},
-      _extendedAttrs: side?.extended ?? {},
+      _combined: this.combined[slot] ?? {},
+      _extendedAttrs: this.extended[slot] ?? {},
     };
   }
 
   /** Drops the `n` oldest rows. */
   dropFront(n: number): void {
     n = Math.min(n, this.count);
-    if (this.side.size > 0) for (let i = 0; i < n; i++) this.side.delete((this.head + i) % this.start.length);
+    for (let i = 0; i < n; i++) this.forget((this.head + i) % this.start.length);
     this.head = (this.head + n) % this.start.length;
     this.count -= n;
     if (this.count === 0) this.head = this.tail = 0;
@@ -103,7 +94,7 @@ export class RawRows {
     n = Math.min(n, this.count);
     if (n === 0) return;
     const slots = this.start.length;
-    if (this.side.size > 0) for (let i = this.count - n; i < this.count; i++) this.side.delete((this.head + i) % slots);
+    for (let i = this.count - n; i < this.count; i++) this.forget((this.head + i) % slots);
     this.tail = this.start[(this.head + this.count - n) % slots]!;
     this.count -= n;
     if (this.count === 0) this.head = this.tail = 0;
@@ -112,9 +103,16 @@ export class RawRows {
   /** Empties the ring and gives its memory back (after the rows were encoded or dropped). */
   clear(): void {
     this.head = this.count = this.tail = 0;
-    this.side.clear();
+    this.combined.fill(undefined);
+    this.extended.fill(undefined);
     if (this.words.length > FIRST_WORDS) this.words = new Uint32Array(FIRST_WORDS);
     if (this.start.length > FIRST_SLOTS) this.resizeSlots(FIRST_SLOTS);
+  }
+
+  /** Lets go of a dropped slot's side tables. */
+  private forget(slot: number): void {
+    this.combined[slot] = undefined;
+    this.extended[slot] = undefined;
   }
 
   /** Where `words` free words start (rows never wrap around the end), or -1. */
@@ -155,22 +153,22 @@ export class RawRows {
   }
 
   private resizeSlots(slots: number): void {
-    const old = { start: this.start, stored: this.stored, lengths: this.lengths, wrapped: this.wrapped, n: this.start.length };
+    const old = { start: this.start, stored: this.stored, lengths: this.lengths, wrapped: this.wrapped, combined: this.combined, extended: this.extended, n: this.start.length };
     this.start = new Int32Array(slots);
     this.stored = new Uint32Array(slots);
     this.lengths = new Uint32Array(slots);
     this.wrapped = new Uint8Array(slots);
-    const side = new Map<number, SideTables>();
+    this.combined = new Array<Combined>(slots);
+    this.extended = new Array<Extended>(slots);
     for (let i = 0; i < this.count; i++) {
       const from = (this.head + i) % old.n;
       this.start[i] = old.start[from]!;
       this.stored[i] = old.stored[from]!;
       this.lengths[i] = old.lengths[from]!;
       this.wrapped[i] = old.wrapped[from]!;
-      const s = this.side.get(from);
-      if (s) side.set(i, s);
+      this.combined[i] = old.combined[from];
+      this.extended[i] = old.extended[from];
     }
-    this.side = side;
     this.head = 0;
   }
 }
