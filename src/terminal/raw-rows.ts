@@ -45,7 +45,8 @@ export class RawRows {
 
   /** Appends a copy of `line`; false when `maxRows` rows are held already. */
   push(line: CoreBufferLine): boolean {
-    if (this.count === this.start.length && !this.growSlots()) return false;
+    if (this.count >= this.maxRows) return false;
+    if (this.count === this.start.length) this.growSlots();
     const data = line._data;
     const words = data.length;
     let at = this.place(words);
@@ -146,10 +147,8 @@ export class RawRows {
     this.tail = at;
   }
 
-  private growSlots(): boolean {
-    if (this.start.length >= this.maxRows) return false;
-    this.resizeSlots(Math.min(this.maxRows, this.start.length * 2));
-    return true;
+  private growSlots(): void {
+    this.resizeSlots(Math.max(this.count + 1, Math.min(this.maxRows, this.start.length * 2)));
   }
 
   private resizeSlots(slots: number): void {

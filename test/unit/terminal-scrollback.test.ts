@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaneTerminal, type ReadOptions } from '../../src/terminal/pane-terminal.js';
+import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
 
 const terminals: PaneTerminal[] = [];
 function make(options: { cols?: number; rows?: number; scrollback?: number; compact: boolean; window?: number }): PaneTerminal {
@@ -154,5 +155,56 @@ describe('compact scrollback store', () => {
     expect(unwrapped.slice(0, 60)).toEqual(text.split('\r\n'));
     expect(unwrapped[60]).toBe('after');
     expect(t.scrollbackStats().missedRows).toBe(0);
+  });
+});
+
+describe('raw row ring', () => {
+  /** A row of `cols` cells whose first `filled` cells hold `tag`. */
+  function row(cols: number, filled: number, tag: number, wrapped: boolean): CoreBufferLine {
+    const data = new Uint32Array(cols * 3);
+    for (let x = 0; x < cols; x++) data[x * 3] = x < filled ? (1 << 22) | (0x41 + ((tag + x) % 26)) : 1 << 22;
+    const combined: Record<number, string> = filled > 3 ? { 2: 'e\u0301' } : {};
+    return { _data: data, length: cols, isWrapped: wrapped, _combined: combined, _extendedAttrs: {} };
+  }
+
+  it('holds exactly what a plain list would, through pushes, drops from both ends and growth', async () => {
+    const { RawRows } = await import('../../src/terminal/raw-rows.js');
+    const op = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ push: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.boolean()) }) },
+      fc.record({ front: fc.integer({ min: 0, max: 6 }) }),
+      fc.record({ back: fc.integer({ min: 0, max: 3 }) }),
+      fc.constant({ clear: true }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.array(op, { maxLength: 300 }), (maxRows, ops) => {
+        const ring = new RawRows(maxRows);
+        const model: CoreBufferLine[] = [];
+        let tag = 0;
+        for (const o of ops) {
+          if ('push' in o) {
+            const [cols, filled, wrapped] = o.push;
+            const r = row(cols, Math.min(cols, filled), tag++, wrapped);
+            expect(ring.push(r)).toBe(model.length < maxRows);
+            if (model.length < maxRows) model.push(r);
+          } else if ('front' in o) {
+            ring.dropFront(o.front);
+            model.splice(0, o.front);
+          } else if ('back' in o) {
+            ring.dropBack(o.back);
+            model.splice(Math.max(0, model.length - o.back), o.back);
+          } else {
+            ring.clear();
+            model.length = 0;
+          }
+          expect(ring.size).toBe(model.length);
+        }
+        model.forEach((m, i) => {
+          const got = ring.line(i)!;
+          expect(Array.from(got._data)).toEqual(Array.from(m._data));
+          expect([got.length, got.isWrapped, got._combined]).toEqual([m.length, m.isWrapped, m._combined]);
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
