@@ -70,7 +70,7 @@ function fromUnits(units: Uint16Array | number[], n: number): string {
 }
 
 /** Number of cells up to the last one that is not a default blank. */
-export function storedCells(data: Uint32Array, length: number): number {
+function storedCells(data: Uint32Array, length: number): number {
   let n = length;
   while (n > 0) {
     const i = (n - 1) * WORDS_PER_CELL;
