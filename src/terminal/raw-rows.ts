@@ -9,6 +9,7 @@
  * dropped when the scrollback is full — most rows of a flood are never encoded. While a flood
  * lasts, the ring costs what xterm's own scrollback did; after it, what the text needs.
  */
+import { released } from './memory-release.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
 const WORDS_PER_CELL = 3;
@@ -106,7 +107,10 @@ export class RawRows {
     this.head = this.count = this.tail = 0;
     this.combined.fill(undefined);
     this.extended.fill(undefined);
-    if (this.words.length > FIRST_WORDS) this.words = new Uint32Array(FIRST_WORDS);
+    if (this.words.length > FIRST_WORDS) {
+      released(this.words.byteLength);
+      this.words = new Uint32Array(FIRST_WORDS);
+    }
     if (this.start.length > FIRST_SLOTS) this.resizeSlots(FIRST_SLOTS);
   }
 
