@@ -23,8 +23,14 @@ export function formatError(error: unknown): string {
 /** The exit code for anything a verb may throw (SPEC §6). */
 export function exitCodeForError(error: unknown): number {
   if (error instanceof UsageError) return EXIT.usage;
-  return exitCodeFor(describeError(error).code);
+  const { code } = describeError(error);
+  // The CLI's params come from its flags and arguments, so a value the server refused is a usage error too.
+  if (USAGE_CODES.has(code)) return EXIT.usage;
+  return exitCodeFor(code);
 }
+
+/** Server error codes that mean a param out of range or malformed (SPEC §3: exit 2 from the CLI). */
+const USAGE_CODES: ReadonlySet<string> = new Set(['invalid_params', 'invalid_agent_timeout']);
 
 function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof CorralError) return { code: error.code, message: error.message };

@@ -6,6 +6,7 @@ import type { CommandModule } from 'yargs';
 import { resolveSocketPath } from '../paths.js';
 import { connect, type RpcClient } from '../rpc/client.js';
 import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, UsageError } from './output.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
 /** Options every verb accepts. */
 export interface GlobalArgs {
@@ -37,13 +38,16 @@ export function paneArg(argv: { pane?: string; current?: boolean }, env: NodeJS.
   return argv.pane;
 }
 
-/** Writes to stdout. */
+/** Writes to stdout; a reader that went away ends the CLI quietly (closed-pipe.ts). */
 export function out(text: string): void {
-  if (text !== '') process.stdout.write(text);
+  if (text === '') return;
+  endQuietlyOnClosedPipe();
+  process.stdout.write(text);
 }
 
 /** Reports an error on stderr and sets the exit code; never throws. */
 export function reportError(error: unknown): void {
+  endQuietlyOnClosedPipe();
   if (error instanceof UsageError) {
     process.stderr.write(`corral: ${error.message}\n`);
   } else {

@@ -13,8 +13,7 @@ export const watchCommand = defineCommand({
       .option('type', { type: 'string', array: true, describe: 'only events of this type, e.g. ai.stop, surface_changed (repeatable)' }),
   handler: (argv) =>
     withClient(argv, async (client) => {
-      // `watch | head -n 1` closes stdout early; that ends the stream, it is not an error.
-      process.stdout.on('error', () => client.close());
+      // `watch | head -n 1` closes stdout early: out() then ends the CLI quietly (closed-pipe.ts).
       const ended = new Promise<void>((resolve) => client.onClose(() => resolve()));
       // Events that race ahead of the subscribe reply wait, so `subscribed` is always line one.
       let early: unknown[] | undefined = [];

@@ -11,6 +11,7 @@ import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import type { HandlerTable } from './context.js';
+import { BOUNDS } from '../bounds.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
 export function agentPane(core: CorralCore, p: Params): PaneRecord {
@@ -45,8 +46,6 @@ function untilParam(p: Params): AgentStatus[] | undefined {
   return raw as AgentStatus[];
 }
 
-const MAX_TIMEOUT_MS = 2_147_483_647;
-
 export const agentHandlers: HandlerTable = {
   'agent.start': async (p, { core, signal }) => {
     const pane = core.resolveOne(str(p, 'pane_id'));
@@ -55,7 +54,7 @@ export const agentHandlers: HandlerTable = {
       kind: str(p, 'kind'),
       name: p.name === undefined || p.name === null || p.name === '' ? undefined : str(p, 'name'),
       args,
-      timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS),
+      timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max),
       signal,
     });
   },
@@ -64,13 +63,13 @@ export const agentHandlers: HandlerTable = {
     const until = untilParam(p);
     const wait = p.wait === true;
     if (until && !wait) throw new CorralError('invalid_params', '"until" needs "wait"');
-    const agent = await promptAgent(core, pane, { text: text(p, 'text'), wait, until, timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS), signal });
+    const agent = await promptAgent(core, pane, { text: text(p, 'text'), wait, until, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal });
     return { agent };
   },
   'agent.wait': async (p, { core, signal }) => {
     const pane = agentPane(core, p);
     const until = untilParam(p) ?? DEFAULT_UNTIL;
-    const timeoutMs = optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS);
+    const timeoutMs = optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max);
     const agent = await waitForAgent(core, pane, {
       until: (a) => statusMatches(a, until),
       deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,

@@ -4,14 +4,12 @@ import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.
 import { readPane, runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
 import { paneParam } from './structure.js';
 import type { HandlerTable } from './context.js';
-
-/** Most rows one read may ask for (SPEC §5 `surface.read` bound, used for both surfaces). */
-export const MAX_READ_LINES = 10_000;
+import { BOUNDS } from '../bounds.js';
 
 function readOptions(p: Params): ReadOptions {
   return {
     source: optOneOf(p, 'source', READ_SOURCES),
-    lines: optInt(p, 'lines', 1, MAX_READ_LINES),
+    lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max),
     format: optOneOf(p, 'format', ['text', 'ansi'] as const),
   };
 }
@@ -48,7 +46,7 @@ export const paneIoHandlers: HandlerTable = {
     const m = raw as Params;
     const match = { type: optOneOf(m, 'type', ['substring', 'regex'] as const) ?? 'substring', value: text(m, 'value') };
     if (match.value === '') throw new CorralError('invalid_params', 'match.value must not be empty');
-    return waitForOutput(core, pane, { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', 0, 2_147_483_647), signal });
+    return waitForOutput(core, pane, { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal });
   },
 };
 
