@@ -105,12 +105,15 @@ export function runCommand(core: CorralCore, pane: PaneRecord, command: string):
   core.writeToPane(pane, command + '\r');
 }
 
-/** Sends named keys (SPEC §6), honouring the app's cursor-key mode. */
-export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): void {
+/**
+ * Sends named keys (SPEC §6), honouring the app's cursor-key mode. `verb` is the command the
+ * caller used (`key`, `pane send-keys`, `agent send-keys`), so a closed gate names it.
+ */
+export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[], verb = 'send-keys'): void {
   if (keys.length === 0) throw new CorralError('invalid_params', 'keys must name at least one key');
   const host = core.host(pane);
   const bytes = encodeKeys(keys, { applicationCursor: host.terminal.applicationCursorKeys });
-  core.requireScripting('send-keys');
+  core.requireScripting(verb);
   core.writeToPane(pane, bytes);
 }
 

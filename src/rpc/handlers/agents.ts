@@ -81,7 +81,7 @@ export const agentHandlers: HandlerTable = {
   'agent.read': async (p, { core }) => ({ read: await readAgent(core, agentPane(core, p), readOptions(p)) }),
   'agent.send_keys': (p, { core }) => {
     const pane = agentPane(core, p);
-    sendKeys(core, pane, keysParam(p));
+    sendKeys(core, pane, keysParam(p), 'agent send-keys');
     return { agent: agentView(core, pane) };
   },
   'agent.list': (p, { core }) => {

@@ -30,7 +30,7 @@ export const paneIoHandlers: HandlerTable = {
     return { sent: true };
   },
   'pane.send_keys': (p, { core }) => {
-    sendKeys(core, paneParam(core, p), keysParam(p));
+    sendKeys(core, paneParam(core, p), keysParam(p), 'pane send-keys');
     return { sent: true };
   },
   'pane.run': (p, { core }) => {

@@ -78,7 +78,7 @@ export const surfaceHandlers: HandlerTable = {
     return send(target(core, p));
   },
   'surface.send_keys': (p, { core }) => {
-    sendKeys(core, target(core, p), keysParam(p));
+    sendKeys(core, target(core, p), keysParam(p), 'key');
     return { sent: true };
   },
   'surface.focus': (p, { core }) => {
