@@ -1,10 +1,11 @@
 /** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
 import { CorralError, READ_SOURCES } from '../protocol.js';
 import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
-import { readPane, runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
+import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
 import { paneParam } from './structure.js';
 import type { HandlerTable } from './context.js';
 import { BOUNDS } from '../bounds.js';
+import { readGathering } from '../../agents/transcript.js';
 
 function readOptions(p: Params): ReadOptions {
   return {
@@ -21,10 +22,8 @@ function keysParam(p: Params): string[] {
 }
 
 export const paneIoHandlers: HandlerTable = {
-  'pane.read': (p, { core }) => {
-    const { total_lines: _t, end_line: _e, line_count: _l, ...read } = readPane(core, paneParam(core, p), readOptions(p));
-    return { read };
-  },
+  // Gathers an idle full-screen agent's transcript like agent.read, but never refuses: a busy agent reads passively.
+  'pane.read': async (p, { core }) => ({ read: await readGathering(core, paneParam(core, p), readOptions(p), 'passive') }),
   'pane.send_text': (p, { core }) => {
     typeRaw(core, paneParam(core, p), text(p, 'text'));
     return { sent: true };

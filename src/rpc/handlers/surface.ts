@@ -37,7 +37,7 @@ export const surfaceHandlers: HandlerTable = {
   'surface.status': (p, { core }) => surfaceStatus(core, target(core, p)),
   'surface.read': (p, { core }) => {
     const pane = target(core, p);
-    const read = readPane(core, pane, {
+    const { read, totalLines, endLine, lineCount, lineStarts } = readPane(core, pane, {
       source: optOneOf(p, 'source', READ_SOURCES) ?? 'recent',
       lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max) ?? DEFAULT_SURFACE_READ_LINES,
     });
@@ -45,10 +45,11 @@ export const surfaceHandlers: HandlerTable = {
     const eof = core.paneExit(pane).exited;
     const fenced = core.config.ai_injection_fence && !raw;
     return {
-      text: fenced ? wrapUntrusted(read.text, { surfaceId: pane.surfaceId, totalLines: read.total_lines, eof }) : read.text,
-      lines: read.line_count,
-      total_lines: read.total_lines,
-      end_line: read.end_line,
+      text: fenced ? wrapUntrusted(read.text, { surfaceId: pane.surfaceId, totalLines, eof }) : read.text,
+      lines: lineCount,
+      total_lines: totalLines,
+      end_line: endLine,
+      ...(lineStarts ? { line_starts: lineStarts } : {}),
       eof,
       fenced,
       output_generation: read.revision,
