@@ -23,7 +23,10 @@ function keysParam(p: Params): string[] {
 
 export const paneIoHandlers: HandlerTable = {
   // Gathers an idle full-screen agent's transcript like agent.read, but never refuses: a busy agent reads passively.
-  'pane.read': async (p, { core }) => ({ read: await readGathering(core, paneParam(core, p), readOptions(p), 'passive') }),
+  'pane.read': async (p, { core }) => {
+    const opts = readOptions(p);
+    return { read: await readGathering(core, paneParam(core, p), opts, 'passive') };
+  },
   'pane.send_text': (p, { core }) => {
     typeRaw(core, paneParam(core, p), text(p, 'text'));
     return { sent: true };
@@ -37,7 +40,6 @@ export const paneIoHandlers: HandlerTable = {
     return { sent: true };
   },
   'pane.wait_for_output': (p, { core, signal }) => {
-    const pane = paneParam(core, p);
     const raw = p.match;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new CorralError('invalid_params', 'param "match" must be {type: "substring"|"regex", value: string}');
@@ -45,7 +47,9 @@ export const paneIoHandlers: HandlerTable = {
     const m = raw as Params;
     const match = { type: optOneOf(m, 'type', ['substring', 'regex'] as const) ?? 'substring', value: text(m, 'value') };
     if (match.value === '') throw new CorralError('invalid_params', 'match.value must not be empty');
-    return waitForOutput(core, pane, { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal });
+    const opts = { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal };
+    // Params first, then the pane: a malformed request is invalid_params whatever it names.
+    return waitForOutput(core, paneParam(core, p), opts);
   },
 };
 

@@ -36,11 +36,12 @@ export const surfaceHandlers: HandlerTable = {
   },
   'surface.status': (p, { core }) => surfaceStatus(core, target(core, p)),
   'surface.read': (p, { core }) => {
-    const pane = target(core, p);
-    const { read, totalLines, endLine, lineCount, lineStarts } = readPane(core, pane, {
+    const opts = {
       source: optOneOf(p, 'source', READ_SOURCES) ?? 'recent',
       lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max) ?? DEFAULT_SURFACE_READ_LINES,
-    });
+    };
+    const pane = target(core, p);
+    const { read, totalLines, endLine, lineCount, lineStarts } = readPane(core, pane, opts);
     const raw = optBool(p, 'raw') ?? false;
     const eof = core.paneExit(pane).exited;
     const fenced = core.config.ai_injection_fence && !raw;
