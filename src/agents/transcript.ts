@@ -57,9 +57,23 @@ export async function readGathering(core: CorralCore, pane: PaneRecord, opts: Re
   }
   // An app that does not take the mouse cannot be scrolled without typing into it: stay passive.
   if (terminal.mouseTrackingMode === 'none') return plain;
-  const lines = await gatherTranscript(host, opts.lines!);
+  const lines = await oneGatherAtATime(host, () => gatherTranscript(host, opts.lines!));
   const text = lines.slice(-opts.lines!).join('\n');
   return { ...plain, text, truncated: lines.length > opts.lines!, revision: host.outputGeneration };
+}
+
+/** The gather running (or queued last) on each pane. */
+const gathers = new WeakMap<PaneHost, Promise<unknown>>();
+
+/**
+ * Runs gathers on one pane one after another: two at once (an `agent read` and a `pane read`
+ * from different scripts) would scroll the same agent in opposite directions.
+ */
+function oneGatherAtATime<T>(host: PaneHost, gather: () => Promise<T>): Promise<T> {
+  const previous = gathers.get(host) ?? Promise.resolve();
+  const next = previous.then(gather, gather);
+  gathers.set(host, next.catch(() => undefined));
+  return next;
 }
 
 /** Scrolls up page by page until the top (or enough lines), stitches the pages, scrolls back. */

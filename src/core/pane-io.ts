@@ -71,7 +71,8 @@ export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions =
  */
 export function matchableLines(core: CorralCore, pane: PaneRecord, opts: ReadOptions): string[] {
   const source = opts.source ?? 'recent';
-  if (source !== 'recent') return readPane(core, pane, opts).read.text.split('\n');
+  // Patterns match the text, never escape sequences, whatever format the reply's read has.
+  if (source !== 'recent') return readPane(core, pane, { ...opts, format: 'text' }).read.text.split('\n');
   const rows = opts.lines ?? DEFAULT_RECENT_LINES;
   // N logical lines span at least N rows; keep those that reach into the last N rows.
   const unwrapped = readPane(core, pane, { source: 'recent-unwrapped', lines: rows });

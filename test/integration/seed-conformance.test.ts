@@ -117,6 +117,17 @@ describe('seed conformance (scripting on)', () => {
       expect(lineNumbers(unwrapped.stdout)[0]).toBe(102);
     });
 
+    it('3: an agent read and a pane read at the same time both get the whole transcript', async () => {
+      const [agentRead, paneRead] = await Promise.all([
+        server.cli(['agent', 'read', pane, '--lines', '120']),
+        server.cli(['pane', 'read', pane, '--lines', '120']),
+      ]);
+      for (const read of [agentRead, paneRead]) {
+        expect(read.code, read.stderr).toBe(0);
+        expect(lineNumbers(read.stdout)).toEqual(Array.from({ length: 119 }, (_, i) => 82 + i));
+      }
+    });
+
     it('3: pane read of a full-screen app that is not an agent stays passive (the screen only)', async () => {
       const other = await newPane(server);
       await server.cli(['pane', 'run', other, `node ${FULLSCREEN_APP} 200`]);
