@@ -142,7 +142,8 @@ describe('seed conformance (scripting on)', () => {
 
   it('5: a reader that closes the pipe early ends the CLI quietly, exit 0', async () => {
     await newPane(server);
-    for (const args of [['workspace', 'list'], ['ps', '--json'], ['pane', 'list'], ['ls']]) {
+    // watch streams until its reader goes away: the first write ends it.
+    for (const args of [['workspace', 'list'], ['ps', '--json'], ['pane', 'list'], ['ls'], ['watch']]) {
       const result = await cliWithClosedStdout(server, args);
       expect(result.stderr, args.join(' ')).toBe('');
       expect(result.code, args.join(' ')).toBe(0);
