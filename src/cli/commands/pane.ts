@@ -10,6 +10,7 @@ import { UsageError } from '../output.js';
 import { absoluteCwd, focusOption, KEY_NAMES } from '../options.js';
 import { BOUNDS } from '../../rpc/bounds.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
+import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import {
   currentPaneId,
   defineCommand,
@@ -202,7 +203,7 @@ const waitOutput = defineCommand({
   builder: (y) =>
     withPane(y)
       .option('match', { type: 'string', describe: 'substring to wait for' })
-      .option('regex', { type: 'string', describe: 'regular expression to wait for, matched line by line' })
+      .option('regex', { type: 'string', describe: `regular expression to wait for, matched line by line (${PANE_REGEX_SYNTAX})` })
       .conflicts('match', 'regex')
       .option('source', { ...sourceOption, describe: 'snapshot to search (default recent)' })
       .option('lines', linesOption('rows to search, 1..10000 (default 80)'))

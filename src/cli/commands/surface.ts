@@ -11,6 +11,7 @@ import { afterDashes, conductorCall, defineCommand, textArg } from '../run.js';
 import { jsonOption, KEY_NAMES, targetPositional } from '../options.js';
 import { BOUNDS } from '../../rpc/bounds.js';
 import { linesOption, numberOption } from '../numbers.js';
+import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 
 /** `corral read <target>`. */
 export const readCommand = defineCommand({
@@ -39,7 +40,7 @@ export const searchCommand = defineCommand({
     y
       .positional('target', targetPositional)
       .positional('pattern', { type: 'string', describe: 'substring (or regex with --regex); after -- if it starts with -' })
-      .option('regex', { type: 'boolean', default: false, describe: 'treat the pattern as a regular expression' })
+      .option('regex', { type: 'boolean', default: false, describe: `treat the pattern as a regular expression, matched line by line (${PANE_REGEX_SYNTAX})` })
       .option('max', numberOption('max', BOUNDS.maxMatches, 'stop after N matches, 1..10000 (default 50)'))
       .option('json', jsonOption),
   handler: (argv) =>
