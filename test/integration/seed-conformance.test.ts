@@ -181,6 +181,8 @@ describe('seed conformance (scripting on)', () => {
     const badCwd = await server.cli(['workspace', 'create', '--cwd', join(server.home, 'no-such-dir')]);
     expect(badCwd.code, badCwd.stderr).toBe(2);
     expect(JSON.parse(badCwd.stderr).error.code).toBe('invalid_params');
+    const badType = await server.cli(['watch', '--type', 'no.such.event']);
+    expect(badType.code, badType.stderr).toBe(2);
   });
 
   it('6: the server refuses the same numbers as invalid_params', async () => {

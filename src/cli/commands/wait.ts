@@ -4,7 +4,7 @@ import { formatJsonLine } from '../output.js';
 import { jsonOption } from '../options.js';
 import { BOUNDS } from '../../rpc/bounds.js';
 import { numberOption, TIMEOUT_SECONDS } from '../numbers.js';
-import { defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
+import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient } from '../run.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import { compilePattern, formatOutcome, runWait, WAIT, type WaitOptions } from '../wait.js';
 
@@ -50,6 +50,6 @@ export const waitCommand = defineCommand({
     await withClient(argv, async (client) => {
       const outcome = await runWait({ client, openEvents: () => connect(socketPathOf(argv)) }, opts);
       out(argv.json ? `${formatJsonLine(outcome)}\n` : formatOutcome(outcome));
-    });
+    }, FROM_FLAGS);
   },
 });

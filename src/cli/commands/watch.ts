@@ -1,7 +1,7 @@
 /** `corral watch`: the event stream as NDJSON on stdout until killed or the server goes away (SPEC §7). */
 import { EVENT_NOTIFICATION } from '../../rpc/protocol.js';
 import { formatJsonLine } from '../output.js';
-import { defineCommand, out, withClient } from '../run.js';
+import { defineCommand, FROM_FLAGS, out, withClient } from '../run.js';
 
 /** `corral watch`. */
 export const watchCommand = defineCommand({
@@ -27,5 +27,5 @@ export const watchCommand = defineCommand({
       for (const params of early) out(`${formatJsonLine(params)}\n`);
       early = undefined;
       await ended;
-    }),
+    }, FROM_FLAGS),
 });
