@@ -133,7 +133,7 @@ describe('errors and exit codes', () => {
   });
 
   it('a param the server refused is a usage error only when the params came from flags', () => {
-    for (const code of ['invalid_params', 'invalid_agent_timeout']) {
+    for (const code of ['invalid_params', 'invalid_agent_timeout'] as const) {
       expect(exitCodeForError(new CorralError(code, 'x'), { paramsFromFlags: true })).toBe(EXIT.usage);
       // up / flow run: the params came from a file.
       expect(exitCodeForError(new CorralError(code, 'x'))).toBe(EXIT.runtime);
