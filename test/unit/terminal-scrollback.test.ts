@@ -208,3 +208,29 @@ describe('raw row ring', () => {
     );
   });
 });
+
+describe('the TUI view of the compact store', () => {
+  it('draws rows scrolled back into the store exactly as rows still in xterm', async () => {
+    const { CellGrid, copyXtermRows, topLineFor } = await import('../../src/screen/index.js');
+    const on = make({ compact: true, scrollback: 200, window: 4, cols: 16, rows: 4 });
+    const off = make({ compact: false, scrollback: 200, cols: 16, rows: 4 });
+    const text = Array.from({ length: 120 }, (_, i) => `\x1b[3${i % 8}mrow ${i} 界\x1b[0m`).join('\r\n');
+    await on.write(text);
+    await off.write(text);
+    on.compactScrollbackNow();
+    expect(on.scrollbackStats().storedRows).toBeGreaterThan(100);
+    for (const offset of [0, 3, 50, 116]) {
+      const grids = [on, off].map((t) => {
+        const grid = new CellGrid(16, 4);
+        copyXtermRows(t.scrollback, grid, { x: 0, y: 0, cols: 16, rows: 4 }, { top: topLineFor(t.scrollback, offset) });
+        return grid;
+      });
+      expect(grids[0]!.toLines()).toEqual(grids[1]!.toLines());
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 16; x++) expect(grids[0]!.get(x, y)).toEqual(grids[1]!.get(x, y));
+    }
+    // Fully scrolled back, the top row is the oldest kept row, from the store.
+    const top = new CellGrid(16, 4);
+    copyXtermRows(on.scrollback, top, { x: 0, y: 0, cols: 16, rows: 4 }, { top: topLineFor(on.scrollback, 116) });
+    expect(top.toLines()[0]).toBe('row 0 界        ');
+  });
+});
