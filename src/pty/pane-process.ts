@@ -8,6 +8,7 @@ import * as pty from 'node-pty';
 import { Emitter, type Disposable } from '../terminal/emitter.js';
 import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
+import { isolatedCommand } from './isolated-exec.js';
 
 /** How input is fed to the pty. */
 export const INPUT_CHUNKING = {
@@ -87,6 +88,15 @@ function liveSessionGroups(sid: number): Set<number> {
   return new Set(sessionProcesses(sid).filter((p) => p.state !== 'Z').map((p) => p.pgrp));
 }
 
+let warnedNotIsolated = false;
+
+/** Without bash, panes start without the fd-closing step; say so once, in the server's log. */
+function warnNotIsolatedOnce(): void {
+  if (warnedNotIsolated) return;
+  warnedNotIsolated = true;
+  process.stderr.write('corral: bash not found; panes start with the server\'s other open file descriptors (see docs/security.md)\n');
+}
+
 /** A child process running on its own pty. */
 export class PaneProcess {
   private readonly dataEmitter = new Emitter<PtyOutput>();
@@ -115,11 +125,16 @@ export class PaneProcess {
     this.installEofDrain();
   }
 
-  /** Start `file` on a new pty; its session and process group id equal its pid. */
+  /**
+   * Start `file` on a new pty; its session and process group id equal its pid. It starts with
+   * only its own terminal open (fds 0–2): no other pane's pty, no socket of the server.
+   */
   static spawn(options: SpawnOptions): PaneProcess {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-    const child = pty.spawn(options.file, options.args ?? [], {
+    const command = isolatedCommand(options.file, options.args ?? []);
+    if (!command.isolated) warnNotIsolatedOnce();
+    const child = pty.spawn(command.file, command.args, {
       name: TERM_NAME,
       cols: options.cols,
       rows: options.rows,
