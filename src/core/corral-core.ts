@@ -10,6 +10,7 @@ import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '..
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
+import type { ExitInfo } from '../pty/pane-process.js';
 import { EventBus, type Disposable } from './event-bus.js';
 import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
@@ -49,6 +50,7 @@ interface LivePane {
   lastSurfaceChangedAt: number;
   exited: boolean;
   exitCode: number | null;
+  exitSignal: string | null;
 }
 
 export class CorralCore {
@@ -300,9 +302,9 @@ export class CorralCore {
     return live.host;
   }
 
-  paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null } {
+  paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
-    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null };
+    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null, exitSignal: live?.exitSignal ?? null };
   }
 
   /** Throws `scripting_disabled` unless the gate is open (SPEC §8). */
@@ -404,13 +406,13 @@ export class CorralCore {
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
     });
-    const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
+    const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);
       this.agents.paneOutput(pane.surfaceId);
     });
-    host.onExit(({ exitCode }) => this.onPaneExit(pane.surfaceId, exitCode));
+    host.onExit((info) => this.onPaneExit(pane.surfaceId, info));
     this.agents.paneStarted(pane);
   }
 
@@ -429,14 +431,15 @@ export class CorralCore {
     else live.surfaceChangedTimer = setTimeout(fire, wait);
   }
 
-  private onPaneExit(surfaceId: number, exitCode: number): void {
+  private onPaneExit(surfaceId: number, info: ExitInfo): void {
     const live = this.live.get(surfaceId);
     if (!live) return;
     live.exited = true;
-    live.exitCode = exitCode;
+    live.exitCode = info.exitCode;
+    live.exitSignal = info.signal;
     const pane = this.paneBySurface(surfaceId);
     if (!pane) return;
-    this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: exitCode });
+    this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: info.exitCode, exit_signal: info.signal });
     // Like tmux without remain-on-exit: a pane whose shell ended goes away.
     if (!this.closed) this.closePane(pane.id);
   }

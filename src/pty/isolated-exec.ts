@@ -7,8 +7,13 @@
  *
  * Node has no fcntl(2) to mark the masters close-on-exec, so the child does what tmux's
  * child does (closefrom(3)): it execs a tiny bash step that closes every fd above 2 and then
- * execs the real program in the same process (same pid, same session, same pty). Closing in
- * the child also covers fds no code of ours knows about. See docs/decisions.md.
+ * execs the real program in the same process (same pid, session and pty). Closing in the
+ * child also covers fds no code of ours knows about. See docs/decisions.md.
+ *
+ * The step runs with an empty environment and hands the pane's environment to `env -i` as
+ * arguments: bash rewrites what it imports (drops PS1/PS2 when not interactive, resets IFS,
+ * OPTIND, PS4, re-exports BASHOPTS, would source $BASH_ENV), and the program must get exactly
+ * the environment corral built for it.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
@@ -40,18 +45,44 @@ export function findExecutable(file: string, path: string | undefined): string |
   return null;
 }
 
-let bashPath: string | null | undefined;
-
-/** bash, found once per process: /bin/bash, else on the server's PATH. */
-function closingShell(): string | null {
-  if (bashPath === undefined) bashPath = findExecutable('/bin/bash', undefined) ?? findExecutable('bash', process.env.PATH);
-  return bashPath;
+/** Where a system keeps a tool, before the server's PATH is searched. */
+function systemTool(name: string): string | null {
+  return findExecutable(`/usr/bin/${name}`, undefined) ?? findExecutable(`/bin/${name}`, undefined) ?? findExecutable(name, process.env.PATH);
 }
 
-/** The program and arguments that run `file args` with every inherited fd above 2 closed. */
-export function isolatedCommand(file: string, args: readonly string[]): { file: string; args: string[]; isolated: boolean } {
-  const bash = closingShell();
-  if (bash === null) return { file, args: [...args], isolated: false };
-  // --posix: a non-interactive bash would otherwise source $BASH_ENV before the program runs.
-  return { file: bash, args: ['--posix', '-c', CLOSE_FDS_SCRIPT, STEP_NAME, file, ...args], isolated: true };
+let tools: { bash: string; env: string } | null | undefined;
+
+/** bash and env, found once per process; null when either is missing or this is not Linux. */
+function closingTools(): { bash: string; env: string } | null {
+  if (tools === undefined) {
+    // Elsewhere node-pty spawns through posix_spawn with POSIX_SPAWN_CLOEXEC_DEFAULT (macOS).
+    const bash = process.platform === 'linux' ? systemTool('bash') : null;
+    const env = bash === null ? null : systemTool('env');
+    tools = bash !== null && env !== null ? { bash, env } : null;
+  }
+  return tools;
+}
+
+export interface Command {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  /** False when the fd-closing step is unavailable and `file` runs directly. */
+  isolated: boolean;
+}
+
+/** What to spawn so that `file args` runs in `env` with every inherited fd above 2 closed. */
+export function isolatedCommand(file: string, args: readonly string[], env: Record<string, string>): Command {
+  const found = closingTools();
+  if (found === null) return { file, args: [...args], env, isolated: false };
+  // `--` ends env's options, so no variable name can read as one; the program follows the
+  // assignments, and env looks it up on the new PATH as execvp in node-pty would have.
+  const assignments = Object.entries(env).map(([key, value]) => `${key}=${value}`);
+  return {
+    file: found.bash,
+    // --posix: no $BASH_ENV or other start-up file, even if one were set.
+    args: ['--posix', '-c', CLOSE_FDS_SCRIPT, STEP_NAME, found.env, '-i', '--', ...assignments, file, ...args],
+    env: {},
+    isolated: true,
+  };
 }

@@ -248,6 +248,8 @@ export interface PaneInfo {
   zoomed: boolean;
   exited: boolean;
   exit_code: number | null;
+  /** The signal that ended the pane's process (`SIGKILL`), null when it exited by itself. */
+  exit_signal: string | null;
   agent?: AgentInfo;
 }
 
