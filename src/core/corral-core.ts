@@ -11,6 +11,7 @@ import { resolveSelector, type SelectorCandidate } from '../session/selectors.js
 import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
 import type { ExitInfo } from '../pty/pane-process.js';
+import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus, type Disposable } from './event-bus.js';
 import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
@@ -115,6 +116,7 @@ export class CorralCore {
 
   /** `env`: extra variables for the root pane's shell (an `up` file's `env`); corral's own win. */
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
+    this.requireShell();
     const created = this.model.createWorkspace(opts);
     this.startPane(created.pane, opts.env);
     this.emit({ type: 'workspace.created', workspace: created.workspace.id });
@@ -126,6 +128,7 @@ export class CorralCore {
   }
 
   createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
+    this.requireShell();
     const created = this.model.createTab(opts);
     this.startPane(created.pane);
     this.emit({ type: 'tab.created', workspace: created.tab.workspaceId, tab: created.tab.id });
@@ -142,6 +145,7 @@ export class CorralCore {
     opts: { ratio?: number; cwd?: string; focus?: boolean; env?: Record<string, string> } = {},
   ) {
     const target = this.model.pane(paneId);
+    this.requireShell();
     // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
     const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
@@ -383,6 +387,21 @@ export class CorralCore {
   }
 
   // -- internals ------------------------------------------------------------
+
+  /**
+   * Refuses to create a pane whose shell cannot start, before anything is created: node-pty
+   * would fork anyway and the pane would vanish at once with nothing to say why.
+   */
+  private requireShell(): void {
+    const shell = this.config.shell;
+    if (findExecutable(shell, this.options.baseEnv.PATH) !== null) return;
+    throw new CorralError(
+      'invalid_params',
+      `the shell ${JSON.stringify(shell)} is not an executable file${shell.includes('/') ? '' : ' on PATH'}: ` +
+        'set `shell` in config.toml (or $SHELL) to an installed shell',
+      { shell },
+    );
+  }
 
   private area(): Rect {
     return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
