@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'internal_error',
   // Client-side only: the CLI could not reach a server.
   'server_not_running',
+  // The socket's directory is not private to the user (SPEC §8): server and CLI refuse it.
+  'unsafe_socket_dir',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
