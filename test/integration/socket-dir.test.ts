@@ -104,6 +104,27 @@ describe('the socket directory', () => {
     expect(fake.bytes()).toBe(0);
   });
 
+  it("an agent's hook never reports to a socket planted in an unsafe directory", async () => {
+    const server = sandbox();
+    const unsafe = join(server.dir, 'unsafe');
+    const safe = join(server.dir, 'safe');
+    mkdirSync(unsafe);
+    chmodSync(unsafe, 0o777);
+    mkdirSync(safe, { mode: 0o700 });
+    const trap = await plantSocket(join(unsafe, 'default.sock'));
+    const control = await plantSocket(join(safe, 'default.sock'));
+    planted.push(trap.server, control.server);
+    const hook = (socket: string) =>
+      server.cli(['hook', 'stop', '--agent', 'claude'], { env: { CORRAL_SOCKET: socket, CORRAL_PANE_ID: 'w1:p1' }, input: '{}' });
+    expect((await hook(join(unsafe, 'default.sock'))).code).toBe(0);
+    expect((await hook(join(safe, 'default.sock'))).code).toBe(0);
+    // The control proves a hook does report; the trap, asked first, got not a byte.
+    const deadline = Date.now() + 10_000;
+    while (control.bytes() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(control.bytes()).toBeGreaterThan(0);
+    expect(trap.bytes()).toBe(0);
+  });
+
   it('a symlinked directory is refused, and nothing is created behind the link', async () => {
     const server = sandbox();
     const dir = dirname(server.socketPath);
