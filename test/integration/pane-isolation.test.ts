@@ -4,18 +4,8 @@
  * killed with SIGKILL takes its panes' terminals — and so their shells — with it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
-import { TestServer } from './harness.js';
-
-/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { readdirSync, readlinkSync } from 'node:fs';
+import { TestServer, eventually, isAlive } from './harness.js';
 
 /** fd number → what it points at, for a live process. */
 function openFds(pid: number): Map<number, string> {
@@ -28,16 +18,6 @@ function openFds(pid: number): Map<number, string> {
     }
   }
   return fds;
-}
-
-/** Polls (bounded) until `condition` holds; returns whether it did. */
-async function eventually(condition: () => boolean, timeoutMs: number, everyMs = 25): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-  return true;
 }
 
 /** Creates `count` workspaces and returns each root pane's id and its shell's pid (as `$$` says). */

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
-import { BIN, TestServer } from './harness.js';
+import { BIN, TestServer, eventually, isAlive } from './harness.js';
 
 /** A uid that is not ours (the tests run as root in CI; `nobody` elsewhere too). */
 const OTHER_UID = 65534;
@@ -27,22 +27,10 @@ async function plantSocket(path: string): Promise<{ server: Server; bytes: () =>
   return { server, bytes: () => bytes, connections: () => connections };
 }
 
-/** Sends SIGTERM and waits (bounded poll on /proc) until the process is gone or a zombie. */
+/** Sends SIGTERM and waits (bounded poll on /proc) until the process is gone. */
 async function terminate(pid: number): Promise<void> {
   process.kill(pid, 'SIGTERM');
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    let state = '';
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    } catch {
-      return;
-    }
-    if (state === 'Z') return;
-    if (Date.now() > deadline) throw new Error(`process ${pid} did not exit`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  if (!(await eventually(() => !isAlive(pid), 15_000))) throw new Error(`process ${pid} did not exit`);
 }
 
 function mode(path: string): number {
@@ -119,9 +107,7 @@ describe('the socket directory', () => {
     expect((await hook(join(unsafe, 'default.sock'))).code).toBe(0);
     expect((await hook(join(safe, 'default.sock'))).code).toBe(0);
     // The control proves a hook does report; the trap, asked first, got not a byte.
-    const deadline = Date.now() + 10_000;
-    while (control.bytes() === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(control.bytes()).toBeGreaterThan(0);
+    expect(await eventually(() => control.bytes() > 0, 10_000)).toBe(true);
     expect(trap.bytes()).toBe(0);
   });
 
