@@ -180,6 +180,20 @@ describe('the socket directory', () => {
     expect(mode(own)).toBe(0o700);
   });
 
+  it('--detach never writes its log through a symlink planted where the log goes', async () => {
+    const server = sandbox();
+    const dir = dirname(server.socketPath);
+    mkdirSync(dir, { mode: 0o700 });
+    const victim = join(server.dir, 'victim.txt');
+    writeFileSync(victim, 'keep');
+    symlinkSync(victim, join(dir, 'server.log'));
+    const detached = await server.cli(['server', '--detach'], { timeoutMs: 20_000 });
+    expect(detached.code).not.toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('keep');
+    const ps = await server.cli(['ps']);
+    expect(JSON.parse(ps.stderr).error.code).toBe('server_not_running');
+  });
+
   it('a server that takes over from a stopped one keeps its socket when the old one exits', async () => {
     const first = await sandbox().start();
     const launcherDir = readdirSync(dirname(first.socketPath)).find((name) => name.startsWith('bin-'))!;
