@@ -404,6 +404,10 @@ export class CorralCore {
    */
   private requireShell(): void {
     const shell = this.config.shell;
+    // The fd-closing step hands the program to `env -i`, which reads NAME=VALUE as a variable.
+    if (shell.includes('=')) {
+      throw new CorralError('invalid_params', `the shell ${JSON.stringify(shell)} has "=" in its path, which corral cannot start: use a path without it`, { shell });
+    }
     if (findExecutable(shell, this.options.baseEnv.PATH) !== null) return;
     throw new CorralError(
       'invalid_params',

@@ -3,7 +3,7 @@
  * or was killed by a signal, and a shell that cannot start refuses the pane up front.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TestServer } from './harness.js';
 
@@ -71,6 +71,22 @@ describe('a shell that cannot start', () => {
     try {
       const created = await server.json(['workspace', 'create', '--cwd', server.home]);
       expect(created.result.root_pane.exited).toBe(false);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a real shell whose path has "=" in it (env -i would read it as a variable)', async () => {
+    const server = new TestServer();
+    const shell = join(server.dir, 'sh=x');
+    symlinkSync('/bin/bash', shell);
+    writeFileSync(join(server.home, '.config', 'corral', 'config.toml'), `shell = ${JSON.stringify(shell)}\n`);
+    await server.start();
+    try {
+      const cli = await server.cli(['workspace', 'create', '--cwd', server.home]);
+      const error = JSON.parse(cli.stderr).error;
+      expect(error.code).toBe('invalid_params');
+      expect(error.message).toMatch(/has "=" in its path/);
     } finally {
       await server.stop();
     }
