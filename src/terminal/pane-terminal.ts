@@ -12,6 +12,7 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
+import { useModernUnicode } from '../screen/unicode-provider.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -139,6 +140,8 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
+    useModernUnicode(this.xterm);
     this.trimCounter = new TrimmedLineCounter(this.xterm);
     this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
     guardParser(this.xterm, () => {
