@@ -278,6 +278,11 @@ export class PaneTerminal {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
+  /** Rows the normal buffer has trimmed off the top of its scrollback so far. */
+  get trimmedLines(): number {
+    return this.trimCounter.trimmed;
+  }
+
   /** Absolute number one past the last row with content (see ReadResult.endLine). */
   get endLine(): number {
     return this.endLineOf(this.xterm.buffer.active);
