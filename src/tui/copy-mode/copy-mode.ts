@@ -385,7 +385,9 @@ export function applySearch(
 ): CopyResult {
   const search = s.search;
   if (!search || search.pattern !== pattern) return done(s);
-  let state: CopyState = { ...s, search: { ...search, matches: progress.matches, complete: progress.complete, truncated: progress.truncated } };
+  // Indices change as more matches come in: the current match keeps its place in the text.
+  const current = search.current >= 0 ? progress.matches.at(search.matches.start(search.current)) : -1;
+  let state: CopyState = { ...s, search: { ...search, current, matches: progress.matches, complete: progress.complete, truncated: progress.truncated } };
   const actions: CopyAction[] = [];
   if (search.current < 0 && progress.first >= 0) {
     state = moveTo(state, progress.matches.start(progress.first));

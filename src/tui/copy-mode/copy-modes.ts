@@ -43,7 +43,11 @@ interface CopySession {
   state: CopyState;
   source: CopySource;
   rect: Rect | null;
-  grid: CellGrid | null;
+  /**
+   * Two grids drawn in turn: the compositor finds changed rows by comparing the new layer
+   * grid with the one it holds, so the next frame is drawn into the other one.
+   */
+  grids: [CellGrid, CellGrid] | null;
   job: SearchJob | null;
 }
 
@@ -84,7 +88,7 @@ export class CopyModes {
     const buffer = terminal.xterm.buffer.active;
     const cursor = { line: buffer.baseY + buffer.cursorY, col: Math.min(buffer.cursorX, terminal.cols - 1) };
     const state = enterCopyMode(source, { rows: terminal.rows, cols: terminal.cols }, cursor, { byWheel: options.byWheel, top: buffer.baseY });
-    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grid: null, job: null });
+    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null });
     this.options.onChange();
     if (terminal.isAlternateScreen && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
   }
@@ -187,7 +191,8 @@ export class CopyModes {
       const resized = !session.rect || session.rect.cols !== rect.cols || session.rect.rows !== rect.rows;
       session.rect = rect;
       if (resized) {
-        session.grid = new CellGrid(rect.cols, rect.rows, this.options.compositor.clusters);
+        const clusters = this.options.compositor.clusters;
+        session.grids = [new CellGrid(rect.cols, rect.rows, clusters), new CellGrid(rect.cols, rect.rows, clusters)];
         session.state = resizeCopyView(session.state, rect.rows, rect.cols);
       }
       this.draw(session);
@@ -243,9 +248,11 @@ export class CopyModes {
   }
 
   private draw(session: CopySession): void {
-    if (!session.rect || !session.grid) return;
-    renderCopyView(session.state, session.source, session.grid);
-    this.options.compositor.setOverlay(layerId(session.paneId), session.grid, { x: session.rect.x, y: session.rect.y, z: COPY_TUNING.z });
+    if (!session.rect || !session.grids) return;
+    const [next, shown] = session.grids;
+    renderCopyView(session.state, session.source, next);
+    session.grids = [shown, next];
+    this.options.compositor.setOverlay(layerId(session.paneId), next, { x: session.rect.x, y: session.rect.y, z: COPY_TUNING.z });
   }
 
   /**
