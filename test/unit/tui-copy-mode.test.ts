@@ -17,7 +17,7 @@ import {
   type CopyAction,
   type CopyState,
 } from '../../src/tui/copy-mode/copy-mode.js';
-import { MatchList, startSearch, type SearchProgress } from '../../src/tui/copy-mode/copy-search.js';
+import { MatchList, SearchQueue, startSearch, type SearchProgress } from '../../src/tui/copy-mode/copy-search.js';
 import { textSource, type CopySource } from '../../src/tui/copy-mode/copy-source.js';
 import { COPY_STYLE, renderCopyView } from '../../src/tui/copy-mode/copy-view.js';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
@@ -46,7 +46,7 @@ function start(lines = LINES, view = { rows: 4, cols: 20 }, cursor = { line: lin
 function search(source: CopySource, pattern: string, backward: boolean, from = { line: 0, col: 0 }): Promise<SearchProgress[]> {
   return new Promise((resolve) => {
     const seen: SearchProgress[] = [];
-    startSearch({ source, pattern, backward, from }, (p) => {
+    startSearch(new SearchQueue(), { source, pattern, backward, from }, (p) => {
       seen.push(p);
       if (p.complete) resolve(seen);
     });

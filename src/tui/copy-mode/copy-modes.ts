@@ -25,7 +25,7 @@ import {
   type CopyResult,
   type CopyState,
 } from './copy-mode.js';
-import { startSearch, type SearchJob } from './copy-search.js';
+import { SearchQueue, startSearch, type SearchJob } from './copy-search.js';
 import { terminalSource, textSource, type CopySource } from './copy-source.js';
 import { renderCopyView } from './copy-view.js';
 
@@ -64,6 +64,8 @@ const layerId = (paneId: string): string => `copy:${paneId}`;
 
 export class CopyModes {
   private readonly sessions = new Map<string, CopySession>();
+  /** Every pane's searches share one time budget per event-loop turn. */
+  private readonly searches = new SearchQueue();
   /** The last text copied: what `prefix ]` pastes. */
   buffer = '';
   /** A left press in a pane that does not take the mouse: a drag from it starts a selection. */
@@ -224,7 +226,7 @@ export class CopyModes {
       case 'search': {
         session.job?.cancel();
         const { pattern } = action;
-        session.job = startSearch({ source: session.source, pattern, backward: action.backward, from: action.from }, (progress) => {
+        session.job = startSearch(this.searches, { source: session.source, pattern, backward: action.backward, from: action.from }, (progress) => {
           if (this.sessions.get(session.paneId) !== session) return;
           if (progress.complete) session.job = null;
           this.step(session, applySearch(session.state, pattern, progress));

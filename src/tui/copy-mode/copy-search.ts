@@ -1,10 +1,12 @@
 /**
  * Copy-mode search: every match of a pattern in a frozen source, found with RE2 (linear
- * time, so no pattern can stall the server) in time-sliced chunks that yield to the event
- * loop between them — a search over a 10,000-line scrollback in twenty panes at once never
- * holds up keystrokes or other clients. Lines are searched as logical lines (soft wraps
- * joined), so a match that wraps onto the next row is found, and it scans outward from the
- * cursor in the search direction, so the match to jump to is reported as soon as it is found.
+ * time, so no pattern can stall the server) in short slices. All searches share one
+ * `SearchQueue` that runs at most `sliceMs` of search per event-loop turn, round-robin, so
+ * twenty panes searching 10,000 lines each at once still leave keystrokes and other clients
+ * waiting no longer than one slice. Lines are searched as logical lines (soft wraps joined),
+ * so a match that wraps onto the next row is found; a batch of lines goes to RE2 as one
+ * string (one call instead of hundreds); the scan goes outward from the cursor in the search
+ * direction, so the match to jump to is reported as soon as it is found.
  */
 import RE2 from 're2';
 import type { CopySource } from './copy-source.js';
@@ -14,8 +16,8 @@ import { comparePos } from './positions.js';
 export const SEARCH_TUNING = {
   /** Longest stretch of work between yields to the event loop. */
   sliceMs: 4,
-  /** Lines between clock checks within a slice. */
-  linesPerCheck: 128,
+  /** Logical lines handed to RE2 as one string (and between clock checks). */
+  batchLines: 64,
   /** Matches kept; past this a search reports itself truncated (memory stays bounded). */
   maxMatches: 100_000,
   /** While a long search runs, found matches are published at most this often. */
@@ -94,7 +96,8 @@ export interface CompiledPattern {
 }
 
 export function compilePattern(pattern: string): CompiledPattern {
-  const flags = /\p{Lu}/u.test(pattern) ? 'gu' : 'giu';
+  // m: ^ and $ anchor at each line of a batch.
+  const flags = /\p{Lu}/u.test(pattern) ? 'gmu' : 'gimu';
   try {
     return { re: new RE2(pattern, flags), literal: false };
   } catch {
@@ -122,51 +125,75 @@ export interface SearchRequest {
 /** One logical line's matches, in order: [startLine, startCol, endLine, endCol] × n. */
 type Found = number[];
 
-/** Matches of `re` in the logical line made of rows [start, end). */
-function searchLogicalLine(source: CopySource, re: RE2, start: number, end: number, out: Found): void {
-  let text = '';
-  const rowStarts: number[] = [];
-  for (let row = start; row < end; row++) {
-    rowStarts.push(text.length);
-    text += source.text(row);
+/** A logical line: rows [start, end). */
+interface Logical {
+  start: number;
+  end: number;
+}
+
+/** Maps a string offset in a logical line to (row, cell column). */
+function locate(source: CopySource, line: Logical, rowStarts: number[], offset: number, cache: Map<number, Pos[]>): Pos {
+  let r = rowStarts.length - 1;
+  while (r > 0 && rowStarts[r]! > offset) r--;
+  const row = line.start + r;
+  let map = cache.get(row);
+  if (!map) {
+    // Unit offset → cell: each cell's string covers its units.
+    map = [];
+    const cells = source.cells(row);
+    for (let col = 0; col < cells.length; col++) {
+      for (let k = 0; k < cells[col]!.length; k++) map.push({ line: row, col });
+    }
+    cache.set(row, map);
   }
-  if (text.trim() === '') return;
+  return map[Math.min(offset - rowStarts[r]!, map.length - 1)] ?? { line: row, col: 0 };
+}
+
+/**
+ * Matches of `re` in a batch of logical lines (in any order), per line in reading order.
+ * The lines go to RE2 as one string joined by newlines; a match that would run across two
+ * lines is not a match.
+ */
+function searchBatch(source: CopySource, re: RE2, lines: readonly Logical[]): Map<Logical, Found> {
+  let text = '';
+  const lineStarts: number[] = [];
+  const rowStarts: number[][] = [];
+  for (const line of lines) {
+    lineStarts.push(text.length);
+    const starts: number[] = [];
+    for (let row = line.start; row < line.end; row++) {
+      starts.push(text.length - lineStarts[lineStarts.length - 1]!);
+      // Inner rows keep their trailing blanks so offsets stay aligned with cells.
+      text += source.text(row, row === line.end - 1);
+    }
+    rowStarts.push(starts);
+    text += '\n';
+  }
+  const out = new Map<Logical, Found>();
+  const columns = new Map<number, Pos[]>();
   re.lastIndex = 0;
-  let columns: Map<number, { line: number; col: number }[]> | null = null;
   let match: RegExpExecArray | null;
+  let k = 0;
   while ((match = re.exec(text)) !== null) {
     const from = match.index;
-    const to = from + match[0].length;
-    if (match[0].length === 0) {
+    const length = match[0].length;
+    if (length === 0) {
       // An empty match (`^`, `x*`) highlights nothing: step past it.
       re.lastIndex = from + 1;
       continue;
     }
-    columns ??= new Map();
-    const a = locate(source, rowStarts, start, from, columns);
+    while (k + 1 < lineStarts.length && lineStarts[k + 1]! <= from) k++;
+    const lineEnd = (k + 1 < lineStarts.length ? lineStarts[k + 1]! : text.length) - 1;
+    if (from + length > lineEnd) continue;
+    const line = lines[k]!;
+    const a = locate(source, line, rowStarts[k]!, from - lineStarts[k]!, columns);
     // The end is exclusive: locate the last unit and step one cell past it.
-    const b = locate(source, rowStarts, start, to - 1, columns);
-    out.push(a.line, a.col, b.line, b.col + 1);
+    const b = locate(source, line, rowStarts[k]!, from + length - 1 - lineStarts[k]!, columns);
+    let found = out.get(line);
+    if (!found) out.set(line, (found = []));
+    found.push(a.line, a.col, b.line, b.col + 1);
   }
-}
-
-/** Maps a string offset in a logical line to (row, cell column). */
-function locate(source: CopySource, rowStarts: number[], start: number, offset: number, cache: Map<number, { line: number; col: number }[]>): Pos {
-  let r = rowStarts.length - 1;
-  while (r > 0 && rowStarts[r]! > offset) r--;
-  const line = start + r;
-  let map = cache.get(line);
-  if (!map) {
-    // Unit offset → cell: each cell's string covers its units.
-    map = [];
-    const cells = source.cells(line);
-    for (let col = 0; col < cells.length; col++) {
-      for (let k = 0; k < cells[col]!.length; k++) map.push({ line, col });
-    }
-    cache.set(line, map);
-  }
-  const local = offset - rowStarts[r]!;
-  return map[Math.min(local, map.length - 1)] ?? { line, col: 0 };
+  return out;
 }
 
 /** The first row of the logical line holding `row`. */
@@ -183,29 +210,73 @@ function logicalEnd(source: CopySource, start: number): number {
   return end;
 }
 
+/** Work the queue runs in slices: `step` does one batch and says whether the job is finished. */
+interface QueuedJob {
+  step(): boolean;
+}
+
+/**
+ * Runs search jobs round-robin, one batch each in turn, for at most `sliceMs` per event-loop
+ * turn however many jobs there are; between turns, I/O (keys, pane output, clients) runs.
+ * One queue per TUI.
+ */
+export class SearchQueue {
+  private readonly jobs: QueuedJob[] = [];
+  private scheduled = false;
+
+  add(job: QueuedJob): void {
+    this.jobs.push(job);
+    this.schedule();
+  }
+
+  remove(job: QueuedJob): void {
+    const at = this.jobs.indexOf(job);
+    if (at >= 0) this.jobs.splice(at, 1);
+  }
+
+  get pending(): number {
+    return this.jobs.length;
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.jobs.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => this.pump());
+  }
+
+  private pump(): void {
+    this.scheduled = false;
+    const deadline = performance.now() + SEARCH_TUNING.sliceMs;
+    let turn = 0;
+    while (this.jobs.length > 0 && performance.now() < deadline) {
+      const index = turn++ % this.jobs.length;
+      const job = this.jobs[index]!;
+      if (job.step()) this.remove(job);
+    }
+    this.schedule();
+  }
+}
+
 export interface SearchJob {
   cancel(): void;
 }
 
-/** Waits for the event loop to run everything else that is ready. */
-const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /**
- * Runs a search in slices; `onProgress` gets the sorted matches so far whenever the match
- * to jump to is found, at most every `publishEveryMs` while running, and once at the end.
+ * Queues a search; `onProgress` gets the sorted matches so far when the match to jump to is
+ * found, at most every `publishEveryMs` while running, and once at the end.
  */
-export function startSearch(request: SearchRequest, onProgress: (progress: SearchProgress) => void): SearchJob {
+export function startSearch(queue: SearchQueue, request: SearchRequest, onProgress: (progress: SearchProgress) => void): SearchJob {
   const { source, backward, from } = request;
   const { re, literal } = compilePattern(request.pattern);
-  let cancelled = false;
-  // Chunks of found matches keyed by their logical line's first row, merged in order on publish.
+  // Found matches by their logical line's first row, merged in order on publish.
   const chunks = new Map<number, Found>();
   let found = 0;
   let truncated = false;
   let first: Pos | null = null;
   let firstPublished = false;
-  // Matches on the cursor's own line that lie behind the search direction: the wrap-around answer.
+  // A match on the cursor's own line behind the search direction: the wrap-around answer.
   let wrapCandidate: Pos | null = null;
+  let lastPublish = performance.now();
 
   const merge = (): MatchList => {
     const keys = [...chunks.keys()].sort((a, b) => a - b);
@@ -223,16 +294,14 @@ export function startSearch(request: SearchRequest, onProgress: (progress: Searc
     return list;
   };
   const publish = (complete: boolean): void => {
+    lastPublish = performance.now();
     const matches = merge();
     const target = first ?? (complete ? wrapCandidate : null);
-    const index = target ? matches.at(target) : -1;
-    onProgress({ matches, first: index, complete, truncated, literal });
+    onProgress({ matches, first: target ? matches.at(target) : -1, complete, truncated, literal });
   };
 
-  const scanLine = (start: number, end: number, cursorLine: boolean): void => {
-    const out: Found = [];
-    searchLogicalLine(source, re, start, end, out);
-    if (out.length === 0) return;
+  /** Records one logical line's matches; `home`: the cursor's line, scanned first. */
+  const record = (start: number, out: Found, home: boolean): void => {
     const room = SEARCH_TUNING.maxMatches - found;
     if (out.length / 4 > room) {
       out.length = room * 4;
@@ -241,13 +310,13 @@ export function startSearch(request: SearchRequest, onProgress: (progress: Searc
     chunks.set(start, out);
     found += out.length / 4;
     if (first) return;
-    // Matches in scan order: forward lists them ascending, backward wants the last one first.
     const n = out.length / 4;
     for (let j = 0; j < n; j++) {
+      // Scan order: ascending forward, descending backward.
       const k = (backward ? n - 1 - j : j) * 4;
       const pos = { line: out[k]!, col: out[k + 1]! };
       const ahead = backward ? comparePos(pos, from) < 0 : comparePos(pos, from) > 0;
-      if (!cursorLine || ahead) {
+      if (!home || ahead) {
         first = pos;
         return;
       }
@@ -255,59 +324,72 @@ export function startSearch(request: SearchRequest, onProgress: (progress: Searc
     }
   };
 
-  const run = async (): Promise<void> => {
-    const total = source.lineCount;
-    if (total === 0) return publish(true);
-    const home = logicalStart(source, Math.min(Math.max(0, from.line), total - 1));
-    // Forward: home … end, then 0 … home. Backward: home … 0, then end … home.
-    let row = home;
-    let wrapped = false;
-    let scanned = 0;
-    let lastPublish = performance.now();
-    let sliceStart = performance.now();
-    const next = (): boolean => {
-      if (!backward) {
-        row = logicalEnd(source, row);
-        if (row >= total && !wrapped) {
-          wrapped = true;
-          row = 0;
-        }
-        return !(wrapped && row >= home);
-      }
-      if (row === 0) {
-        if (wrapped) return false;
+  const total = source.lineCount;
+  const home = total === 0 ? 0 : logicalStart(source, Math.min(Math.max(0, from.line), total - 1));
+  // Forward: home … end, then 0 … home. Backward: home … 0, then end … home.
+  let row = home;
+  let wrapped = false;
+  let more = total > 0;
+  const advance = (): void => {
+    if (!backward) {
+      row = logicalEnd(source, row);
+      if (row >= total && !wrapped) {
         wrapped = true;
-        row = logicalStart(source, total - 1);
-      } else {
-        row = logicalStart(source, row - 1);
+        row = 0;
       }
-      return !(wrapped && row <= home);
-    };
-    let more = true;
-    while (more && !truncated) {
-      scanLine(row, logicalEnd(source, row), row === home && !wrapped);
+      more = !(wrapped && row >= home);
+      return;
+    }
+    if (row === 0) {
+      if (wrapped) {
+        more = false;
+        return;
+      }
+      wrapped = true;
+      row = logicalStart(source, total - 1);
+    } else {
+      row = logicalStart(source, row - 1);
+    }
+    more = !(wrapped && row <= home);
+  };
+
+  let finished = false;
+  const job: QueuedJob = {
+    step() {
+      if (finished) return true;
+      const batch: Logical[] = [];
+      let homeLine: Logical | null = null;
+      while (more && batch.length < SEARCH_TUNING.batchLines) {
+        const line = { start: row, end: logicalEnd(source, row) };
+        if (row === home && !wrapped) homeLine = line;
+        batch.push(line);
+        advance();
+      }
+      const results = searchBatch(source, re, batch);
+      for (const line of batch) {
+        const out = results.get(line);
+        if (out) record(line.start, out, line === homeLine);
+        if (truncated) break;
+      }
+      if (!more || truncated) {
+        finished = true;
+        publish(true);
+        return true;
+      }
       if (first && !firstPublished) {
         firstPublished = true;
         publish(false);
-        lastPublish = performance.now();
+      } else if (performance.now() - lastPublish >= SEARCH_TUNING.publishEveryMs) {
+        publish(false);
       }
-      more = next();
-      if (++scanned % SEARCH_TUNING.linesPerCheck === 0 && performance.now() - sliceStart >= SEARCH_TUNING.sliceMs) {
-        if (performance.now() - lastPublish >= SEARCH_TUNING.publishEveryMs) {
-          publish(false);
-          lastPublish = performance.now();
-        }
-        await yieldToLoop();
-        if (cancelled) return;
-        sliceStart = performance.now();
-      }
-    }
-    publish(true);
+      return false;
+    },
   };
-  void run();
+  queue.add(job);
   return {
     cancel() {
-      cancelled = true;
+      finished = true;
+      queue.remove(job);
     },
   };
 }

@@ -17,8 +17,8 @@ export interface CopySource {
   readonly lineCount: number;
   /** Line `i` as text, one string per cell ('' for the right half of a wide character); [] if gone. */
   cells(i: number): readonly string[];
-  /** Line `i` as plain text with trailing blanks kept (the cells joined). */
-  text(i: number): string;
+  /** Line `i` as plain text: the cells joined, trailing blanks dropped with `trimRight`. */
+  text(i: number, trimRight?: boolean): string;
   /** Whether line `i` continues line `i - 1` (a soft wrap). */
   wrapped(i: number): boolean;
   /** Draws lines `top …` into the whole of `grid` (a grid the size of the view). */
@@ -48,8 +48,8 @@ export function terminalSource(terminal: PaneTerminal): CopySource {
       }
       return out;
     },
-    text(i) {
-      return lineAt(i)?.translateToString(false) ?? '';
+    text(i, trimRight = false) {
+      return lineAt(i)?.translateToString(trimRight) ?? '';
     },
     wrapped(i) {
       return lineAt(i)?.isWrapped ?? false;
