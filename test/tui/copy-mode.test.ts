@@ -165,6 +165,33 @@ describe('copy mode in the TUI', () => {
   });
 });
 
+describe('copy mode on the alternate screen', () => {
+  let tui: TuiSession | null = null;
+  afterEach(async () => {
+    await tui?.close();
+    tui = null;
+  });
+
+  it('works on what a full-screen app shows', async () => {
+    tui = new TuiSession();
+    await tui.waitForText('w1:p1');
+    tui.type(`printf '\\e[?1049h\\e[HALT-%s\\r\\nALT-%s\\r\\n' FIRST SECOND; cat\r`);
+    await tui.waitForText('ALT-SECOND');
+    tui.type(`${CTRL_B}[`);
+    await tui.waitForText(COPY_LABEL);
+    tui.type('?alt-\r');
+    await tui.waitForText('?alt- 2/2');
+    tui.type('n');
+    await tui.waitForText('?alt- 1/2');
+    tui.type('y');
+    await tui.waitFor((s) => !s.includes(COPY_LABEL), 'copy mode to end after y');
+    tui.type(`${CTRL_B}]`);
+    tui.type('\x04');
+    // cat printed the pasted line back, on the alternate screen.
+    await tui.waitFor((s) => s.split('ALT-FIRST').length > 2, 'the pasted line');
+  });
+});
+
 describe('cell widths in the TUI', () => {
   let tui: TuiSession | null = null;
   afterEach(async () => {

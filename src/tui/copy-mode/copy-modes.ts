@@ -164,6 +164,9 @@ export class CopyModes {
         this.step(s, copyScroll(s.state, mouse.action === 'wheel-up' ? -COPY_TUNING.wheelLines : COPY_TUNING.wheelLines, s.source));
         return true;
       case 'press':
+        // A press on the frame is not a press in the text; a drag past the edges scrolls.
+        if (mouse.button === 0 && contains(inner, mouse.x, mouse.y)) this.step(s, copyPointer(s.state, 'press', at, s.source));
+        return true;
       case 'drag':
       case 'release':
         if (mouse.button === 0 || mouse.action === 'release') this.step(s, copyPointer(s.state, mouse.action, at, s.source));
