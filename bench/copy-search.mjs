@@ -16,7 +16,7 @@ import { ROOT, median, percentile, round } from './lib.mjs';
 export const description = 'copy mode: search 10,000 lines × 20 panes (time to first match highlighted)';
 
 export async function run({ quick = false } = {}) {
-  // Inside the repository, so the bundle's `import 're2'` (a native addon, not bundled) resolves.
+  // Inside the repository, so the bundle's require('re2') (a native addon, loaded at run time) resolves.
   const dir = mkdtempSync(join(ROOT, 'bench', '.copy-search-'));
   try {
     const outfile = join(dir, 'copy-search-bench.mjs');
@@ -29,7 +29,6 @@ export async function run({ quick = false } = {}) {
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
-      external: ['re2'],
       banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
     });
     const { benchmarkCopySearch } = await import(pathToFileURL(outfile).href);

@@ -22,8 +22,8 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const started = performance.now();
 
-/** Native addons (node-pty, re2) and the UI stack: loaded from node_modules at run time, never bundled. */
-const EXTERNAL = ['node-pty', 're2', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
+/** Native addon and UI stack: loaded from node_modules at run time, never bundled. */
+const EXTERNAL = ['node-pty', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
 
 /** The ESM entry points the CLI loads on demand, by output name. */
 const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', tui: 'src/tui/run-tui.ts' };

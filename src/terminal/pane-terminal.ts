@@ -12,6 +12,7 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
+import { compilePaneRegex } from './pane-regex.js';
 import { useModernUnicode } from '../screen/unicode-provider.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
@@ -354,19 +355,7 @@ export class PaneTerminal {
         max_matches: maxMatches,
       });
     }
-    let test: (text: string) => boolean;
-    if (options.regex) {
-      let re: RegExp;
-      try {
-        // No 'g' flag: a global RegExp keeps lastIndex between calls and would skip matches.
-        re = new RegExp(pattern);
-      } catch (err) {
-        throw new CorralError('invalid_regex', `invalid regex "${pattern}": ${(err as Error).message}`, { pattern });
-      }
-      test = (text) => re.test(text);
-    } else {
-      test = (text) => text.includes(pattern);
-    }
+    const test: (text: string) => boolean = options.regex ? compilePaneRegex(pattern).test : (text) => text.includes(pattern);
     const buffer = this.xterm.buffer.active;
     const matches: SearchMatch[] = [];
     let start = 0;

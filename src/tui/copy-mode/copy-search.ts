@@ -1,6 +1,6 @@
 /**
- * Copy-mode search: every match of a pattern in a frozen source, found with RE2 (linear
- * time, so no pattern can stall the server) in short slices. All searches share one
+ * Copy-mode search: every match of a pattern in a frozen source, found with RE2 (the shared
+ * pane-regex engine: linear time, so no pattern can stall the server) in short slices. All searches share one
  * `SearchQueue` that runs at most `sliceMs` of search per event-loop turn, round-robin, so
  * twenty panes searching 10,000 lines each at once still leave keystrokes and other clients
  * waiting no longer than one slice. Lines are searched as logical lines (soft wraps joined),
@@ -8,7 +8,7 @@
  * string (one call instead of hundreds); the scan goes outward from the cursor in the search
  * direction, so the match to jump to is reported as soon as it is found.
  */
-import RE2 from 're2';
+import { compilePaneScanner, type PaneRegexScanner } from '../../terminal/pane-regex.js';
 import type { CopySource } from './copy-source.js';
 import type { Pos } from './positions.js';
 import { comparePos } from './positions.js';
@@ -88,20 +88,19 @@ export class MatchList {
   }
 }
 
-/** A compiled pattern: RE2, case-insensitive unless it has a capital (smartcase), plain text if it is not a valid regex. */
+/** A compiled pattern: case-insensitive unless it has a capital (smartcase), plain text if it is not a valid regex. */
 export interface CompiledPattern {
-  re: RE2;
+  scanner: PaneRegexScanner;
   /** The pattern was not a valid regex and is searched as plain text. */
   literal: boolean;
 }
 
 export function compilePattern(pattern: string): CompiledPattern {
-  // m: ^ and $ anchor at each line of a batch.
-  const flags = /\p{Lu}/u.test(pattern) ? 'gmu' : 'gimu';
+  const ignoreCase = !/\p{Lu}/u.test(pattern);
   try {
-    return { re: new RE2(pattern, flags), literal: false };
+    return { scanner: compilePaneScanner(pattern, { ignoreCase }), literal: false };
   } catch {
-    return { re: new RE2(pattern.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), flags), literal: true };
+    return { scanner: compilePaneScanner(pattern.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'), { ignoreCase }), literal: true };
   }
 }
 
@@ -154,7 +153,7 @@ function locate(source: CopySource, line: Logical, rowStarts: number[], offset: 
  * The lines go to RE2 as one string joined by newlines; a match that would run across two
  * lines is not a match.
  */
-function searchBatch(source: CopySource, re: RE2, lines: readonly Logical[]): Map<Logical, Found> {
+function searchBatch(source: CopySource, scanner: PaneRegexScanner, lines: readonly Logical[]): Map<Logical, Found> {
   let text = '';
   const lineStarts: number[] = [];
   const rowStarts: number[][] = [];
@@ -171,28 +170,19 @@ function searchBatch(source: CopySource, re: RE2, lines: readonly Logical[]): Ma
   }
   const out = new Map<Logical, Found>();
   const columns = new Map<number, Pos[]>();
-  re.lastIndex = 0;
-  let match: RegExpExecArray | null;
   let k = 0;
-  while ((match = re.exec(text)) !== null) {
-    const from = match.index;
-    const length = match[0].length;
-    if (length === 0) {
-      // An empty match (`^`, `x*`) highlights nothing: step past it.
-      re.lastIndex = from + 1;
-      continue;
-    }
+  scanner.forEachMatch(text, (from, to) => {
     while (k + 1 < lineStarts.length && lineStarts[k + 1]! <= from) k++;
     const lineEnd = (k + 1 < lineStarts.length ? lineStarts[k + 1]! : text.length) - 1;
-    if (from + length > lineEnd) continue;
+    if (to > lineEnd) return;
     const line = lines[k]!;
     const a = locate(source, line, rowStarts[k]!, from - lineStarts[k]!, columns);
     // The end is exclusive: locate the last unit and step one cell past it.
-    const b = locate(source, line, rowStarts[k]!, from + length - 1 - lineStarts[k]!, columns);
+    const b = locate(source, line, rowStarts[k]!, to - 1 - lineStarts[k]!, columns);
     let found = out.get(line);
     if (!found) out.set(line, (found = []));
     found.push(a.line, a.col, b.line, b.col + 1);
-  }
+  });
   return out;
 }
 
@@ -267,7 +257,7 @@ export interface SearchJob {
  */
 export function startSearch(queue: SearchQueue, request: SearchRequest, onProgress: (progress: SearchProgress) => void): SearchJob {
   const { source, backward, from } = request;
-  const { re, literal } = compilePattern(request.pattern);
+  const { scanner, literal } = compilePattern(request.pattern);
   // Found matches by their logical line's first row, merged in order on publish.
   const chunks = new Map<number, Found>();
   let found = 0;
@@ -365,7 +355,7 @@ export function startSearch(queue: SearchQueue, request: SearchRequest, onProgre
         batch.push(line);
         advance();
       }
-      const results = searchBatch(source, re, batch);
+      const results = searchBatch(source, scanner, batch);
       for (const line of batch) {
         const out = results.get(line);
         if (out) record(line.start, out, line === homeLine);
