@@ -35,13 +35,13 @@ async function startCat(tui: TuiSession, setup = ''): Promise<void> {
   await tui.waitForText('CAT-READY');
 }
 
-describe('copy mode in the TUI', () => {
-  let tui: TuiSession | null = null;
-  afterEach(async () => {
-    await tui?.close();
-    tui = null;
-  });
+let tui: TuiSession | null = null;
+afterEach(async () => {
+  await tui?.close();
+  tui = null;
+});
 
+describe('copy mode in the TUI', () => {
   it('consumes the keys that leave it: after Esc, q and Esc+q the pane (cat -v) got nothing', async () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
@@ -166,12 +166,6 @@ describe('copy mode in the TUI', () => {
 });
 
 describe('copy mode on the alternate screen', () => {
-  let tui: TuiSession | null = null;
-  afterEach(async () => {
-    await tui?.close();
-    tui = null;
-  });
-
   it('works on what a full-screen app shows', async () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
@@ -193,12 +187,6 @@ describe('copy mode on the alternate screen', () => {
 });
 
 describe('cell widths in the TUI', () => {
-  let tui: TuiSession | null = null;
-  afterEach(async () => {
-    await tui?.close();
-    tui = null;
-  });
-
   it('shows an emoji two cells wide in a pane, with what follows in its own columns', async () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
