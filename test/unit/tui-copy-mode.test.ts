@@ -307,6 +307,30 @@ describe('copy mode view', () => {
   });
 });
 
+describe('copy mode sources', () => {
+  it('stay frozen while output continues and the scrollback trims its oldest rows', async () => {
+    const pane = new PaneTerminal({ cols: 20, rows: 5, scrollback: 20 });
+    await pane.write(Array.from({ length: 30 }, (_, i) => `old-${i}`).join('\r\n'));
+    const source = terminalSource(pane);
+    const frozen = Array.from({ length: source.lineCount }, (_, i) => source.text(i, true));
+    expect(frozen.at(-1)).toBe('old-29');
+    await pane.write('\r\n' + Array.from({ length: 8 }, (_, i) => `new-${i}`).join('\r\n'));
+    expect(pane.trimmedLines).toBeGreaterThan(0);
+    // Rows still in the buffer read as they did; rows trimmed meanwhile read blank; new rows are not part of it.
+    const now = Array.from({ length: source.lineCount }, (_, i) => source.text(i, true));
+    const trimmed = pane.trimmedLines - (30 - frozen.length);
+    for (let i = 0; i < frozen.length; i++) expect(now[i]).toBe(i < trimmed ? '' : frozen[i]);
+    expect(now.join()).not.toContain('new-');
+    // The view draws the same: blank rows where trimmed rows were (row 0 holds the label).
+    const grid = new CellGrid(20, 10);
+    const view = enterCopyMode(source, { rows: 10, cols: 20 }, { line: 0, col: 0 });
+    renderCopyView(view, source, grid);
+    expect(grid.toLines().map((l) => l.trim()).slice(trimmed, 10)).toEqual(frozen.slice(trimmed, 10));
+    expect(grid.toLines().slice(1, trimmed).every((l) => l.trim() === '')).toBe(true);
+    pane.dispose();
+  });
+});
+
 describe('selectedText', () => {
   it('is empty without a selection', () => {
     const { source, state } = start();

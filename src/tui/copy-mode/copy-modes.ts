@@ -92,7 +92,8 @@ export class CopyModes {
     const state = enterCopyMode(source, { rows: terminal.rows, cols: terminal.cols }, cursor, { byWheel: options.byWheel, top: buffer.baseY });
     this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null });
     this.options.onChange();
-    if (terminal.isAlternateScreen && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
+    // Only an agent that takes the mouse can be scrolled through its history (agent read's rule).
+    if (terminal.isAlternateScreen && terminal.mouseTrackingMode !== 'none' && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
   }
 
   /** Leaves copy mode in a pane. */

@@ -35,7 +35,11 @@ export function terminalSource(terminal: PaneTerminal): CopySource {
   const shift = (): number => (alternate ? 0 : terminal.trimmedLines - trimmedAtEntry);
   const lineCount = buffer.length;
   const nullCell = buffer.getNullCell();
-  const lineAt = (i: number) => (i < 0 || i >= lineCount ? undefined : buffer.getLine(i - shift()));
+  const lineAt = (i: number) => {
+    const row = i - shift();
+    // getLine wraps negative indices around its ring buffer: a trimmed row must read as gone.
+    return i < 0 || i >= lineCount || row < 0 ? undefined : buffer.getLine(row);
+  };
   return {
     lineCount,
     cells(i) {
@@ -55,7 +59,14 @@ export function terminalSource(terminal: PaneTerminal): CopySource {
       return lineAt(i)?.isWrapped ?? false;
     },
     paint(grid, top) {
-      copyXtermRows(buffer, grid, { x: 0, y: 0, cols: grid.cols, rows: grid.rows }, { top: top - shift() });
+      const first = top - shift();
+      const rect = { x: 0, y: 0, cols: grid.cols, rows: grid.rows };
+      if (first >= 0) return void copyXtermRows(buffer, grid, rect, { top: first });
+      // Rows trimmed off the scrollback since entry show blank.
+      grid.clear();
+      const rows = [];
+      for (let r = -first; r < grid.rows; r++) rows.push(r);
+      copyXtermRows(buffer, grid, rect, { top: first, rows });
     },
   };
 }
