@@ -138,10 +138,15 @@ describe('copy mode in the TUI', () => {
     await run(tui, 'seq 1 200', 'SEQ-DONE');
     const row = tui.lines().findIndex((l) => /│200 *│/.test(l));
     const col = tui.lines()[row]!.indexOf('│200') + 2;
+    // A shift+drag is the outer terminal's selection: corral neither enters copy mode nor selects.
+    tui.type(`\x1b[<4;${col};${row}M\x1b[<36;${col + 2};${row}M\x1b[<4;${col + 2};${row}m`);
+    await run(tui, 'true', 'SHIFT-DRAG-IGNORED');
+    expect(clipboard).toEqual([]);
+    expect(tui.text()).not.toContain(COPY_LABEL);
     for (let i = 0; i < 10; i++) tui.type(`\x1b[<64;${col};${row + 1}M`);
     await tui.waitForText(COPY_LABEL);
     // Ten notches of three lines: the view's first row shows a number thirty lines up.
-    await tui.waitFor((s) => Number(/││(\d+) /.exec(s)?.[1] ?? 999) <= 145, 'the view to scroll 30 lines up');
+    await tui.waitFor((s) => Number(/││(\d+) /.exec(s)?.[1] ?? 999) <= 150, 'the view to scroll 30 lines up');
     expect(tui.text()).not.toMatch(/│200 *│/);
     // Drag across a number on screen: press, drag, release (SGR, 1-based).
     const lines = tui.lines();
