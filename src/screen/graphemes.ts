@@ -133,6 +133,8 @@ const ASCII_PROPS = pack(KIND.other, 1, false);
  */
 export function charProperties(cp: number, preceding: number): number {
   if (cp < 0x300) return cp >= 0x20 && (cp < 0x7f || cp >= 0xa0) ? ASCII_PROPS : pack(KIND.other, 1, false);
+  // Not a code point (a decoder never yields one, but pane output must never make this throw).
+  if (cp > 0x10ffff) return ASCII_PROPS;
   const info = lookup(cp);
   const cls = (info >> 2) as Class;
   const own = info & 3;

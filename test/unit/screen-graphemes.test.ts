@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ansiToGrid } from '../../src/screen/ansi-source.js';
 import { widthOf } from '../../src/screen/cell.js';
-import { clustersOf, textWidth } from '../../src/screen/graphemes.js';
+import { charProperties, clustersOf, propsJoin, propsWidth, textWidth } from '../../src/screen/graphemes.js';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
 
 const COLS = 200;
@@ -82,5 +82,17 @@ describe('cell widths: panes and chrome agree', () => {
     expect(paneCells('❤️中é')).toEqual([{ s: '❤️', w: 2 }, { s: '中', w: 2 }, { s: 'é', w: 1 }]);
     expect(paneCells('\u1100\u1161\u11a8')).toEqual([{ s: '\u1100\u1161\u11a8', w: 2 }]);
     expect(textWidth('A😀B|')).toBe(5);
+  });
+
+  it('never throws on any number xterm might hand it, and always gives a width of 1 or 2 to a new cluster', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 0x7fffffff }), fc.integer({ min: 0, max: 0xffff }), (cp, preceding) => {
+        const props = charProperties(cp, preceding);
+        const width = propsWidth(props);
+        expect(width).toBeLessThanOrEqual(2);
+        if (!propsJoin(props)) expect(width).toBeGreaterThanOrEqual(1);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
