@@ -4,7 +4,10 @@
  * scrollback highlights its matches and n moves, a copy goes out as OSC 52 and prefix ]
  * pastes it, the wheel enters copy mode, and an emoji line keeps its columns.
  */
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ROOT } from '../integration/harness.js';
 import { TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
@@ -188,6 +191,36 @@ describe('copy mode on the alternate screen', () => {
     tui.type('\x04');
     // cat printed the pasted line back, on the alternate screen.
     await tui.waitFor((s) => s.split('ALT-FIRST').length > 2, 'the pasted line');
+  });
+});
+
+describe('copy mode on a full-screen agent', () => {
+  it('gathers the agent\u2019s transcript and searches beyond its screen', async () => {
+    tui = new TuiSession(120, 36);
+    await tui.waitForText('w1:p1');
+    // The fixture agent (alternate screen, wheel-scrolled transcript) under an agent's name, so corral recognises it.
+    const bin = join(tui.dir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    copyFileSync(join(ROOT, 'test', 'fixtures', 'fullscreen-app', 'app.mjs'), join(bin, 'maki'));
+    chmodSync(join(bin, 'maki'), 0o755);
+    tui.type(`${join(bin, 'maki')} 200\r`);
+    await tui.waitForText('fixed footer');
+    expect(tui.text()).not.toContain('transcript line 010');
+    // Bounded: the agent's detection settles on idle within a second or two.
+    for (let i = 0; i < 100; i++) {
+      const agent = await tui.cli(['agent', 'get', 'w1:p1']);
+      if (agent.code === 0 && JSON.parse(agent.stdout).result.agent.agent_status === 'idle') break;
+    }
+    tui.type(`${CTRL_B}[`);
+    await tui.waitForText(COPY_LABEL);
+    await tui.waitForText(/transcript: \d+ lines/, 30_000);
+    tui.type('?line 010\r');
+    await tui.waitForText('?line 010 1/1');
+    expect(tui.text()).toContain('transcript line 010');
+    tui.type('q');
+    await tui.waitFor((s) => !s.includes(COPY_LABEL), 'copy mode to end');
+    // The agent was put back at the bottom of its transcript.
+    expect(await paneText(tui)).toContain('transcript line 200');
   });
 });
 
