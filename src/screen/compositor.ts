@@ -9,7 +9,7 @@ import { printsPlainAscii } from './echo-prediction.js';
 import { diffFrame } from './frame-writer.js';
 import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { sameRect, type Rect } from './rect.js';
-import { copyXtermRows, cursorFor, topLineFor, type RowSource } from './xterm-source.js';
+import { copyXtermRows, cursorFor, topLineFor } from './xterm-source.js';
 
 /** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
 export const LAYER_Z = {
@@ -32,11 +32,6 @@ export interface PaneLayer {
   z?: number;
   /** Live cursor modes from `trackCursorModes`; omitted: read from xterm internals. */
   cursorModes?: CursorModes;
-  /**
-   * The rows to show, scrollback included wherever it lives (PaneTerminal.scrollback);
-   * omitted: `terminal.buffer.active`, which holds only what xterm itself keeps.
-   */
-  rows?: () => RowSource;
 }
 
 /** Where an overlay goes on screen. */
@@ -303,6 +298,15 @@ export class Compositor {
     return true;
   }
 
+  /**
+   * Writes a control string that changes nothing on screen (an OSC 52 clipboard copy, a
+   * notification) straight to the terminal, between frames.
+   */
+  writeControl(bytes: string): void {
+    if (this.write(bytes) === false) this.blocked = true;
+    this.stats.bytes += Buffer.byteLength(bytes);
+  }
+
   /** Puts the hardware cursor somewhere other than the focused pane (e.g. a rename prompt); null restores it. */
   setCursorOverride(cursor: CursorState | null): void {
     this.cursorOverride = cursor;
@@ -438,7 +442,7 @@ export class Compositor {
   /** Re-reads a pane's dirty rows from its terminal and marks the screen rows that changed. */
   private refreshPane(pane: PaneLayerState): void {
     const { terminal, rect, scrollOffset } = pane.spec;
-    const buffer = pane.spec.rows?.() ?? terminal.buffer.active;
+    const buffer = terminal.buffer.active;
     const top = topLineFor(buffer, scrollOffset);
     const local = { x: 0, y: 0, cols: rect.cols, rows: rect.rows };
     const changed = new Uint8Array(rect.rows);
@@ -478,7 +482,7 @@ export class Compositor {
     const pane = this.sorted[index] as PaneLayerState;
     const { terminal, rect, cursorModes } = pane.spec;
     const c = cursorFor(terminal, cursorModes);
-    const row = (pane.spec.rows?.() ?? terminal.buffer.active).baseY + c.y - pane.top;
+    const row = terminal.buffer.active.baseY + c.y - pane.top;
     const x = rect.x + c.x;
     const y = rect.y + row;
     const inside = row >= 0 && row < rect.rows && c.x < rect.cols;

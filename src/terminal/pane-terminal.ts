@@ -12,6 +12,7 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { compilePaneRegex } from './pane-regex.js';
+import { useModernUnicode } from '../screen/unicode-provider.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
@@ -155,6 +156,8 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
+    useModernUnicode(this.xterm);
     this.lines = new Scrollback(this.xterm, scrollback);
     this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
     guardParser(this.xterm, () => {
@@ -289,6 +292,14 @@ export class PaneTerminal {
   /** A full-screen application switched to the alternate screen. */
   get isAlternateScreen(): boolean {
     return this.xterm.buffer.active.type === 'alternate';
+  }
+
+  /**
+   * Rows the normal buffer has dropped off the top of its scrollback for good so far (rows
+   * moved to the compact store are not dropped): the absolute number of `scrollback` row 0.
+   */
+  get trimmedLines(): number {
+    return this.lines.firstLine;
   }
 
   /** Absolute number one past the last row with content (see ReadResult.endLine). */

@@ -1,8 +1,8 @@
 /**
  * One pane's rows, scrollback and screen, behind one interface: `normal` reads like xterm's
  * normal buffer (`length`, `baseY`, `getLine`, …), whether a row still lives in xterm or was
- * moved to the pane's compact store. Every read source, search, `endLine` and the TUI's
- * scrolled view read through it, so none of them can tell where a row lives.
+ * moved to the pane's compact store. Every read source, search, `endLine` and copy mode
+ * (its view and search) read through it, so none of them can tell where a row lives.
  *
  * Why: xterm keeps 12 bytes for every cell of every scrollback row (a 160-column row costs
  * 1.9 KB however short its text), so 10,000 rows of scrollback cost ~19 MB per pane. With the
@@ -34,7 +34,7 @@ export type LineBuffer = Pick<IBuffer, 'type' | 'length' | 'baseY' | 'viewportY'
 
 /**
  * Rows xterm keeps above the screen when the compact store is on. Reads of the last 80 rows
- * (the `recent` default) and the TUI's first pages of scrolling stay in xterm; at 160 columns
+ * (the `recent` default) and copy mode's first pages stay in xterm; at 160 columns
  * this window costs ~380 KB per pane that ever scrolled.
  */
 export const SCROLLBACK_WINDOW = 200;

@@ -209,7 +209,7 @@ describe('raw row ring', () => {
   });
 });
 
-describe('the TUI view of the compact store', () => {
+describe('copy mode’s view of the compact store', () => {
   it('draws rows scrolled back into the store exactly as rows still in xterm', async () => {
     const { CellGrid, copyXtermRows, topLineFor } = await import('../../src/screen/index.js');
     const on = make({ compact: true, scrollback: 200, window: 4, cols: 16, rows: 4 });
@@ -232,5 +232,20 @@ describe('the TUI view of the compact store', () => {
     const top = new CellGrid(16, 4);
     copyXtermRows(on.scrollback, top, { x: 0, y: 0, cols: 16, rows: 4 }, { top: topLineFor(on.scrollback, 116) });
     expect(top.toLines()[0]).toBe('row 0 界        ');
+  });
+});
+
+describe('copy mode over the compact store', () => {
+  it('reads and wraps every kept row, including those only the store holds', async () => {
+    const { terminalSource } = await import('../../src/tui/copy-mode/copy-source.js');
+    const t = make({ compact: true, scrollback: 300, window: 5, cols: 20, rows: 4 });
+    await t.write(Array.from({ length: 100 }, (_, i) => `line ${i}` + (i % 10 === 0 ? ' '.repeat(15) + 'wrapped' : '')).join('\r\n'));
+    expect(t.scrollbackStats().storedRows).toBeGreaterThan(50);
+    const source = terminalSource(t);
+    expect(source.lineCount).toBe(t.scrollback.length);
+    expect(source.text(0, true)).toBe('line 0' + ' '.repeat(14));
+    expect(source.wrapped(1)).toBe(true);
+    expect(source.text(1, true)).toBe(' wrapped');
+    expect(source.text(2, true)).toBe('line 1');
   });
 });
