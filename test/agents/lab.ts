@@ -294,8 +294,9 @@ export function labSessionId(agent: LabAgent, home: string): string | undefined 
     case 'codex':
       return newest(join(home, '.codex', 'sessions'), new RegExp(`^rollout-.*-${UUID}\\.jsonl$`), new RegExp(`${UUID}(?=\\.jsonl$)`));
     case 'gemini': {
-      const file = filesUnder(join(home, '.gemini', 'tmp'), /^session-.*\.json$/)[0];
-      return file ? (JSON.parse(readFileSync(file, 'utf8')).sessionId as string) : undefined;
+      // session-<time>-<short id>.json, or .jsonl whose first record carries the sessionId.
+      const file = filesUnder(join(home, '.gemini', 'tmp'), /^session-.*\.jsonl?$/)[0];
+      return file ? (JSON.parse(readFileSync(file, 'utf8').split('\n')[0]).sessionId as string | undefined) : undefined;
     }
     case 'qwen':
       return newest(join(home, '.qwen', 'projects'), new RegExp(`^${UUID}\\.jsonl$`), new RegExp(UUID));
