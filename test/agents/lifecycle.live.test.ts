@@ -172,8 +172,9 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       expect(missing.code).toBe(3);
     });
 
-    // SPEC §13 data: the kind's `[resume]` form, with the id from its own session files.
-    it.runIf(!label)('resumes its own session with the [resume] arguments of its rule file', { timeout: startMs + 150_000 }, async () => {
+    // SPEC §13 data: the kind's `[resume]` form, with the id from its own session files; only
+    // forms the rule file claims as verified (Gemini's is not yet: docs/agent-rules.md).
+    it.runIf(!label && RULES.get(agent)?.resume?.verifiedWith !== null)('resumes its own session with the [resume] arguments of its rule file', { timeout: startMs + 150_000 }, async () => {
       const spec = RULES.get(agent)!.resume!;
       const id = labSessionId(agent, lab.home);
       expect(id, `session id (${spec.idFrom})`).toBeTruthy();

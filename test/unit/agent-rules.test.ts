@@ -330,6 +330,9 @@ describe('shipped rule files', () => {
       kilo: '--session {id}',
     });
     expect(resumeArgs(all.get('codex')!.resume!, 'abc')).toEqual(['resume', 'abc']);
+    // Proven live in the lab for all but Gemini (its resumed session took no prompt there).
+    const proven = Object.keys(forms).filter((k) => all.get(k)!.resume!.verifiedWith !== null);
+    expect(proven).toEqual(['claude', 'codex', 'qwen', 'pi', 'kilo']);
   });
 
   it('CORRAL_AGENT_RULES=generic sets every kind\'s own rules aside', () => {
