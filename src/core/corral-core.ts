@@ -305,16 +305,7 @@ export class CorralCore {
     return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null };
   }
 
-  /** Throws `scripting_disabled` unless the gate is open (SPEC §8). */
-  requireScripting(what: string): void {
-    if (this.scripting) return;
-    throw new CorralError(
-      'scripting_disabled',
-      `${what} submits input to a pane, which needs the scripting gate: start the server with --scripting ` +
-        `(or CORRAL_SCRIPTING=1), set ai_unrestricted = true in config.toml, or press ctrl+b s in the TUI`,
-    );
-  }
-
+  /** Opens or closes the scripting gate (SPEC §8); src/rpc/gate.ts checks it on every request. */
   setScripting(on: boolean): void {
     this.scripting = on;
     this.emit({ type: 'scripting.changed', scripting: on });
