@@ -5,7 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { resolveSocketPath } from '../paths.js';
 import { connect, type RpcClient } from '../rpc/client.js';
-import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, UsageError } from './output.js';
+import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, humanText, UsageError } from './output.js';
 
 /** Options every verb accepts. */
 export interface GlobalArgs {
@@ -45,7 +45,7 @@ export function out(text: string): void {
 /** Reports an error on stderr and sets the exit code; never throws. */
 export function reportError(error: unknown): void {
   if (error instanceof UsageError) {
-    process.stderr.write(`corral: ${error.message}\n`);
+    process.stderr.write(`corral: ${humanText(error.message)}\n`);
   } else {
     process.stderr.write(`${formatError(error)}\n`);
   }
@@ -96,7 +96,7 @@ export async function conductorCall<T>(
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     const result = await client.call<T>(method, params);
-    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(human(result)));
+    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(humanText(human(result))));
   });
 }
 

@@ -72,10 +72,12 @@ export function firstControl(text: string, opts: { allowTab: boolean }): { codeP
  * C0 in caret notation (`^[` for ESC, `^J` for a newline, `^I` for TAB), DEL as `^?`, C1 as
  * `\x9b`. For text that came from a pane or a peer and is shown to a human: it can neither
  * move the cursor, clear the screen, retitle the window nor write the clipboard.
+ * `keepNewlines` leaves `\n` alone, for multi-line output whose fields were made visible already.
  */
-export function visibleControls(text: string): string {
+export function visibleControls(text: string, opts: { keepNewlines?: boolean } = {}): string {
   return text.replace(CONTROL_RE, (char) => {
     const codePoint = char.charCodeAt(0);
+    if (codePoint === 0x0a && opts.keepNewlines) return char;
     if (codePoint <= 0x1f) return `^${String.fromCharCode(codePoint + 0x40)}`;
     if (codePoint === 0x7f) return '^?';
     return `\\x${codePoint.toString(16)}`;

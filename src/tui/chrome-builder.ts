@@ -7,6 +7,7 @@ import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
+import { visibleControls as shown } from '../terminal/control-chars.js';
 
 /** TUI state the chrome shows. */
 export interface UiState {
@@ -39,13 +40,17 @@ export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { pan
   }));
 }
 
-/** Everything the chrome views draw. */
+/**
+ * Everything the chrome views draw. Every text that came from a pane or a peer (labels,
+ * names, titles, messages) goes through `shown` (visibleControls): ESC, OSC, C1 appear as
+ * `^[`, `\x9b` and cannot act on the user's terminal (SPEC §8).
+ */
 export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
   const model = core.model;
   const focusedPane = model.focusedPane();
   const workspaces: SidebarWorkspace[] = [...model.workspaces.values()].map((w, i) => ({
     id: w.id,
-    label: w.label,
+    label: shown(w.label),
     index: i + 1,
     focused: model.focusedWorkspace === w.id,
     badge: workspaceRollup(core, w),
@@ -53,7 +58,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
   const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
   const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
     id,
-    label: model.tab(id).label,
+    label: shown(model.tab(id).label),
     index: i + 1,
     focused: focusedWorkspace!.focusedTab === id,
     badge: tabRollup(core, model.tab(id)),
@@ -90,7 +95,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
       prefixLabel: ui.prefixLabel,
       scripting: core.scripting,
       hint: HINT,
-      message: ui.message?.text ?? null,
+      message: ui.message ? shown(ui.message.text) : null,
       messageIsError: ui.message?.error ?? false,
     },
     overlay: overlayModel(core, ui),
@@ -102,7 +107,7 @@ function sidebarAgents(core: CorralCore): SidebarAgent[] {
   const focused = core.model.focusedPane();
   return [...core.agents.agents()].map(({ pane, agent }) => ({
     key: pane.id,
-    label: agent.name ?? agent.kind,
+    label: shown(agent.name ?? agent.kind),
     where: pane.tabId,
     status: agent.state.status,
     seen: agent.state.seen,
@@ -121,7 +126,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
     const title = core.host(pane).terminal.title;
     if (title) parts.push(`· ${title}`);
   }
-  return parts.join(' ');
+  return shown(parts.join(' '));
 }
 
 /** The next agent that needs the user: blocked ones first, then finished (done) ones. */
@@ -146,7 +151,7 @@ function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
       return {
         kind: 'workspace-switcher',
         selected: overlay.selected,
-        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: w.label, badge: null })),
+        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: shown(w.label), badge: null })),
       };
     case 'rename':
       return { kind: 'rename', what: `pane ${overlay.paneId}`, value: overlay.value };

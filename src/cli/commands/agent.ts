@@ -5,7 +5,7 @@
  */
 import type { Argv } from 'yargs';
 import { READ_SOURCES } from '../../rpc/protocol.js';
-import { UsageError } from '../output.js';
+import { humanText, UsageError } from '../output.js';
 import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
@@ -75,7 +75,7 @@ const explain = defineCommand({
   handler: (argv) =>
     argv.json
       ? herdrCall(argv, 'agent.explain', () => ({ target: target(argv) }))
-      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => r.explanation),
+      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => humanText(r.explanation)),
 });
 
 const rename = defineCommand({
