@@ -395,6 +395,7 @@ export class CorralCore {
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
     });
+    host.terminal.log.label = `surface ${pane.surfaceId}`;
     const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {

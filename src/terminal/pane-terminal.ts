@@ -10,6 +10,7 @@ import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 
@@ -95,6 +96,8 @@ export interface PaneTerminalOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** Where xterm's own errors are reported, rate-limited (default: the server's stderr). */
+  log?: RateLimitedXtermLog;
 }
 
 /** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
@@ -130,8 +133,13 @@ export class PaneTerminal {
   private _progress: Progress | null = null;
   private disposed = false;
 
+  /** xterm's complaints about this pane's output, at most one line a minute; set `log.label`. */
+  readonly log: RateLimitedXtermLog;
+
   constructor(options: PaneTerminalOptions) {
+    this.log = options.log ?? new RateLimitedXtermLog();
     this.xterm = new Terminal({
+      logger: this.log,
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
@@ -385,6 +393,7 @@ export class PaneTerminal {
     this.revisionEmitter.clear();
     this.outputEmitter.clear();
     this.xterm.dispose();
+    this.log.flush();
   }
 
   /** The absolute number of the buffer's row 0. */
