@@ -37,12 +37,24 @@ async function freshPane(client: RawClient, from: string): Promise<string> {
   return root_pane.pane_id;
 }
 
-/** Types an inert sentinel and waits until bash has echoed it: everything sent before was read. */
+/**
+ * Types an inert sentinel and waits until readline shows it after a prompt: everything sent
+ * before was read, and anything it made bash run has drawn its prompt (and counted it) — the
+ * kernel's own echo while a command runs comes before the next prompt, so it does not count.
+ */
 async function settle(client: RawClient, pane: string, tag: string): Promise<void> {
   // A leading `n` answers readline's "Display all N possibilities? (y or n)" or quits its
   // --More-- pager, in case a TAB left one open; at a plain prompt it is just typed.
   await client.call('pane.send_text', { pane_id: pane, text: `n${tag}` });
-  await client.call('pane.wait_for_output', { pane_id: pane, source: 'recent-unwrapped', match: { type: 'substring', value: tag }, timeout_ms: 10_000 });
+  await client.call('pane.wait_for_output', {
+    pane_id: pane,
+    source: 'recent-unwrapped',
+    match: { type: 'regex', value: `${PROMPT.replace('$', '\\$')}.*${tag}` },
+    timeout_ms: 10_000,
+  }).catch(async (error) => {
+    const screen = (await client.call('pane.read', { pane_id: pane, source: 'recent-unwrapped' })).read.text;
+    throw new Error(`${error.message}; the pane shows:\n${screen}`);
+  });
 }
 
 function errorCode(response: any): string | null {
@@ -205,6 +217,18 @@ describe('the gate closed (real server, real bash)', () => {
     expect(existsSync(marker)).toBe(false);
   });
 
+  it('an up file cannot smuggle a submitting prompt past the closed gate, and nothing is created', async () => {
+    const before = (await client.call('pane.list', {})).panes.length;
+    const response = await client.request('workspace.up', {
+      name: 'smuggle',
+      panes: [{ cwd: server.home, agent: 'claude', prompt: `hello\r!touch ${marker}\r` }],
+    });
+    expect(errorCode(response)).toBe('scripting_disabled');
+    expect(response.error.message).toContain('panes[0].prompt');
+    expect(response.error.message).toContain('U+000D (CR, ctrl+M)');
+    expect((await client.call('pane.list', {})).panes.length).toBe(before);
+  });
+
   it('random ungated text never changes what bash executes (property, real pane)', async () => {
     const fragments = fc.oneof(
       fc.string({ maxLength: 8 }),
@@ -231,7 +255,7 @@ describe('the gate closed (real server, real bash)', () => {
           await client.request('pane.close', { pane_id: pane });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: 60, endOnFailure: true },
     );
   }, 60_000);
 });
@@ -265,7 +289,8 @@ describe('the same attacks with the gate open (the detectors can fail)', () => {
     // A stand-in `codex` that prints the argv it got; it is never detected, so the start times out.
     const bin = join(server.home, 'bin');
     mkdirSync(bin, { recursive: true });
-    writeFileSync(join(bin, 'codex'), '#!/bin/sh\nprintf "ARGV:"; printf "[%s]" "$@"; echo\n');
+    // One write for the whole line, so a reader never catches it half printed.
+    writeFileSync(join(bin, 'codex'), '#!/bin/sh\nprintf "ARGV:%s\\n" "$(printf "[%s]" "$@")"\n');
     chmodSync(join(bin, 'codex'), 0o755);
     const client = await server.connect();
     try {
