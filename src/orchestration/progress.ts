@@ -37,9 +37,9 @@ function seconds(ms: number | null): string {
 /** One step's line: symbol, id, status, time, pane, then what it does or why it failed. */
 export function formatStepLine(state: StepState, idWidth: number, now: number): string {
   const elapsed = state.status === 'running' && state.startedAt !== null ? now - state.startedAt : state.duration_ms;
+  const detail = state.error ? state.error.message : (state.phase ?? '');
   // Error messages may quote a pane (its command line, an agent's message): made visible (SPEC §8).
-  const detail = visibleControls(state.error ? state.error.message : (state.phase ?? ''));
-  return `${SYMBOL[state.status]} ${state.id.padEnd(idWidth)}  ${state.status.padEnd(7)}  ${seconds(elapsed).padStart(7)}  ${(state.pane_id ?? '').padEnd(6)}  ${detail}`.trimEnd();
+  return visibleControls(`${SYMBOL[state.status]} ${state.id.padEnd(idWidth)}  ${state.status.padEnd(7)}  ${seconds(elapsed).padStart(7)}  ${(state.pane_id ?? '').padEnd(6)}  ${detail}`.trimEnd());
 }
 
 /** Live progress on a stream; call `update` on every change and `finish` at the end. */
@@ -69,9 +69,10 @@ export class ProgressView {
       const key = state.status;
       if (this.lastStatus.get(state.id) === key || state.status === 'pending') continue;
       this.lastStatus.set(state.id, key);
-      const detail = state.error ? `: ${visibleControls(state.error.message)}` : '';
+      const detail = state.error ? `: ${state.error.message}` : '';
       const time = state.status === 'running' ? '' : ` after ${seconds(state.duration_ms)}`;
-      this.stream.write(`flow ${this.flow}: step ${state.id} ${state.status}${state.pane_id ? ` (${state.pane_id})` : ''}${state.duration_ms === null ? '' : time}${detail}\n`);
+      const line = `flow ${this.flow}: step ${state.id} ${state.status}${state.pane_id ? ` (${state.pane_id})` : ''}${state.duration_ms === null ? '' : time}${detail}`;
+      this.stream.write(`${visibleControls(line)}\n`);
     }
   }
 
