@@ -6,7 +6,7 @@
  * without the gate (typing, names, labels) must be inert — printable characters and TAB.
  */
 import { CorralError, methodSpec, type MethodSpec } from './protocol.js';
-import { controlName, firstControl } from '../terminal/control-chars.js';
+import { codePointId, controlName, firstControl } from '../terminal/control-chars.js';
 import type { Params } from './params.js';
 import type { Handler, HandlerTable } from './handlers/context.js';
 
@@ -49,7 +49,7 @@ function findControl(params: Params, paths: readonly string[], allowTab: boolean
 }
 
 /** Whether this call submits input, given its declared gating. */
-export function submits(spec: MethodSpec, params: Params): boolean {
+function submits(spec: MethodSpec, params: Params): boolean {
   return spec.gated === 'always' || (spec.gated === 'when-submitting' && params.submit === true);
 }
 
@@ -68,7 +68,7 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
       scripting ? 'invalid_params' : 'scripting_disabled',
       `param "${word.param}" holds ${character} at index ${word.index}: each item is typed at the shell prompt as one quoted word, ` +
         'which may hold printable characters only (a control would act on the line, a TAB would run completion)',
-      { param: word.param, character: character.split(' ')[0], index: word.index },
+      { param: word.param, character: codePointId(word.codePoint), index: word.index },
     );
   }
   if (scripting) return;
@@ -82,7 +82,7 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
       'scripting_disabled',
       `param "${text.param}" holds ${character} at index ${text.index}: with the scripting gate closed, text may hold ` +
         `printable characters and TAB only, so that nothing typed can act in the pane; to send it, ${GATE_HOW_TO_OPEN}`,
-      { param: text.param, character: character.split(' ')[0], index: text.index },
+      { param: text.param, character: codePointId(text.codePoint), index: text.index },
     );
   }
 }

@@ -44,18 +44,19 @@ export function isControl(codePoint: number): boolean {
   return codePoint <= 0x1f || (codePoint >= 0x7f && codePoint <= 0x9f);
 }
 
-function hex4(codePoint: number): string {
+/** `U+000F`: how Unicode names a code point. */
+export function codePointId(codePoint: number): string {
   return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 /** A control character as a person can find it: `U+000F (ctrl+O)`, `U+001B (ESC)`, `U+009B (C1 CSI)`. */
 export function controlName(codePoint: number): string {
-  if (codePoint === 0x7f) return `${hex4(codePoint)} (DEL)`;
-  if (codePoint >= 0x80) return `${hex4(codePoint)} (C1${C1_NAMES[codePoint] ? ` ${C1_NAMES[codePoint]}` : ' control'})`;
+  if (codePoint === 0x7f) return `${codePointId(codePoint)} (DEL)`;
+  if (codePoint >= 0x80) return `${codePointId(codePoint)} (C1${C1_NAMES[codePoint] ? ` ${C1_NAMES[codePoint]}` : ' control'})`;
   const ctrl = `ctrl+${String.fromCharCode(codePoint + 0x40)}`;
   const name = C0_NAMES[codePoint];
-  if (codePoint === ESC || codePoint === 0x09) return `${hex4(codePoint)} (${name})`;
-  return `${hex4(codePoint)} (${name ? `${name}, ` : ''}${ctrl})`;
+  if (codePoint === ESC || codePoint === 0x09) return `${codePointId(codePoint)} (${name})`;
+  return `${codePointId(codePoint)} (${name ? `${name}, ` : ''}${ctrl})`;
 }
 
 /** The first control character in `text` (TAB skipped when allowed), with its UTF-16 index. */
