@@ -36,11 +36,15 @@ export function newFenceId(): string {
  */
 const INVISIBLE_RE = /^[\p{Default_Ignorable_Code_Point}\p{Mn}\p{Me}]$/u;
 const SPACE_RE = /^\s$/u;
-/** Code points whose NFKC form is `<` (`<`, small `﹤`, fullwidth `＜`): where a tag can start. */
-const TAG_START_RE = /[<\uFE64\uFF1C]/g;
+/**
+ * Where a look-alike tag can start: a code point whose NFKC form is `<` (`<`, small `﹤`,
+ * fullwidth `＜`), then ASCII spaces or `/`, then `u` or anything non-ASCII (a look-alike
+ * letter, an invisible character). Only these are examined closely; in real output (code,
+ * HTML, `a < b`) almost no `<` qualifies, so the search stays at regex-engine speed. Linear:
+ * one quantifier over a run that ends at the first other character.
+ */
+const TAG_START_RE = /[<\uFE64\uFF1C](?=[\s/]*[uU\u0080-\uFFFF])/g;
 const WORDS = ['untrusted', 'terminal', 'output'] as const;
-/** ASCII that may follow the `<` of a tag look-alike: space, `/`, the first letter. */
-const PLAIN_TAG_SECOND = /^[\s/uU]$/;
 
 /**
  * Reads `text` from an index as a reader would see it: each code point NFKC-normalised
@@ -101,9 +105,6 @@ const isSeparator = (char: string) => isSpace(char) || char === '_' || char === 
  * text keeps looking like the tag, so the whole check stays linear in the text.
  */
 function tagLookalikeAt(text: string, start: number): boolean {
-  // Most `<` in output open something else (`<div`, `<=`): ASCII after it that cannot start the tag ends it here.
-  const after = text.charCodeAt(start + 1);
-  if (after < 0x80 && !PLAIN_TAG_SECOND.test(text[start + 1]!)) return false;
   const cursor = new SkeletonCursor(text, start);
   if (cursor.next() !== '<') return false;
   cursor.skip(isSpace);
@@ -123,10 +124,10 @@ function tagLookalikeAt(text: string, start: number): boolean {
 export function neutraliseFenceTags(text: string): string {
   let out = '';
   let copied = 0;
-  for (const match of text.matchAll(TAG_START_RE)) {
-    if (!tagLookalikeAt(text, match.index)) continue;
-    out += `${text.slice(copied, match.index)}&lt;`;
-    copied = match.index + 1;
+  for (const { index: at } of text.matchAll(TAG_START_RE)) {
+    if (!tagLookalikeAt(text, at)) continue;
+    out += `${text.slice(copied, at)}&lt;`;
+    copied = at + 1;
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
