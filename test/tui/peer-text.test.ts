@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TuiSession } from './tui-harness.js';
 
+const CTRL_B = '\x02';
 const HOSTILE = '\x1b]52;c;cHduZWQ=\x07\x1b[2J\x9b2J';
 
 describe('peer text in the TUI chrome', () => {
@@ -40,5 +41,21 @@ describe('peer text in the TUI chrome', () => {
     expect(clipboardWrites).toEqual([]);
     // Its screen was not cleared: the sidebar's other entry is still there.
     expect(tui.text()).toMatch(/1 .*home/);
+  });
+
+  it('a pane name holding ESC, allowed once the user opens the gate, shows as ^[ in the pane frame; closed, it is refused', async () => {
+    tui = new TuiSession(140, 36);
+    await tui.waitForText('scripting: off');
+    const refused = await tui.cli(['pane', 'rename', 'w1:p1', 'n\x1b[2J\x1b]0;pwn\x07']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr).error.code).toBe('scripting_disabled');
+    tui.type(`${CTRL_B}s`);
+    await tui.waitForText('scripting: on');
+    const titles: string[] = [];
+    tui.screen.onTitleChange((title) => titles.push(title));
+    expect((await tui.cli(['pane', 'rename', 'w1:p1', 'n\x1b[2J\x1b]0;pwn\x07'])).code).toBe(0);
+    await tui.waitForText('w1:p1 n^[[2J^[]0;pwn^G');
+    expect(titles).not.toContain('pwn');
+    expect(tui.text()).toContain('WORKSPACES');
   });
 });
