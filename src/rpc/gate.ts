@@ -5,7 +5,7 @@
  * text the caller chose: methods that submit are refused, and text that reaches a pane
  * without the gate (typing, names, labels) must be inert — printable characters and TAB.
  */
-import { CorralError, methodSpec, type MethodSpec } from './protocol.js';
+import { CorralError, methodSpec, methodVerb, type MethodSpec } from './protocol.js';
 import { codePointId, controlName, firstControl } from '../terminal/control-chars.js';
 import type { Params } from './params.js';
 import type { Handler, HandlerTable } from './handlers/context.js';
@@ -66,21 +66,21 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
     const character = controlName(word.codePoint);
     throw new CorralError(
       scripting ? 'invalid_params' : 'scripting_disabled',
-      `param "${word.param}" holds ${character} at index ${word.index}: each item is typed at the shell prompt as one quoted word, ` +
+      `${methodVerb(method)}: param "${word.param}" holds ${character} at index ${word.index}: each item is typed at the shell prompt as one quoted word, ` +
         'which may hold printable characters only (a control would act on the line, a TAB would run completion)',
       { param: word.param, character: codePointId(word.codePoint), index: word.index },
     );
   }
   if (scripting) return;
   if (submits(spec, params)) {
-    throw new CorralError('scripting_disabled', `${method} submits input to a pane, which needs the scripting gate: ${GATE_HOW_TO_OPEN}`);
+    throw new CorralError('scripting_disabled', `${methodVerb(method)} submits input to a pane, which needs the scripting gate: ${GATE_HOW_TO_OPEN}`);
   }
   const text = findControl(params, spec.inert ?? [], true);
   if (text) {
     const character = controlName(text.codePoint);
     throw new CorralError(
       'scripting_disabled',
-      `param "${text.param}" holds ${character} at index ${text.index}: with the scripting gate closed, text may hold ` +
+      `${methodVerb(method)}: param "${text.param}" holds ${character} at index ${text.index}: with the scripting gate closed, text may hold ` +
         `printable characters and TAB only, so that nothing typed can act in the pane; to send it, ${GATE_HOW_TO_OPEN}`,
       { param: text.param, character: codePointId(text.codePoint), index: text.index },
     );

@@ -126,6 +126,11 @@ export interface MethodSpec {
    */
   inert?: readonly string[];
   /**
+   * The CLI verb a refusal names (`key`, `send --submit`); by default the method's own name
+   * as the herdr-style CLI spells it (`pane.send_keys` → `pane send-keys`).
+   */
+  verb?: string;
+  /**
    * Params typed at a shell prompt as separate quoted words (`agent.start` args): printable
    * characters only, gate open or not — a control cannot be typed as part of a word, and a
    * TAB would run the shell's completion, which may rewrite the line before its Enter.
@@ -146,8 +151,8 @@ export const METHOD_TABLE = {
   'surface.status': { gated: 'read' },
   'surface.read': { gated: 'read' },
   'surface.search': { gated: 'read' },
-  'surface.send_text': { gated: 'when-submitting', inert: ['text'] },
-  'surface.send_keys': { gated: 'always' },
+  'surface.send_text': { gated: 'when-submitting', inert: ['text'], verb: 'send --submit' },
+  'surface.send_keys': { gated: 'always', verb: 'key' },
   'surface.focus': { gated: 'never' },
   'surface.rename': { gated: 'never', inert: ['name'] },
   'events.subscribe': { gated: 'read' },
@@ -204,6 +209,11 @@ export const METHODS = Object.keys(METHOD_TABLE) as MethodName[];
  * status and never reach a pane's input, so they are `read` for the gate.
  */
 export const HOOK_METHODS = ['ai.session_start', 'ai.prompt_submit', 'ai.tool_use', 'ai.notification', 'ai.stop', 'ai.exit', 'ai.session_end'] as const;
+
+/** The CLI verb that calls `method`, for messages: its declared `verb`, else `pane.send_keys` → `pane send-keys`. */
+export function methodVerb(method: string): string {
+  return methodSpec(method)?.verb ?? method.replace('.', ' ').replaceAll('_', '-');
+}
 
 /** The gating of any method the server registers (hook notifications included); undefined if unknown. */
 export function methodSpec(method: string): MethodSpec | undefined {
@@ -455,6 +465,11 @@ export interface SurfaceReadResult {
    * uses it to tell new output from old.
    */
   end_line: number;
+  /**
+   * `source: "recent-unwrapped"` only: the absolute row (counted like `end_line`) where each
+   * returned logical line starts, so `wait --pattern` can match soft-wrapped lines whole.
+   */
+  line_starts?: number[];
 }
 
 export interface SurfaceSearchResult {
