@@ -4,7 +4,7 @@
  * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
  */
 import xterm from '@xterm/headless';
-import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
+import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
@@ -12,9 +12,9 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter, type Disposable } from './emitter.js';
-import { TrimmedLineCounter } from './line-counter.js';
 import { compilePaneRegex } from './pane-regex.js';
 import { useModernUnicode } from '../screen/unicode-provider.js';
+import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -106,6 +106,10 @@ export interface PaneTerminalOptions {
   scrollback?: number;
   /** Where xterm's own errors are reported, rate-limited (default: the server's stderr). */
   log?: RateLimitedXtermLog;
+  /** Keep older scrollback rows in the pane's compact store (default true; see scrollback.ts). */
+  compactScrollback?: boolean;
+  /** Rows xterm itself keeps above the screen when the compact store is on. */
+  scrollbackWindow?: number;
 }
 
 /** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
@@ -130,7 +134,7 @@ export class PaneTerminal {
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
-  private readonly trimCounter: TrimmedLineCounter;
+  private readonly lines: Scrollback;
   private readonly damageTracker: DamageTracker;
   private _lastDamage: Damage = 'all';
   private _parseErrors = 0;
@@ -146,29 +150,34 @@ export class PaneTerminal {
 
   constructor(options: PaneTerminalOptions) {
     this.log = options.log ?? new RateLimitedXtermLog();
+    const scrollback = {
+      scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      compact: options.compactScrollback,
+      window: options.scrollbackWindow,
+    };
     this.xterm = new Terminal({
       logger: this.log,
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      scrollback: xtermScrollbackFor(scrollback),
       // The serialize addon uses proposed API.
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
-    this.trimCounter = new TrimmedLineCounter(this.xterm);
-    this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
+    this.lines = new Scrollback(this.xterm, scrollback);
+    this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
     guardParser(this.xterm, () => {
       this._parseErrors++;
       // The interrupted parse never reported its rows.
       this.damageTracker.markAll();
     });
     this.subscriptions.push(
-      this.trimCounter,
+      this.lines,
       this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
-        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.xterm.buffer.normal);
+        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.lines.normal);
       }),
       this.xterm.onWriteParsed(() => {
         this._lastDamage = this.damageTracker.take();
@@ -252,7 +261,7 @@ export class PaneTerminal {
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
     if (cols === this.xterm.cols && rows === this.xterm.rows) return;
-    this.xterm.resize(cols, rows);
+    this.lines.resize(cols, rows);
   }
 
   get cols(): number {
@@ -293,14 +302,41 @@ export class PaneTerminal {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
-  /** Rows the normal buffer has trimmed off the top of its scrollback so far. */
+  /**
+   * Rows the normal buffer has dropped off the top of its scrollback for good so far (rows
+   * moved to the compact store are not dropped): the absolute number of `scrollback` row 0.
+   */
   get trimmedLines(): number {
-    return this.trimCounter.trimmed;
+    return this.lines.firstLine;
   }
 
   /** Absolute number one past the last row with content (see ReadResult.endLine). */
   get endLine(): number {
-    return this.endLineOf(this.xterm.buffer.active);
+    return this.endLineOf(this.lines.active);
+  }
+
+  /**
+   * The active buffer's rows, scrollback and screen, wherever they live (xterm's window or the
+   * compact store): read scrollback through this, never through `xterm.buffer`, which holds
+   * only the newest rows.
+   */
+  get scrollback(): LineBuffer {
+    return this.lines.active;
+  }
+
+  /** Absolute number (as `endLine`) of row 0 of `scrollback`. */
+  get scrollbackFirstLine(): number {
+    return this.absoluteBase(this.lines.active);
+  }
+
+  /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */
+  compactScrollbackNow(): void {
+    this.lines.compactNow();
+  }
+
+  /** What the compact store holds (for tests and benchmarks). */
+  scrollbackStats(): ScrollbackStats {
+    return this.lines.stats();
   }
 
   /** Escape sequences that recreate the terminal's contents and modes (for reattach). */
@@ -311,7 +347,7 @@ export class PaneTerminal {
   /** Read one of the SPEC §5 sources. */
   read(options: ReadOptions): ReadResult {
     checkLines(options.lines);
-    const buffer = this.xterm.buffer.active;
+    const buffer = this.lines.active;
     const totalLines = buffer.length;
     const base = this.absoluteBase(buffer);
     const format: ReadFormat = options.source === 'detection' ? 'text' : (options.format ?? 'text');
@@ -371,7 +407,7 @@ export class PaneTerminal {
       });
     }
     const test: (text: string) => boolean = options.regex ? compilePaneRegex(pattern).test : (text) => text.includes(pattern);
-    const buffer = this.xterm.buffer.active;
+    const buffer = this.lines.active;
     const matches: SearchMatch[] = [];
     let start = 0;
     while (start < buffer.length) {
@@ -401,11 +437,11 @@ export class PaneTerminal {
   }
 
   /** The absolute number of the buffer's row 0. */
-  private absoluteBase(buffer: IBuffer): number {
-    return buffer.type === 'alternate' ? this.alternateBase : this.trimCounter.trimmed;
+  private absoluteBase(buffer: LineBuffer): number {
+    return buffer.type === 'alternate' ? this.alternateBase : this.lines.firstLine;
   }
 
-  private endLineOf(buffer: IBuffer): number {
+  private endLineOf(buffer: LineBuffer): number {
     return this.absoluteBase(buffer) + this.lastNonBlankRow(buffer, 0, buffer.length, 'text');
   }
 
@@ -430,26 +466,26 @@ export class PaneTerminal {
   }
 
   /** Index one past the last row in [from, to) that shows anything (`from` if none). */
-  private lastNonBlankRow(buffer: IBuffer, from: number, to: number, format: ReadFormat): number {
+  private lastNonBlankRow(buffer: LineBuffer, from: number, to: number, format: ReadFormat): number {
     let end = to;
     while (end > from && this.rowText(buffer.getLine(end - 1), format) === '') end--;
     return end;
   }
 
-  private rowsText(buffer: IBuffer, start: number, end: number, format: ReadFormat): string {
+  private rowsText(buffer: LineBuffer, start: number, end: number, format: ReadFormat): string {
     const rows: string[] = [];
     for (let y = start; y < end; y++) rows.push(this.rowText(buffer.getLine(y), format));
     return rows.join('\n');
   }
 
   /** The first row of the logical line that row `y` belongs to. */
-  private logicalLineStart(buffer: IBuffer, y: number): number {
+  private logicalLineStart(buffer: LineBuffer, y: number): number {
     let start = y;
     while (start > 0 && buffer.getLine(start)?.isWrapped) start--;
     return start;
   }
 
-  private logicalText(buffer: IBuffer, line: LogicalLine, format: ReadFormat): string {
+  private logicalText(buffer: LineBuffer, line: LogicalLine, format: ReadFormat): string {
     let text = '';
     for (let y = line.start; y < line.end; y++) {
       // Inner rows keep written spaces at the wrap point; only the line's end is trimmed.
