@@ -15,6 +15,9 @@ export interface BorderGrab {
   direction: SplitNode['direction'];
   /** The split's bounding box in layout cells. */
   box: Rect;
+  /** Where the press was (x for a `right` split, y for `down`) and the first child's size then. */
+  pressedAt: number;
+  firstCells: number;
 }
 
 /** The smallest frame that still shows a cell of its pane: border, one cell, border. */
@@ -46,10 +49,14 @@ export function borderAt(tree: LayoutNode, area: Rect, x: number, y: number): Bo
     if (!box || !first) return null;
     if (node.direction === 'right') {
       const edge = first.x + first.cols;
-      if ((x === edge - 1 || x === edge) && y >= box.y && y < box.y + box.rows) return { path, direction: node.direction, box };
+      if ((x === edge - 1 || x === edge) && y >= box.y && y < box.y + box.rows) {
+        return { path, direction: node.direction, box, pressedAt: x, firstCells: first.cols };
+      }
     } else {
       const edge = first.y + first.rows;
-      if ((y === edge - 1 || y === edge) && x >= box.x && x < box.x + box.cols) return { path, direction: node.direction, box };
+      if ((y === edge - 1 || y === edge) && x >= box.x && x < box.x + box.cols) {
+        return { path, direction: node.direction, box, pressedAt: y, firstCells: first.rows };
+      }
     }
     return walk(node.first, [...path, 'first']) ?? walk(node.second, [...path, 'second']);
   };
@@ -57,9 +64,9 @@ export function borderAt(tree: LayoutNode, area: Rect, x: number, y: number): Bo
 }
 
 /**
- * The layout with the grabbed split's border following the pointer at layout cell (x, y): the
- * first child's far frame edge lands on the pointer, clamped so every pane keeps a visible
- * cell. Returns `tree` itself when nothing changes.
+ * The layout with the grabbed split's border following the pointer, now at layout cell
+ * (x, y): it moves by as many cells as the pointer moved since the press, clamped so every
+ * pane keeps a visible cell. Returns `tree` itself when nothing changes.
  */
 export function dragBorder(tree: LayoutNode, grab: BorderGrab, x: number, y: number): LayoutNode {
   const node = nodeAt(tree, grab.path);
@@ -70,7 +77,7 @@ export function dragBorder(tree: LayoutNode, grab: BorderGrab, x: number, y: num
   const minFirst = minimumSize(node.first, { minSize: MIN_PANE_CELLS })[axis];
   const minSecond = minimumSize(node.second, { minSize: MIN_PANE_CELLS })[axis];
   if (total < minFirst + minSecond) return tree;
-  const wanted = (horizontal ? x - grab.box.x : y - grab.box.y) + 1;
+  const wanted = grab.firstCells + (horizontal ? x : y) - grab.pressedAt;
   const firstCells = Math.min(total - minSecond, Math.max(minFirst, wanted));
   const ratio = firstCells / total;
   if (Math.round(node.ratio * total) === firstCells) return tree;
