@@ -12,6 +12,7 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
+import { KeyboardModes } from './keyboard-modes.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -117,6 +118,9 @@ export class PaneTerminal {
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
+  private readonly replyEmitter = new Emitter<string>();
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  readonly keyboard: KeyboardModes;
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly trimCounter: TrimmedLineCounter;
@@ -139,6 +143,7 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     this.trimCounter = new TrimmedLineCounter(this.xterm);
     this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
     guardParser(this.xterm, () => {
@@ -147,6 +152,7 @@ export class PaneTerminal {
       this.damageTracker.markAll();
     });
     this.subscriptions.push(
+      this.keyboard,
       this.trimCounter,
       this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
@@ -218,6 +224,11 @@ export class PaneTerminal {
   /** Called with each piece of output just before it is parsed (for echo prediction). */
   onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable {
     return this.outputEmitter.on(listener);
+  }
+
+  /** Called with answers the terminal owes the application (kitty's `CSI ? u` query). */
+  onReply(listener: (data: string) => void): Disposable {
+    return this.replyEmitter.on(listener);
   }
 
   /** Called with the new revision after each parsed write batch. */
@@ -384,6 +395,7 @@ export class PaneTerminal {
     for (const sub of this.subscriptions) sub.dispose();
     this.revisionEmitter.clear();
     this.outputEmitter.clear();
+    this.replyEmitter.clear();
     this.xterm.dispose();
   }
 

@@ -10,6 +10,7 @@ import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
 import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
+import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-protocol.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
@@ -19,7 +20,7 @@ import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
 import { COMMANDS, resolveBindings, type CommandId } from './keybindings.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, runningAgents } from './tui-actions.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard, runningAgents } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
@@ -157,6 +158,9 @@ export class TuiController {
       case 'data':
         this.handleData(event.data);
         return;
+      case 'key':
+        this.handleKey(event.key);
+        return;
       case 'paste':
         this.handlePaste(event.text);
         return;
@@ -208,6 +212,26 @@ export class TuiController {
     }
   }
 
+  /**
+   * A key reported with its modifiers. The TUI's own keys (prefix, commands, overlays, the
+   * resize repeat) see its legacy bytes; the focused pane gets it encoded the way its
+   * application asked for (kitty, modifyOtherKeys or legacy).
+   */
+  private handleKey(key: KeyPress): void {
+    const legacy = legacyBytes(key);
+    const command = this.bindings.get(legacy);
+    const repeating = command !== undefined && COMMANDS[command].repeatable && Date.now() < this.repeatUntil;
+    if (this.ui.overlay || this.ui.prefixActive || repeating || legacy === this.prefixBytes) {
+      this.handleData(legacy);
+      return;
+    }
+    this.repeatUntil = 0;
+    const pane = this.core.model.focusedPane();
+    if (!pane) return;
+    const bytes = encodeKeyForPane(key, paneKeyboard(this.core, pane));
+    if (bytes !== '') this.sendToFocused(bytes);
+  }
+
   private handlePaste(text: string): void {
     if (this.ui.overlay?.kind === 'rename') {
       this.ui.overlay.value += text.replace(/[\r\n]+/g, ' ');
@@ -228,6 +252,8 @@ export class TuiController {
     const pane = this.core.model.focusedPane();
     if (!pane) return;
     if (this.ui.scrollOffsets.get(pane.id)) this.setScroll(pane, 0);
+    // Drops a keyboard request its app left behind when it died (see paneKeyboard).
+    paneKeyboard(this.core, pane);
     this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
