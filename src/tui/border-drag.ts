@@ -5,7 +5,7 @@
  * between two panes is two cells wide — the first pane's right (or bottom) frame edge and
  * the second's left (or top) — and a press on either grabs it.
  */
-import { computeRects, leaves, minimumSize, type LayoutNode, type Rect, type SplitNode } from '../session/layout.js';
+import { boundsOf, computeRects, minimumSize, type LayoutNode, type Rect, type SplitNode } from '../session/layout.js';
 import { GEOMETRY } from './geometry.js';
 
 /** A border a press landed on: the split (by its path from the root) and its box. */
@@ -23,29 +23,13 @@ export interface BorderGrab {
 /** The smallest frame that still shows a cell of its pane: border, one cell, border. */
 const MIN_PANE_CELLS = 2 * GEOMETRY.frameInset + 1;
 
-function bounds(node: LayoutNode, rects: ReadonlyMap<string, Rect>): Rect | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const id of leaves(node)) {
-    const r = rects.get(id);
-    if (!r) return null;
-    x0 = Math.min(x0, r.x);
-    y0 = Math.min(y0, r.y);
-    x1 = Math.max(x1, r.x + r.cols);
-    y1 = Math.max(y1, r.y + r.rows);
-  }
-  return { x: x0, y: y0, cols: x1 - x0, rows: y1 - y0 };
-}
-
 /** The split whose border is at layout cell (x, y); the outermost when borders meet. */
 export function borderAt(tree: LayoutNode, area: Rect, x: number, y: number): BorderGrab | null {
   const rects = computeRects(tree, area);
   const walk = (node: LayoutNode, path: BorderGrab['path']): BorderGrab | null => {
     if (node.kind === 'leaf') return null;
-    const box = bounds(node, rects);
-    const first = bounds(node.first, rects);
+    const box = boundsOf(node, rects);
+    const first = boundsOf(node.first, rects);
     if (!box || !first) return null;
     if (node.direction === 'right') {
       const edge = first.x + first.cols;
