@@ -112,12 +112,21 @@ function legacyIsExact(key: KeyPress): boolean {
   return false;
 }
 
+export interface EncodeOptions {
+  /**
+   * For an app that asked for nothing: send kitty's form for keys whose legacy bytes would
+   * lose a modifier (Shift+Enter, Ctrl+Enter, Ctrl+Tab …) instead of dropping it. For agents,
+   * which read those forms without asking (Claude Code does; tmux's `extended-keys always`).
+   */
+  extendedByDefault?: boolean;
+}
+
 /**
  * The bytes for the key in the form the pane asked for: kitty's when it enabled kitty flags,
  * xterm's `CSI 27 ; mods ; code ~` under modifyOtherKeys (level 1 only where the legacy bytes
- * would lose a modifier), else the legacy bytes.
+ * would lose a modifier), else the legacy bytes (see EncodeOptions for agents).
  */
-export function encodeKeyForPane(key: KeyPress, modes: KeyboardModesView): string {
+export function encodeKeyForPane(key: KeyPress, modes: KeyboardModesView, options: EncodeOptions = {}): string {
   if ((modes.kittyFlags & (KITTY.disambiguate | KITTY.allKeys)) !== 0) {
     // Unmodified Enter, Tab and Backspace stay legacy at the disambiguate level (kitty's rule).
     const plain = (key.mods & ~LOCKS) === 0;
@@ -132,5 +141,6 @@ export function encodeKeyForPane(key: KeyPress, modes: KeyboardModesView): strin
     if (mods === MOD.shift && key.code > 0x20 && key.code !== 127 && key.code !== 13 && key.code !== 9) return legacyBytes(key);
     return `\x1b[27;${mods + 1};${key.code}~`;
   }
+  if (options.extendedByDefault && key.code < 0xe000 && !legacyIsExact(key)) return kittyBytes(key, false);
   return legacyBytes(key);
 }

@@ -228,7 +228,8 @@ export class TuiController {
     this.repeatUntil = 0;
     const pane = this.core.model.focusedPane();
     if (!pane) return;
-    const bytes = encodeKeyForPane(key, paneKeyboard(this.core, pane));
+    // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
+    const bytes = encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null });
     if (bytes !== '') this.sendToFocused(bytes);
   }
 

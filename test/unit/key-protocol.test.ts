@@ -48,6 +48,16 @@ describe('encoding a key for a pane', () => {
     expect(legacyBytes(key(99, MOD.ctrl | MOD.capsLock))).toBe('\x03');
   });
 
+  it('gives an agent that asked for nothing kitty\u2019s form only where legacy bytes would lose a modifier', () => {
+    const agent = { extendedByDefault: true };
+    expect(encodeKeyForPane(key(13, MOD.shift), NONE, agent)).toBe('\x1b[13;2u');
+    expect(encodeKeyForPane(key(13, MOD.ctrl), NONE, agent)).toBe('\x1b[13;5u');
+    expect(encodeKeyForPane(key(13, MOD.alt), NONE, agent)).toBe('\x1b\r');
+    expect(encodeKeyForPane(key(99, MOD.ctrl), NONE, agent)).toBe('\x03');
+    expect(encodeKeyForPane(key(27), NONE, agent)).toBe('\x1b');
+    expect(encodeKeyForPane(key(9, MOD.shift), NONE, agent)).toBe('\x1b[Z');
+  });
+
   it('uses kitty\u2019s form for an app that pushed kitty flags, keeping plain Enter legacy', () => {
     expect(encodeKeyForPane(key(13, MOD.shift), KITTY)).toBe('\x1b[13;2u');
     expect(encodeKeyForPane(key(13, MOD.ctrl | MOD.numLock), KITTY)).toBe('\x1b[13;5u');
