@@ -11,6 +11,7 @@ import {
   type SurfaceReadResult,
   type SurfaceStatus,
 } from '../rpc/protocol.js';
+import { compilePaneRegex, type PaneRegex } from '../terminal/pane-regex.js';
 
 /** Timing and sizes of `wait`, as the Conductor reference fixes them. */
 export const WAIT = {
@@ -34,7 +35,7 @@ export interface WaitOptions {
   /** The `--match` selector. */
   selector: string;
   idle: boolean;
-  pattern?: RegExp;
+  pattern?: PaneRegex;
   mode: WaitMode;
   /** Give up after this long (ms); undefined waits forever. */
   timeoutMs?: number;
@@ -104,18 +105,13 @@ export function newLinesSince(baseline: LineBaseline, read: ReadWindow): string[
 }
 
 /** The lines `pattern` matches. */
-export function matchingLines(lines: readonly string[], pattern: RegExp): string[] {
-  const re = pattern.global || pattern.sticky ? new RegExp(pattern.source, pattern.flags.replace(/[gy]/g, '')) : pattern;
-  return lines.filter((line) => re.test(line));
+export function matchingLines(lines: readonly string[], pattern: PaneRegex): string[] {
+  return lines.filter((line) => pattern.test(line));
 }
 
-/** Compiles `--pattern`; a bad expression is `invalid_regex`. */
-export function compilePattern(source: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch (error) {
-    throw new CorralError('invalid_regex', `invalid --pattern ${JSON.stringify(source)}: ${(error as Error).message}`);
-  }
+/** Compiles `--pattern` with the pane-text engine (RE2); a bad expression is `invalid_regex`. */
+export function compilePattern(source: string): PaneRegex {
+  return compilePaneRegex(source, '--pattern');
 }
 
 /** What the wait knows about one pane. */

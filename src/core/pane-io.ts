@@ -6,6 +6,7 @@
 import { CorralError, LIMITS, type PaneRead, type ReadFormat, type ReadSource } from '../rpc/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import { encodeKeys } from '../terminal/keys.js';
+import { compilePaneRegex } from '../terminal/pane-regex.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from './corral-core.js';
 
@@ -119,16 +120,10 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Compiles a substring or regex line matcher; a bad regex is `invalid_regex`. */
+/** Compiles a substring or regex (RE2, src/terminal/pane-regex.ts) line matcher; a bad regex is `invalid_regex`. */
 export function lineMatcher(match: { type: 'substring' | 'regex'; value: string }): (line: string) => boolean {
   if (match.type === 'substring') return (line) => line.includes(match.value);
-  let re: RegExp;
-  try {
-    re = new RegExp(match.value);
-  } catch (error) {
-    throw new CorralError('invalid_regex', `invalid regex ${JSON.stringify(match.value)}: ${(error as Error).message}`);
-  }
-  return (line) => re.test(line);
+  return compilePaneRegex(match.value).test;
 }
 
 /** Re-checks at most this often while a pane floods, so a wait never burns a core. */

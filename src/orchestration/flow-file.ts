@@ -13,7 +13,7 @@ import { Checker, FileError, Locator, isTable, locateIssues, parseToml, type Key
 import { checkPane, checkPaneSet, MAX_PANES, type PaneSpec, type PathContext } from './pane-spec.js';
 import { DEFAULT_LAYOUT, type ParseFileOptions } from './up-file.js';
 import { fillTemplate, ITEM_VARIABLE, parseTemplate } from './template.js';
-import { compilePattern } from '../cli/wait.js';
+import { compilePaneRegex } from '../terminal/pane-regex.js';
 
 export const FLOW_KEYS = ['name', 'layout', 'defaults', 'step'] as const;
 export const DEFAULTS_KEYS = ['timeout_secs', 'on_failure'] as const;
@@ -43,7 +43,7 @@ const VARIABLE_FIELDS: readonly (readonly string[])[] = [
 ];
 
 export interface ReadySpec {
-  /** A JavaScript regex that new output must match. */
+  /** A regex (RE2 syntax, src/terminal/pane-regex.ts) that new output must match. */
   pattern?: string;
   idle: boolean;
   timeoutSecs: number;
@@ -208,9 +208,9 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
       const pattern = check.str(ready, 'pattern', [...at, 'ready'], rctx, { nonEmpty: true });
       if (pattern !== undefined && !pattern.includes('${')) {
         try {
-          compilePattern(pattern);
+          compilePaneRegex(pattern);
         } catch (error) {
-          check.add([...at, 'ready', 'pattern'], `key "pattern"${rctx}: ${(error as Error).message.replace(/^invalid --pattern /, 'invalid regex ')}`);
+          check.add([...at, 'ready', 'pattern'], `key "pattern"${rctx}: ${(error as Error).message}`);
         }
       }
       const idle = check.bool(ready, 'idle', [...at, 'ready'], rctx) ?? false;
@@ -296,9 +296,9 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
         const pattern = isTable(filled.ready) && typeof filled.ready.pattern === 'string' ? filled.ready.pattern : undefined;
         if (pattern !== undefined && item !== null) {
           try {
-            compilePattern(pattern);
+            compilePaneRegex(pattern);
           } catch (error) {
-            check.add([...step.at, 'ready', 'pattern'], `key "pattern"${ctxText}: ${(error as Error).message.replace(/^invalid --pattern /, 'invalid regex ')}`);
+            check.add([...step.at, 'ready', 'pattern'], `key "pattern"${ctxText}: ${(error as Error).message}`);
           }
         }
         ready = { idle: step.ready.idle, timeoutSecs: step.ready.timeoutSecs, ...(pattern !== undefined ? { pattern } : {}) };

@@ -13,6 +13,7 @@ import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { KeyboardModes } from './keyboard-modes.js';
+import { compilePaneRegex } from './pane-regex.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -357,19 +358,7 @@ export class PaneTerminal {
         max_matches: maxMatches,
       });
     }
-    let test: (text: string) => boolean;
-    if (options.regex) {
-      let re: RegExp;
-      try {
-        // No 'g' flag: a global RegExp keeps lastIndex between calls and would skip matches.
-        re = new RegExp(pattern);
-      } catch (err) {
-        throw new CorralError('invalid_regex', `invalid regex "${pattern}": ${(err as Error).message}`, { pattern });
-      }
-      test = (text) => re.test(text);
-    } else {
-      test = (text) => text.includes(pattern);
-    }
+    const test: (text: string) => boolean = options.regex ? compilePaneRegex(pattern).test : (text) => text.includes(pattern);
     const buffer = this.xterm.buffer.active;
     const matches: SearchMatch[] = [];
     let start = 0;

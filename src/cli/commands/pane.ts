@@ -8,6 +8,7 @@ import type { Argv } from 'yargs';
 import { READ_SOURCES, type PaneReadResult } from '../../rpc/protocol.js';
 import { UsageError } from '../output.js';
 import { absoluteCwd, focusOption } from '../options.js';
+import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import {
   currentPaneId,
   defineCommand,
@@ -200,7 +201,7 @@ const waitOutput = defineCommand({
   builder: (y) =>
     withPane(y)
       .option('match', { type: 'string', describe: 'substring to wait for' })
-      .option('regex', { type: 'string', describe: 'regular expression to wait for, matched line by line' })
+      .option('regex', { type: 'string', describe: `regular expression to wait for, matched line by line (${PANE_REGEX_SYNTAX})` })
       .conflicts('match', 'regex')
       .option('source', { ...sourceOption, describe: 'snapshot to search (default recent)' })
       .option('lines', { type: 'number', describe: 'rows to search (default 80)' })

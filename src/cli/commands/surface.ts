@@ -9,6 +9,7 @@ import { formatFocused, formatSearch, formatSent } from '../conductor-format.js'
 import { UsageError } from '../output.js';
 import { afterDashes, conductorCall, defineCommand, textArg } from '../run.js';
 import { jsonOption, targetPositional } from '../options.js';
+import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 
 /** `corral read <target>`. */
 export const readCommand = defineCommand({
@@ -37,7 +38,7 @@ export const searchCommand = defineCommand({
     y
       .positional('target', targetPositional)
       .positional('pattern', { type: 'string', describe: 'substring (or regex with --regex); after -- if it starts with -' })
-      .option('regex', { type: 'boolean', default: false, describe: 'treat the pattern as a regular expression' })
+      .option('regex', { type: 'boolean', default: false, describe: `treat the pattern as a regular expression, matched line by line (${PANE_REGEX_SYNTAX})` })
       .option('max', { type: 'number', describe: 'stop after N matches (default 50)' })
       .option('json', jsonOption),
   handler: (argv) =>

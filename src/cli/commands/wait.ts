@@ -3,6 +3,7 @@ import { connect } from '../../rpc/client.js';
 import { formatJsonLine, UsageError } from '../output.js';
 import { jsonOption } from '../options.js';
 import { defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
+import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import { compilePattern, formatOutcome, runWait, WAIT, type WaitOptions } from '../wait.js';
 
 /** `corral wait`. */
@@ -17,7 +18,7 @@ export const waitCommand = defineCommand({
         describe: 'selector of the pane(s): surface id, pane id, agent or pane name, cmdline:<substr>, cwd:<path>',
       })
       .option('idle', { type: 'boolean', default: false, describe: 'wait for the agent to be idle/done, or a plain pane to be quiet' })
-      .option('pattern', { type: 'string', describe: 'regular expression that output appearing after the wait began must match' })
+      .option('pattern', { type: 'string', describe: `regular expression that a line of output appearing after the wait began must match (${PANE_REGEX_SYNTAX})` })
       .option('any', { type: 'boolean', describe: 'the selector may match several panes; one satisfying is enough' })
       .option('all', { type: 'boolean', describe: 'the selector may match several panes; all must satisfy' })
       .conflicts('any', 'all')

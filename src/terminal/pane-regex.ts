@@ -1,0 +1,52 @@
+/**
+ * The one regex engine for every user pattern over pane text: `surface.search --regex`,
+ * `pane.wait_for_output` with a regex match, `corral wait --pattern` and a flow's
+ * `ready.pattern` (SPEC §3, §9; the herdr seed says "Rust regex syntax").
+ *
+ * RE2 (the `re2` binding) because it is both: its syntax is the one Rust's `regex` crate
+ * copied — `(?i)`, `(?P<name>…)`, `[[:digit:]]`, `\z`, `\p{Greek}` — and it matches in time
+ * linear in the line, so `^(d+)+$` on a long line cannot freeze the server the way a
+ * backtracking JavaScript RegExp did (issue 10). What it gives up: lookaround and
+ * backreferences, which are `invalid_regex` with RE2's own message.
+ *
+ * The addon is loaded on first use, not at import: the CLI bundle imports this module (for
+ * `wait --pattern` and flows) and must not pay a native load on every start.
+ */
+import { createRequire } from 'node:module';
+import type RE2Type from 're2';
+import { CorralError } from '../rpc/protocol.js';
+
+/** A compiled pattern: does one line (one logical pane line, no newline) match? */
+export interface PaneRegex {
+  readonly source: string;
+  test(line: string): boolean;
+}
+
+/** The syntax in one line, for `--help` of every verb that takes a regex and for error messages. */
+export const PANE_REGEX_SYNTAX = 'RE2 syntax, as Rust\'s regex crate: (?i), (?P<name>…), [[:digit:]], \\z; no lookaround or backreferences';
+
+let engine: typeof RE2Type | undefined;
+
+function re2(): typeof RE2Type {
+  // createRequire keeps the bundler from inlining a native addon and defers the load.
+  engine ??= createRequire(import.meta.url)('re2') as typeof RE2Type;
+  return engine;
+}
+
+/**
+ * Compiles `source`; a pattern RE2 rejects is `invalid_regex` naming `label` (the flag or
+ * key the user wrote it in) and RE2's reason.
+ */
+export function compilePaneRegex(source: string, label = 'regex'): PaneRegex {
+  const RE2 = re2();
+  let re: RE2Type;
+  try {
+    // No 'g' or 'y' flag: those keep lastIndex between test() calls and would skip matches.
+    re = new RE2(source);
+  } catch (error) {
+    throw new CorralError('invalid_regex', `invalid ${label} ${JSON.stringify(source)}: ${(error as Error).message} (${PANE_REGEX_SYNTAX})`, {
+      pattern: source,
+    });
+  }
+  return { source, test: (line) => re.test(line) };
+}
