@@ -1,9 +1,10 @@
 /**
  * Notifications (SPEC §12): when an agent enters a state listed in `[notify] on` and its pane
  * is not in view — not visible in the focused tab of a focused TUI, the same rule that makes
- * `done` unseen (SPEC §4) — the agent gets a sidebar mark until its pane is looked at, the
- * TUI's terminal gets a desktop notification and a bell, and `[notify] command` runs with the
- * event as JSON on stdin. Muted panes never notify.
+ * `done` unseen (SPEC §4) — the agent gets a sidebar mark until its pane is looked at, each
+ * attached TUI's terminal gets a desktop notification and a bell, and `[notify] command`
+ * runs with the event as JSON on stdin. Muted panes never notify. One notifier per server
+ * (started with it, so a headless `corral server` runs the command too); TUIs attach to it.
  *
  * Flicker: a state must hold for `settleMs` before it notifies (a blocked screen that turns
  * out to be working again 100 ms later is not news), and the same pane entering the same
@@ -26,13 +27,17 @@ export const NOTIFY_TIMING = {
 export interface NotifierOptions {
   core: CorralCore;
   config: NotifyConfig;
-  /** Writes bytes to the TUI's own terminal (the notification and the bell). */
-  writeTerminal: (bytes: string) => void;
-  /** Marks or mutes changed: the chrome should be redrawn. */
-  onChange: () => void;
-  /** A problem with `[notify] command`, for the status line. */
-  onError: (message: string) => void;
   timing?: Partial<typeof NOTIFY_TIMING>;
+}
+
+/** An attached TUI, as the notifier sees it. */
+export interface NotifyClient {
+  /** Writes bytes to the TUI's own terminal (the notification and the bell). */
+  writeTerminal(bytes: string): void;
+  /** Marks or mutes changed: the chrome should be redrawn. */
+  onChange(): void;
+  /** A problem with `[notify] command`, for the status line. */
+  onError(message: string): void;
 }
 
 /** The JSON `[notify] command` reads on stdin. */
@@ -59,10 +64,26 @@ export class Notifier {
   private readonly lastSent = new Map<string, number>();
   private readonly subscription: Disposable;
   private readonly timing: typeof NOTIFY_TIMING;
+  private readonly clients = new Set<NotifyClient>();
 
   constructor(private readonly options: NotifierOptions) {
     this.timing = { ...NOTIFY_TIMING, ...options.timing };
     this.subscription = options.core.listen((event) => this.onEvent(event));
+  }
+
+  /** A TUI attaches to get notifications on its terminal and redraw on marks. */
+  attach(client: NotifyClient): Disposable {
+    this.clients.add(client);
+    return { dispose: () => this.clients.delete(client) };
+  }
+
+  private changed(): void {
+    for (const client of this.clients) client.onChange();
+  }
+
+  private commandFailed(message: string): void {
+    if (this.clients.size === 0) process.stderr.write(`corral: ${message}\n`);
+    for (const client of this.clients) client.onError(message);
   }
 
   /** Surfaces with a notification nobody has looked at yet. */
@@ -82,7 +103,7 @@ export class Notifier {
       this.cancel(surfaceId);
       this.marked.delete(surfaceId);
     } else this.muted.delete(surfaceId);
-    this.options.onChange();
+    this.changed();
     return muted;
   }
 
@@ -96,11 +117,12 @@ export class Notifier {
         changed = true;
       }
     }
-    if (changed) this.options.onChange();
+    if (changed) this.changed();
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.clients.clear();
     for (const { timer } of this.pending.values()) clearTimeout(timer);
     this.pending.clear();
   }
@@ -111,7 +133,7 @@ export class Notifier {
     if (event.type === 'pane.closed') {
       this.cancel(surfaceId);
       this.muted.delete(surfaceId);
-      if (this.marked.delete(surfaceId)) this.options.onChange();
+      if (this.marked.delete(surfaceId)) this.changed();
       return;
     }
     if (event.type === 'pane.focused') return this.viewChanged();
@@ -153,12 +175,13 @@ export class Notifier {
     if (now - (this.lastSent.get(key) ?? -Infinity) < this.timing.repeatMs) return;
     this.lastSent.set(key, now);
     this.marked.add(surfaceId);
-    this.options.onChange();
+    this.changed();
     const message = agent.state.snapshot().message ?? null;
     const who = agent.name ? `${agent.name} (${agent.kind})` : agent.kind;
     const title = `corral: ${who} ${pending.status}`;
     const body = `${who} in ${pane.id} is ${pending.status}${message ? `: ${message}` : ''}`;
-    this.options.writeTerminal(notificationBytes(title, body));
+    const bytes = notificationBytes(title, body);
+    for (const client of this.clients) client.writeTerminal(bytes);
     const command = this.options.config.command;
     if (command.trim() !== '') {
       const event: NotificationEvent = {
@@ -176,7 +199,7 @@ export class Notifier {
         title,
         body,
       };
-      runNotifyCommand(command, event, this.options.onError);
+      runNotifyCommand(command, event, (message) => this.commandFailed(message));
     }
   }
 }

@@ -11,6 +11,7 @@ import { resolveConfigPath, resolveSocketPath } from '../paths.js';
 import { claimSocketPath } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules } from '../agents/rules.js';
+import { Notifier } from '../notify/notifier.js';
 
 export interface StartOptions {
   socket?: string;
@@ -23,6 +24,8 @@ export interface RunningServer {
   core: CorralCore;
   socketPath: string;
   configError: ConfigError | null;
+  /** Notifications (SPEC §12): runs `[notify] command`; TUIs attach for their terminals. */
+  notifier: Notifier;
   /** Ends every pane, closes the socket and removes it. */
   stop(): Promise<void>;
 }
@@ -42,12 +45,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     baseEnv: env,
     agentRules: loadAllRules(),
   });
+  const notifier = new Notifier({ core, config: config.notify });
   const rpc = new RpcServer(core);
   await rpc.listen(socketPath);
   chmodSync(socketPath, 0o600);
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      notifier.dispose();
       await rpc.close();
       await core.shutdown();
       try {
@@ -57,5 +62,5 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       }
       rmSync(launcherDir, { recursive: true, force: true });
     })());
-  return { core, socketPath, configError, stop };
+  return { core, socketPath, configError, notifier, stop };
 }

@@ -42,6 +42,8 @@ export interface ControllerOptions {
   onQuit: () => void;
   /** Shown in the status line at start (e.g. an invalid config file). */
   startupMessage?: { text: string; error: boolean } | null;
+  /** The server's notifier; the TUI attaches to it for its terminal and sidebar marks. */
+  notifier?: Notifier;
   /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
   writeTerminal?: (bytes: string) => void;
 }
@@ -89,6 +91,7 @@ export class TuiController {
   private messageTimer: NodeJS.Timeout | null = null;
   private readonly focusHistory = new FocusHistory();
   readonly notifier: Notifier;
+  private readonly ownNotifier: boolean;
   /** Whether the outer terminal has focus (focus reporting); feeds the seen/done rule. */
   terminalFocused = true;
   readonly ui: UiState;
@@ -110,13 +113,15 @@ export class TuiController {
       keyOverrides: keys.overrides,
       notify: null,
     };
-    this.notifier = new Notifier({
-      core: this.core,
-      config: this.core.config.notify,
-      writeTerminal: options.writeTerminal ?? (() => {}),
-      onChange: () => this.scheduleChrome(),
-      onError: (message) => this.flash(message, true),
-    });
+    this.ownNotifier = !options.notifier;
+    this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
+    this.disposers.push(
+      this.notifier.attach({
+        writeTerminal: options.writeTerminal ?? (() => {}),
+        onChange: () => this.scheduleChrome(),
+        onError: (message) => this.flash(message, true),
+      }),
+    );
     this.ui.notify = this.notifier;
     if (this.ui.message) this.fadeMessage(TUNING.startupMessageMs);
     this.focusHistory.observe(this.core.model.focusedPane()?.id ?? null);
@@ -709,7 +714,7 @@ export class TuiController {
   dispose(): void {
     this.disposed = true;
     this.core.setClientView(null);
-    this.notifier.dispose();
+    if (this.ownNotifier) this.notifier.dispose();
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
     if (this.messageTimer) clearTimeout(this.messageTimer);
     for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
