@@ -224,3 +224,12 @@ export class RawClient {
     this.socket.destroy();
   }
 }
+
+/** Connects to a unix socket (e.g. the fake claude's control socket, bench/fixtures/fake-claude). */
+export function connectUnix(path: string): Promise<Socket> {
+  return new Promise((resolveSocket, reject) => {
+    const socket = connect(path);
+    socket.once('connect', () => resolveSocket(socket));
+    socket.once('error', reject);
+  });
+}

@@ -4,11 +4,11 @@
  * on stdin — the phone-relay case — and a permission prompt once more.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { TestServer } from './harness.js';
+import { TestServer, connectUnix } from './harness.js';
 
 const FAKE_DIR = resolve(import.meta.dirname, '../../bench/fixtures/fake-claude');
 
@@ -26,11 +26,7 @@ describe('[notify] command on a headless server', () => {
     const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
     const control = join(server.dir, 'claude.ctl');
     await server.json(['agent', 'start', 'relay', '--kind', 'claude', '--pane', pane, '--timeout', '25000', '--', '--control', control, '--spinner-ms', '0', '--work-ms', '600000']);
-    agent = await new Promise((resolveSocket, reject) => {
-      const socket = connect(control);
-      socket.once('connect', () => resolveSocket(socket));
-      socket.once('error', reject);
-    });
+    agent = await connectUnix(control);
   });
   afterAll(async () => {
     agent?.destroy();

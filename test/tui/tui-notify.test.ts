@@ -7,22 +7,14 @@
  * view or for a muted pane, and quitting with the agent running asks first.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect, type Socket } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { TuiSession } from './tui-harness.js';
+import { connectUnix } from '../integration/harness.js';
 
 const CTRL_B = '\x02';
 const FAKE_DIR = resolve(import.meta.dirname, '../../bench/fixtures/fake-claude');
-
-function openControl(path: string): Promise<Socket> {
-  return new Promise((resolveSocket, reject) => {
-    const socket = connect(path);
-    socket.once('connect', () => resolveSocket(socket));
-    socket.once('error', reject);
-  });
-}
 
 /** The sidebar row of the claude agent (the sidebar is the first 27 cells). */
 function agentRow(tui: TuiSession): string {
@@ -46,7 +38,7 @@ describe('notifications', () => {
     await tui.waitForText('w1:p2');
     const control = join(tui.dir, 'claude.ctl');
     await tui.json(['agent', 'start', '--kind', 'claude', '--pane', 'w1:p2', '--timeout', '25000', '--', '--control', control, '--spinner-ms', '0', '--work-ms', '600000']);
-    const agent = await openControl(control);
+    const agent = await connectUnix(control);
     try {
       // Back to tab 1: the agent's pane is out of view.
       tui.type(`${CTRL_B}1`);
