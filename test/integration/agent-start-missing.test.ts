@@ -3,6 +3,8 @@
  * and the start fails with the shell's line instead of waiting out its 30 s timeout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { TestServer } from './harness.js';
 
 describe('agent start with the command missing', () => {
@@ -32,5 +34,19 @@ describe('agent start with the command missing', () => {
     // The pane is left at its prompt, usable.
     const status = JSON.parse((await server.cli(['status', pane, '--json'])).stdout);
     expect(status.tool).toBeNull();
+  });
+
+  it('fails a flow step that starts a missing agent just as fast, with the shell’s line', async () => {
+    const flow = join(server.dir, 'missing.toml');
+    writeFileSync(flow, '[[step]]\nid = "helper"\npane = { agent = "kimi" }\n[[step]]\nid = "after"\nneeds = ["helper"]\npane = {}\n');
+    const started = Date.now();
+    const result = await server.cli(['flow', 'run', flow, '--json']);
+    const elapsed = Date.now() - started;
+    expect(result.code).not.toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.steps[0]).toMatchObject({ id: 'helper', status: 'failed', error: { code: 'agent_not_running' } });
+    expect(report.steps[0].error.message).toMatch(/kimi: command not found/);
+    expect(report.steps[1]).toMatchObject({ id: 'after', status: 'skipped' });
+    expect(elapsed).toBeLessThan(6000);
   });
 });
