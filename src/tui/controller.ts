@@ -179,7 +179,8 @@ export class TuiController {
     }
   }
 
-  private handleData(data: string): void {
+  /** `forPane`: how the whole of `data` is encoded when it goes to the focused pane untouched (a key report). */
+  private handleData(data: string, forPane?: (pane: PaneRecord) => string): void {
     let rest = data;
     while (rest.length > 0) {
       if (this.ui.overlay) {
@@ -208,7 +209,8 @@ export class TuiController {
       }
       const at = rest.indexOf(this.prefixBytes);
       if (at === -1) {
-        this.sendToFocused(rest);
+        const pane = forPane && rest === data ? this.core.model.focusedPane() : null;
+        this.sendToFocused(pane ? forPane!(pane) : rest);
         return;
       }
       if (at > 0) this.sendToFocused(rest.slice(0, at));
@@ -218,24 +220,16 @@ export class TuiController {
   }
 
   /**
-   * A key reported with its modifiers. The TUI's own keys (prefix, commands, overlays, the
-   * resize repeat) see its legacy bytes; the focused pane gets it encoded the way its
-   * application asked for (kitty, modifyOtherKeys or legacy).
+   * A key reported with its modifiers. Everything the TUI does itself (prefix, commands,
+   * overlays, the resize repeat, any mode) sees its legacy bytes, through the same path as
+   * plain input; only when it would go to the focused pane as it is does the pane get it
+   * encoded the way its application asked for (kitty, modifyOtherKeys, legacy).
    */
   private handleKey(key: KeyPress): void {
-    const legacy = legacyBytes(key);
-    const command = this.bindings.get(legacy);
-    const repeating = command !== undefined && COMMANDS[command].repeatable && Date.now() < this.repeatUntil;
-    if (this.ui.overlay || this.ui.prefixActive || repeating || legacy === this.prefixBytes) {
-      this.handleData(legacy);
-      return;
-    }
-    this.repeatUntil = 0;
-    const pane = this.core.model.focusedPane();
-    if (!pane) return;
-    // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
-    const bytes = encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null });
-    if (bytes !== '') this.sendToFocused(bytes);
+    this.handleData(legacyBytes(key), (pane) =>
+      // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
+      encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
+    );
   }
 
   private handlePaste(text: string): void {
@@ -256,7 +250,7 @@ export class TuiController {
   /** Plain input goes to the focused pane unchanged; a scrolled-back pane returns to live. */
   private sendToFocused(data: string): void {
     const pane = this.core.model.focusedPane();
-    if (!pane) return;
+    if (!pane || data === '') return;
     if (this.ui.scrollOffsets.get(pane.id)) this.setScroll(pane, 0);
     // Drops a keyboard request its app left behind when it died (see paneKeyboard).
     paneKeyboard(this.core, pane);
