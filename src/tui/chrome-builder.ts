@@ -165,13 +165,19 @@ function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
   }
 }
 
+/** Keys as the help lists them; a run of digits 1…9 is one short entry, so the keys column stays narrow. */
+function helpKeys(keys: readonly string[]): string {
+  const text = keys.join(' ');
+  return text === '1 2 3 4 5 6 7 8 9' ? '1…9' : text;
+}
+
 /** The help overlay, generated from the keybindings table. */
 export function helpSections(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>): { category: string; entries: HelpEntry[] }[] {
   const sections = new Map<string, HelpEntry[]>();
   for (const [id, spec] of Object.entries(COMMANDS) as [CommandId, (typeof COMMANDS)[CommandId]][]) {
     const keys = commandKeys(id, ui.keyOverrides, ui.prefixLabel);
     const entries = sections.get(spec.category) ?? [];
-    entries.push({ keys: keys.join(' '), description: spec.description, id });
+    entries.push({ keys: helpKeys(keys), description: spec.description, id });
     sections.set(spec.category, entries);
   }
   return [...sections].map(([category, entries]) => ({ category: `${category} (after ${ui.prefixLabel})`, entries }));

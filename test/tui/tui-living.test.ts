@@ -159,9 +159,9 @@ describe('living in the TUI', () => {
   });
 
   it('shows the configured prefix, fades messages after 5 s, and lists action ids in the help', async () => {
-    tui = new TuiSession(140, 44, {}, '[keys]\nprefix = "ctrl+a"\n');
+    tui = new TuiSession(120, 36, {}, '[keys]\nprefix = "ctrl+a"\n');
     await tui.waitForText('w1:p1');
-    const status = () => tui!.lines()[43]!;
+    const status = () => tui!.lines()[35]!;
     expect(status()).toContain('ctrl+a ? help');
     expect(status()).not.toContain('ctrl+b');
     const typed = Date.now();
@@ -175,7 +175,8 @@ describe('living in the TUI', () => {
     tui.type('\x01?');
     await tui.waitForText('split_right');
     expect(tui.text()).toContain('resize_left');
-    expect(tui.text()).toMatch(/v %\s+split_right/);
+    expect(tui.text()).toMatch(/v %\s+split_right\s+Split the pane/);
+    expect(tui.text()).toMatch(/1…9\s+select_tab/);
   });
 
   it('reports a misspelt [keys] action with a suggestion', async () => {
