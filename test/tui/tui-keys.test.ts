@@ -7,7 +7,9 @@
  * arrives as `CSI 98;5u`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { resolve } from 'node:path';
+import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { TuiSession } from './tui-harness.js';
 
 const APP = resolve(import.meta.dirname, '../fixtures/apps/key-echo.mjs');
@@ -94,6 +96,30 @@ describe('keyboard fidelity', () => {
     // The prefix arrives as CSI 98;5u from such a terminal, and still works.
     tui.type(`${CTRL_B}v`);
     await tui.waitForText('w1:p2');
+  });
+
+  it('gives an agent that asked for nothing kitty\u2019s Shift+Enter (Claude Code reads it), other apps Enter', async () => {
+    // The key echo app under the name `claude`: corral's process detection makes it a claude agent.
+    const bin = mkdtempSync(join(tmpdir(), 'corral-fake-agent-'));
+    copyFileSync(APP, join(bin, 'claude'));
+    chmodSync(join(bin, 'claude'), 0o755);
+    writeFileSync(join(bin, 'package.json'), '{ "type": "module" }\n');
+    try {
+      tui = new TuiSession(140, 40, { PATH: `${bin}:${process.env.PATH}` });
+      await tui.waitForText('w1:p1');
+      tui.type('claude plain\r');
+      await tui.waitForText('READY-plain');
+      // Detected as an agent: the sidebar lists it.
+      await tui.waitFor(() => tui!.lines().some((l) => l.slice(0, 27).includes('claude')), 'the agent in the sidebar');
+      tui.type(SHIFT_ENTER);
+      await tui.waitForText('got <ESC>[13;2u');
+      tui.type(ALT_ENTER);
+      await tui.waitForText('got <ESC><0d>');
+      tui.type(CTRL_C);
+      await tui.waitForText('got <03>');
+    } finally {
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 
   it('forgets an app\u2019s request once its shell is back at the prompt (the app died without undoing it)', async () => {
