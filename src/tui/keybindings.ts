@@ -34,7 +34,8 @@ export type CommandId =
   | 'rename_workspace'
   | 'mute_pane'
   | 'toggle_scripting'
-  | 'scroll_mode'
+  | 'copy_mode'
+  | 'paste_buffer'
   | 'help'
   | 'detach'
   | 'send_prefix';
@@ -64,7 +65,8 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   close_pane: { keys: ['x'], description: 'Close the pane (asks if a program runs)', category: 'Panes' },
   zoom: { keys: ['z'], description: 'Zoom the pane to the whole tab, or back', category: 'Panes' },
   rename: { keys: ['r'], description: 'Rename the pane', category: 'Panes' },
-  scroll_mode: { keys: ['['], description: 'Scroll back in the pane (esc or q returns)', category: 'Panes' },
+  copy_mode: { keys: ['['], description: 'Copy mode: scroll, search (/ ?), select (v V) and copy (y); q or esc leaves', category: 'Panes' },
+  paste_buffer: { keys: [']'], description: 'Paste the last copied text into the pane', category: 'Panes' },
   new_tab: { keys: ['c'], description: 'New tab in this workspace', category: 'Tabs' },
   rename_tab: { keys: [','], description: 'Rename the tab', category: 'Tabs' },
   next_tab: { keys: ['n'], description: 'Next tab', category: 'Tabs' },
