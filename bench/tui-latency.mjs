@@ -29,7 +29,7 @@ const LINE = 40;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Types `ch` and resolves with the echo latency (ms); rejects after timeoutMs. */
-function typeAndTime(side, ch, timeoutMs = 2000) {
+export function typeAndTime(side, ch, timeoutMs = 2000) {
   const term = side.term;
   return new Promise((resolve, reject) => {
     let t0 = 0;

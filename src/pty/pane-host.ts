@@ -60,6 +60,9 @@ export class PaneHost {
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      // CORRAL_COMPACT_SCROLLBACK=0 keeps all scrollback in xterm, as before the compact store:
+      // only so bench/scale.mjs can show what the store buys (docs/bench.md).
+      compactScrollback: process.env.CORRAL_COMPACT_SCROLLBACK !== '0',
     });
     this.process = PaneProcess.spawn({
       file: options.shell,
