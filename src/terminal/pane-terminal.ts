@@ -12,6 +12,7 @@ import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter, type Disposable } from './emitter.js';
+import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
 import { useModernUnicode } from '../screen/unicode-provider.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
@@ -132,6 +133,9 @@ export class PaneTerminal {
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
+  private readonly replyEmitter = new Emitter<string>();
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  readonly keyboard: KeyboardModes;
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly lines: Scrollback;
@@ -164,6 +168,7 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
     this.lines = new Scrollback(this.xterm, scrollback);
@@ -174,6 +179,7 @@ export class PaneTerminal {
       this.damageTracker.markAll();
     });
     this.subscriptions.push(
+      this.keyboard,
       this.lines,
       this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
@@ -245,6 +251,11 @@ export class PaneTerminal {
   /** Called with each piece of output just before it is parsed (for echo prediction). */
   onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable {
     return this.outputEmitter.on(listener);
+  }
+
+  /** Called with answers the terminal owes the application (kitty's `CSI ? u` query). */
+  onReply(listener: (data: string) => void): Disposable {
+    return this.replyEmitter.on(listener);
   }
 
   /** Called with the new revision after each parsed write batch. */
@@ -432,6 +443,7 @@ export class PaneTerminal {
     for (const sub of this.subscriptions) sub.dispose();
     this.revisionEmitter.clear();
     this.outputEmitter.clear();
+    this.replyEmitter.clear();
     this.xterm.dispose();
     this.log.flush();
   }
