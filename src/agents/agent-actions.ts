@@ -11,6 +11,7 @@ import { sendText } from '../core/pane-io.js';
 import { AGENT_KINDS, canonicalExecutable } from './kinds.js';
 import { BOUNDS } from '../rpc/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
+import { watchMissingCommand } from './missing-command.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -37,9 +38,15 @@ export const AGENT_TIMING = {
  */
 export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, gemini: 1000, default: 200 };
 
-/** Quotes an argument for a POSIX shell command line. */
+/**
+ * Quotes an argument as one word for the shell at a pane's prompt: single quotes, with `'`
+ * and `\` written outside them (`'\''`, `'\\'`) — the same word in sh, bash, zsh and fish
+ * (fish reads `\'` and `\\` as escapes even inside single quotes). Controls never get here:
+ * the gate refuses them in `args` (src/rpc/gate.ts).
+ */
 export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_./:=@%+-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/[\\']/g, (char) => (char === "'" ? `'\\''` : `'\\\\'`))}'`;
 }
 
 export interface StartOptions {
@@ -77,6 +84,13 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   const timeoutMs = checkStart(core, pane, opts);
   const deadline = Date.now() + timeoutMs;
   const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
+  // Watch from before the command is typed, so a shell's instant "not found" is not missed.
+  let missing: string | null = null;
+  let onMissing: (() => void) | null = null;
+  const notFound = watchMissingCommand(core.host(pane), argv[0]!, (line) => {
+    missing = line;
+    onMissing?.();
+  });
   core.writeToPane(pane, argv.map(shellQuote).join(' ') + '\r');
 
   // Until the agent shows up, nudge process detection (some agents print nothing for a while).
@@ -85,7 +99,13 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     if (current && !core.agents.agentIn(current)) core.agents.checkNow(current);
   }, AGENT_TIMING.startPollMs);
   try {
-    await waitForDetection(core, pane, opts.kind, deadline, opts.signal);
+    await waitForDetection(core, pane, opts.kind, deadline, opts.signal, (fail) => {
+      const report = () =>
+        fail(new CorralError('agent_not_running', `the ${opts.kind} agent did not start in ${pane.id}: the shell said "${missing}"`, { pane_id: pane.id, line: missing }));
+      if (missing !== null) report();
+      else onMissing = report;
+    });
+    notFound.dispose();
     const current = core.paneBySurface(pane.surfaceId)!;
     if (opts.name) core.agents.rename(current, opts.name);
     const agent = await waitForAgent(core, current, {
@@ -105,6 +125,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? current), argv };
   } finally {
     clearInterval(poll);
+    notFound.dispose();
   }
 }
 
@@ -127,8 +148,18 @@ function waitForQuiet(core: CorralCore, pane: PaneRecord, quietMs: number, deadl
   });
 }
 
-/** Resolves once an agent of `kind` is detected in the pane. */
-function waitForDetection(core: CorralCore, pane: PaneRecord, kind: string, deadline: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves once an agent of `kind` is detected in the pane. `failEarly` is handed a reject
+ * that ends the wait at once (the shell reported the command missing).
+ */
+function waitForDetection(
+  core: CorralCore,
+  pane: PaneRecord,
+  kind: string,
+  deadline: number,
+  signal?: AbortSignal,
+  failEarly?: (fail: (error: CorralError) => void) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanups: Array<() => void> = [];
     const finish = (fn: () => void) => {
@@ -155,6 +186,11 @@ function waitForDetection(core: CorralCore, pane: PaneRecord, kind: string, dead
       signal.addEventListener('abort', abort, { once: true });
       cleanups.push(() => signal.removeEventListener('abort', abort));
     }
+    let settled = false;
+    cleanups.push(() => (settled = true));
+    failEarly?.((error) => {
+      if (!settled) finish(() => reject(error));
+    });
     check();
   });
 }
@@ -172,7 +208,6 @@ export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: st
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
   if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
-  core.requireScripting('agent prompt');
   const info = agentView(core, pane);
   if (info.agent_status === 'blocked') {
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });

@@ -72,7 +72,11 @@ export class PaneHost {
       cols: options.cols,
       rows: options.rows,
     });
-    this.subscriptions.push(this.process.onData((data) => this.onProcessData(data)));
+    this.subscriptions.push(
+      this.process.onData((data) => this.onProcessData(data)),
+      // Answers to the application's queries go back on its own input, as from a terminal.
+      this.terminal.onReply((data) => void this.process.write(data).catch(() => {})),
+    );
     // A promise rather than a listener, so waitForExit still settles after dispose().
     void this.process.waitForExit().then((info) => this.onProcessExit(info));
   }

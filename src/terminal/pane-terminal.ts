@@ -10,7 +10,9 @@ import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter, type Disposable } from './emitter.js';
+import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
 import { useModernUnicode } from '../screen/unicode-provider.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
@@ -103,6 +105,8 @@ export interface PaneTerminalOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** Where xterm's own errors are reported, rate-limited (default: the server's stderr). */
+  log?: RateLimitedXtermLog;
   /** Keep older scrollback rows in the pane's compact store (default true; see scrollback.ts). */
   compactScrollback?: boolean;
   /** Rows xterm itself keeps above the screen when the compact store is on. */
@@ -129,6 +133,9 @@ export class PaneTerminal {
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
+  private readonly replyEmitter = new Emitter<string>();
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  readonly keyboard: KeyboardModes;
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly lines: Scrollback;
@@ -142,13 +149,18 @@ export class PaneTerminal {
   private _progress: Progress | null = null;
   private disposed = false;
 
+  /** xterm's complaints about this pane's output, at most one line a minute; set `log.label`. */
+  readonly log: RateLimitedXtermLog;
+
   constructor(options: PaneTerminalOptions) {
+    this.log = options.log ?? new RateLimitedXtermLog();
     const scrollback = {
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
       compact: options.compactScrollback,
       window: options.scrollbackWindow,
     };
     this.xterm = new Terminal({
+      logger: this.log,
       cols: options.cols,
       rows: options.rows,
       scrollback: xtermScrollbackFor(scrollback),
@@ -156,6 +168,7 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
     this.lines = new Scrollback(this.xterm, scrollback);
@@ -166,6 +179,7 @@ export class PaneTerminal {
       this.damageTracker.markAll();
     });
     this.subscriptions.push(
+      this.keyboard,
       this.lines,
       this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
@@ -237,6 +251,11 @@ export class PaneTerminal {
   /** Called with each piece of output just before it is parsed (for echo prediction). */
   onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable {
     return this.outputEmitter.on(listener);
+  }
+
+  /** Called with answers the terminal owes the application (kitty's `CSI ? u` query). */
+  onReply(listener: (data: string) => void): Disposable {
+    return this.replyEmitter.on(listener);
   }
 
   /** Called with the new revision after each parsed write batch. */
@@ -424,7 +443,9 @@ export class PaneTerminal {
     for (const sub of this.subscriptions) sub.dispose();
     this.revisionEmitter.clear();
     this.outputEmitter.clear();
+    this.replyEmitter.clear();
     this.xterm.dispose();
+    this.log.flush();
   }
 
   /** The absolute number of the buffer's row 0. */

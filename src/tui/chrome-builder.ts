@@ -7,6 +7,7 @@ import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
+import { visibleControls as shown } from '../terminal/control-chars.js';
 
 /** TUI state the chrome shows. */
 export interface UiState {
@@ -17,14 +18,23 @@ export interface UiState {
   /** A label for a pane's frame (e.g. "copy mode"), by pane id. */
   frameLabels: ReadonlyMap<string, string>;
   keyOverrides: Readonly<Record<string, string>>;
+  /** Notification marks and mutes per surface (null before the notifier exists). */
+  notify: { isMarked(surfaceId: number): boolean; isMuted(surfaceId: number): boolean } | null;
 }
 
 export type OverlayState =
   | { kind: 'help' }
   | { kind: 'workspace-switcher'; selected: number }
-  | { kind: 'rename'; paneId: string; value: string };
+  | { kind: 'rename'; target: RenameTarget; value: string }
+  | { kind: 'confirm'; question: string; onYes: () => void };
 
-const HINT = 'ctrl+b ? help';
+/** What the rename prompt renames. */
+export type RenameTarget = { kind: 'pane' | 'tab' | 'workspace'; id: string };
+
+/** `ctrl+b ? help`, with the prefix and help key in force (both can be configured). */
+export function statusHint(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>): string {
+  return `${ui.prefixLabel} ${commandKeys('help', ui.keyOverrides, ui.prefixLabel)[0]} help`;
+}
 
 /** The frames of the focused tab's visible panes, in screen cells. */
 export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { paneId: string; surfaceId: number; rect: PaneFrame['rect'] }[] {
@@ -39,13 +49,17 @@ export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { pan
   }));
 }
 
-/** Everything the chrome views draw. */
+/**
+ * Everything the chrome views draw. Every text that came from a pane or a peer (labels,
+ * names, titles, messages) goes through `shown` (visibleControls): ESC, OSC, C1 appear as
+ * `^[`, `\x9b` and cannot act on the user's terminal (SPEC §8).
+ */
 export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
   const model = core.model;
   const focusedPane = model.focusedPane();
   const workspaces: SidebarWorkspace[] = [...model.workspaces.values()].map((w, i) => ({
     id: w.id,
-    label: w.label,
+    label: shown(w.label),
     index: i + 1,
     focused: model.focusedWorkspace === w.id,
     badge: workspaceRollup(core, w),
@@ -53,7 +67,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
   const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
   const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
     id,
-    label: model.tab(id).label,
+    label: shown(model.tab(id).label),
     index: i + 1,
     focused: focusedWorkspace!.focusedTab === id,
     badge: tabRollup(core, model.tab(id)),
@@ -65,7 +79,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     return {
       paneId,
       rect,
-      title: paneTitle(core, paneId),
+      title: paneTitle(core, paneId) + (ui.notify?.isMuted(pane.surfaceId) ? ' · muted' : ''),
       focused: focusedPane?.id === paneId,
       zoomed: tab.zoomedPane === paneId,
       agentStatus: core.agents.agentIn(pane)?.state.status ?? null,
@@ -77,15 +91,15 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     rows: size.rows,
     sidebarWidth: geometry.sidebarWidth,
     workspaces,
-    agents: sidebarAgents(core),
+    agents: sidebarAgents(core, ui),
     tabs,
     frames,
     status: {
       prefixActive: ui.prefixActive,
       prefixLabel: ui.prefixLabel,
       scripting: core.scripting,
-      hint: HINT,
-      message: ui.message?.text ?? null,
+      hint: statusHint(ui),
+      message: ui.message ? shown(ui.message.text) : null,
       messageIsError: ui.message?.error ?? false,
     },
     overlay: overlayModel(core, ui),
@@ -93,13 +107,14 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
 }
 
 /** Every live agent, for the sidebar. */
-function sidebarAgents(core: CorralCore): SidebarAgent[] {
+function sidebarAgents(core: CorralCore, ui: Pick<UiState, 'notify'>): SidebarAgent[] {
   const focused = core.model.focusedPane();
   return [...core.agents.agents()].map(({ pane, agent }) => ({
     key: pane.id,
-    label: agent.name ?? agent.kind,
+    label: shown(agent.name ?? agent.kind),
     where: pane.tabId,
     status: agent.state.status,
+    notified: ui.notify?.isMarked(pane.surfaceId) ?? false,
     seen: agent.state.seen,
     focused: focused?.id === pane.id,
   }));
@@ -116,7 +131,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
     const title = core.host(pane).terminal.title;
     if (title) parts.push(`· ${title}`);
   }
-  return parts.join(' ');
+  return shown(parts.join(' '));
 }
 
 /** The next agent that needs the user: blocked ones first, then finished (done) ones. */
@@ -141,11 +156,19 @@ function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
       return {
         kind: 'workspace-switcher',
         selected: overlay.selected,
-        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: w.label, badge: null })),
+        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: shown(w.label), badge: null })),
       };
     case 'rename':
-      return { kind: 'rename', what: `pane ${overlay.paneId}`, value: overlay.value };
+      return { kind: 'rename', what: `${overlay.target.kind} ${overlay.target.id}`, value: overlay.value };
+    case 'confirm':
+      return { kind: 'confirm', question: overlay.question };
   }
+}
+
+/** Keys as the help lists them; a run of digits 1…9 is one short entry, so the keys column stays narrow. */
+function helpKeys(keys: readonly string[]): string {
+  const text = keys.join(' ');
+  return text === '1 2 3 4 5 6 7 8 9' ? '1…9' : text;
 }
 
 /** The help overlay, generated from the keybindings table. */
@@ -154,7 +177,7 @@ export function helpSections(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>):
   for (const [id, spec] of Object.entries(COMMANDS) as [CommandId, (typeof COMMANDS)[CommandId]][]) {
     const keys = commandKeys(id, ui.keyOverrides, ui.prefixLabel);
     const entries = sections.get(spec.category) ?? [];
-    entries.push({ keys: keys.join(' '), description: spec.description });
+    entries.push({ keys: helpKeys(keys), description: spec.description, id });
     sections.set(spec.category, entries);
   }
   return [...sections].map(([category, entries]) => ({ category: `${category} (after ${ui.prefixLabel})`, entries }));
