@@ -14,7 +14,7 @@ import { AgentLab, type LabAgent } from './lab.js';
  * `agent start` returns at the first quiet non-working screen. Wait for the agent's own
  * prompt line before typing (what its own rules would have waited for).
  */
-const READY: Partial<Record<LabAgent, string>> = { codex: 'for shortcuts', pi: '\\d%/\\d+k' };
+const READY: Partial<Record<LabAgent, string>> = { codex: '← for agents', pi: '\\d%/\\d+k' };
 
 for (const agent of ['codex', 'pi'] as LabAgent[]) {
   describe(`${agent} read with the generic rules only`, () => {

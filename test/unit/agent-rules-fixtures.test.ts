@@ -88,6 +88,18 @@ describe('agent rule fixtures', () => {
     else expect(verdict.status, explain(rules.get(f.kind)!, snap)).toBe(f.expected);
   });
 
+  it('does not take Codex for ready while it still starts up', () => {
+    // Seen live (codex 0.171, loaded machine): for 5-7 s after launch the composer and a bare
+    // "? for shortcuts" footer are drawn, but no key is read; a prompt typed then is lost to
+    // the activity check (agent_prompt_stalled). The started footer adds "← for agents".
+    const starting = ['', '  >_ OpenAI Codex (v0.171.0)', '     /tmp/corral-test-frMlmz/project', '', '', '', '› Ask Codex to do anything', '', '  ? for shortcuts'].join('\n');
+    const verdict = evaluateRules(rules.get('codex')!, snapshotFromText(starting, 'project'));
+    expect(verdict.rule, explain(rules.get('codex')!, snapshotFromText(starting, 'project'))).toBeNull();
+    // At 40 columns the started footer drops "? for shortcuts" and keeps "← for agents".
+    const narrow = ['› Ask Codex to do anything', '', '  gpt-fake default · /tmp/corral-test-', '  tC6AYr/project', '  ← for agents ⚠ 1 warning · f2 to view'].join('\n');
+    expect(evaluateRules(rules.get('codex')!, snapshotFromText(narrow, 'project')).rule?.id).toBe('ready-footer');
+  });
+
   it('builds useful blocked messages from the real prompts', () => {
     const find = (kind: string, state: string): Fixture => fixtures.find((f) => f.kind === kind && f.state === state)!;
     const msg = (f: Fixture): string => evaluateRules(rules.get(f.kind)!, snapshotFromText(f.text, f.title)).message ?? '';
