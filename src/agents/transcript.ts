@@ -106,17 +106,25 @@ function samePage(a: string[], b: string[]): boolean {
 }
 
 /**
- * Joins pages ordered top to bottom into one run of lines. Full-screen agents keep rows fixed
- * while their transcript scrolls (a header, a prompt box and footer on every page): those
- * rows are found as the rows every page has alike at its top and bottom, taken once, and
- * only the scrolling region between them is stitched, so the footer is not repeated.
+ * Joins pages ordered top to bottom — the last one the screen as the user left it, at the
+ * bottom — into one run of lines. Full-screen agents keep rows fixed while their transcript
+ * scrolls (a header, a prompt box and footer on every page): those rows are found as the rows
+ * every scrolled page has alike at its top and bottom, and only the scrolling region between
+ * them is stitched. The bottom page is not used to find them: scrolled up, Codex adds a
+ * "↓ Back to bottom" row and swaps its footer hint, so its fixed rows differ from the bottom
+ * page's. The bottom page is stitched whole below the rest: its footer is the one the user
+ * sees, and comes once, at the end.
  */
 export function stitch(pages: string[][]): string[] {
   if (pages.length < 2) return [...(pages[0] ?? [])];
-  const { top, bottom } = fixedRows(pages);
-  const bodies = pages.map((page) => page.slice(top, page.length - bottom));
+  const scrolled = pages.slice(0, -1);
+  const { top, bottom } = fixedRows(scrolled.length >= 2 ? scrolled : pages);
+  const first = pages[0]!;
   const last = pages[pages.length - 1]!;
-  return [...pages[0]!.slice(0, top), ...stitchScrolling(bodies), ...last.slice(last.length - bottom)];
+  const bodies = scrolled.map((page) => page.slice(top, page.length - bottom));
+  let sharedTop = 0;
+  while (sharedTop < top && last[sharedTop] === first[sharedTop]) sharedTop++;
+  return [...first.slice(0, top), ...stitchScrolling([...bodies, last.slice(sharedTop)])];
 }
 
 /** How many rows at the top and at the bottom are the same on every page. */
@@ -131,18 +139,33 @@ export function fixedRows(pages: readonly (readonly string[])[]): { top: number;
   return { top, bottom };
 }
 
-/** Joins scrolling regions ordered top to bottom, dropping the overlap between neighbours. */
+/**
+ * Rows at the top of a page that may be a pinned copy of an earlier line rather than new
+ * text: scrolled into an answer, Codex pins the prompt it answers ("› Say hello beta") on the
+ * page's first row, right above a line that in the transcript comes several rows below it.
+ */
+const MAX_PINNED_ROWS = 2;
+
+/**
+ * Joins scrolling regions ordered top to bottom, dropping the overlap between neighbours.
+ * The overlap is the longest run at the start of a page (after up to MAX_PINNED_ROWS pinned
+ * rows, each already in the transcript) that repeats the end of what is joined so far.
+ */
 function stitchScrolling(pages: string[][]): string[] {
   const out: string[] = [...(pages[0] ?? [])];
   for (const page of pages.slice(1)) {
-    let overlap = 0;
-    for (let n = Math.min(out.length, page.length); n > 0; n--) {
-      if (page.slice(0, n).every((line, i) => line === out[out.length - n + i])) {
-        overlap = n;
-        break;
+    let best = { skip: 0, overlap: 0 };
+    for (let skip = 0; skip <= Math.min(MAX_PINNED_ROWS, page.length); skip++) {
+      if (skip > 0 && !out.includes(page[skip - 1]!)) break;
+      const rest = page.slice(skip);
+      for (let n = Math.min(out.length, rest.length); n > best.overlap; n--) {
+        if (rest.slice(0, n).every((line, i) => line === out[out.length - n + i])) {
+          best = { skip, overlap: n };
+          break;
+        }
       }
     }
-    out.push(...page.slice(overlap));
+    out.push(...page.slice(best.skip + best.overlap));
   }
   return out;
 }

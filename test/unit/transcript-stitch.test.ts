@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fixedRows, stitch } from '../../src/agents/transcript.js';
+
+const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
 /** The screens an app shows while scrolled up `step` lines at a time, ordered top to bottom. */
 function pagesOf(transcript: string[], body: number, step: number, header: string[], footer: string[]): string[][] {
@@ -53,5 +57,42 @@ describe('transcript stitching', () => {
         },
       ),
     );
+  });
+});
+
+describe('transcript stitching on real Codex pages', () => {
+  // Gathered live from Codex 0.171 in a 14-row pane after three prompts (the bottom page as
+  // the user left it first, as gatherTranscript reads them). Scrolled up, Codex pins the prompt
+  // it answers on the first row, adds "↓ Back to bottom · esc" and swaps its footer hint.
+  const fixture = JSON.parse(readFileSync(join(FIXTURES, 'transcript', 'codex-pages.json'), 'utf8')) as { pages: string[][] };
+  const lines = stitch([...fixture.pages].reverse());
+  const count = (line: string) => lines.filter((l) => l === line).length;
+  const answer = [
+    '• Here is a slowly streamed answer from the fake model.',
+    '  Line two of the answer arrives a bit later.',
+    '  Line three: still streaming, the agent should look busy.',
+    '  Line four: chunks keep coming over a few seconds.',
+    '  Line five: almost there.',
+    '  Final line: Done.',
+  ];
+
+  it('has every prompt once, each followed by its whole answer in order', () => {
+    for (const word of ['alpha', 'beta', 'gamma']) {
+      expect(count(`› Say hello ${word}`), lines.join('\n')).toBe(1);
+      const at = lines.indexOf(`› Say hello ${word}`);
+      const after = lines.slice(at + 1).filter((l) => answer.includes(l)).slice(0, answer.length);
+      expect(after, word).toEqual(answer);
+    }
+    expect(lines.indexOf('› Say hello alpha')).toBeLessThan(lines.indexOf('› Say hello beta'));
+    expect(lines.indexOf('› Say hello beta')).toBeLessThan(lines.indexOf('› Say hello gamma'));
+  });
+
+  it('ends with the footer the user sees, once, and none of the scrolled-up rows', () => {
+    const bottom = fixture.pages[0]!;
+    expect(lines.slice(-5)).toEqual(bottom.slice(-5));
+    expect(count(bottom.at(-1)!)).toBe(1);
+    expect(count('› Ask Codex to do anything')).toBe(1);
+    expect(lines.some((l) => l.includes('Back to bottom') || l.includes('enter/esc latest'))).toBe(false);
+    expect(lines.filter((l) => l.includes('Worked for'))).toHaveLength(3);
   });
 });
