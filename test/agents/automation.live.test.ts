@@ -2,7 +2,7 @@
  * The source document's three automation scripts (SPEC §5, seeds/002), run as a script inside
  * a corral pane — the way an agent would — with the real Claude Code, Gemini CLI and Codex:
  * start a helper, give it work, read the reply; wait for blocked, read, answer with
- * send-keys; run a plain command and wait for its output. Plus Codex's transcript read.
+ * send-keys; run a plain command and wait for its output. Plus Codex's and Kilo's transcript reads.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -108,43 +108,70 @@ for (const agent of AGENTS) {
   });
 }
 
-describe('codex: reading a transcript longer than its screen', () => {
-  let lab: AgentLab;
-  beforeAll(async () => {
-    lab = await new AgentLab('codex').start();
-  });
-  afterAll(async () => {
-    await lab?.stop();
-  });
+/**
+ * Issue 17 item 4, live: a full-screen agent with fixed rows (Codex: its composer and footer,
+ * a "↓ Back to bottom" row and a pinned prompt while scrolled; Kilo: its prompt box and
+ * "ctrl+p commands" footer) read past its screen must come back as one run of lines.
+ */
+interface TranscriptCase {
+  agent: LabAgent;
+  /** Whether a transcript line is the echo of prompt `text` (not the footer's copy). */
+  echoes: (line: string, text: string) => boolean;
+  /** `agent start --timeout`: Kilo's first start sets up its database (a minute or more here). */
+  startMs: number;
+}
+const TRANSCRIPT_CASES: TranscriptCase[] = [
+  // The echoed prompts start with "›" (Codex's footer repeats the first prompt without it).
+  { agent: 'codex', echoes: (line, text) => line === `› ${text}`, startMs: 120_000 },
+  // Kilo draws the user's message in a box: "  ┃  Say hello alpha".
+  { agent: 'kilo', echoes: (line, text) => /^\s*┃\s+/.test(line) && line.replace(/^\s*┃\s+/, '').trimEnd() === text, startMs: 240_000 },
+];
 
-  it('gathers the earlier lines by scrolling, and puts the view back', async () => {
-    const root = await lab.workspace();
-    // A short pane, so three answers cannot fit on Codex's (alternate) screen.
-    const split = await lab.server.json(['pane', 'split', root, '--direction', 'down', '--ratio', '0.7']);
-    const pane = split.result.pane.pane_id;
-    expect(split.result.pane.rows).toBeLessThan(20);
-    await lab.server.json(['agent', 'start', 'scribe', '--kind', 'codex', '--pane', pane, '--timeout', '120000']);
-    for (const word of ['alpha', 'beta', 'gamma']) {
-      await lab.server.json(['agent', 'prompt', 'scribe', `Say hello ${word}`, '--wait', '--timeout', '120000']);
-    }
-    // The echoed prompts start with "›" (Codex's footer repeats the first prompt without it).
-    const visible = (await lab.server.cli(['agent', 'read', 'scribe', '--source', 'visible'])).stdout;
-    expect(visible).not.toContain('› Say hello alpha');
-    const transcript = await lab.server.cli(['agent', 'read', 'scribe', '--source', 'recent', '--lines', '200']);
-    expect(transcript.code, transcript.stderr).toBe(0);
-    expect(transcript.stdout).toContain('› Say hello alpha');
-    expect(transcript.stdout).toContain('› Say hello beta');
-    expect(transcript.stdout).toContain('› Say hello gamma');
-    // One run of lines: every prompt once, and Codex's fixed rows (its footer) not repeated per page.
-    const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
-    for (const word of ['alpha', 'beta', 'gamma']) expect(count(transcript.stdout, `› Say hello ${word}`)).toBe(1);
-    const footer = visible.trimEnd().split('\n').at(-1)!;
-    expect(count(transcript.stdout, footer), transcript.stdout).toBe(1);
-    const after = (await lab.server.cli(['agent', 'read', 'scribe', '--source', 'visible'])).stdout;
-    expect(after).toBe(visible);
-    // `pane read` of the agent's pane gathers the same transcript (herdr: "also applies to pane read").
-    const paneRead = await lab.server.cli(['pane', 'read', pane, '--source', 'recent', '--lines', '200']);
-    expect(paneRead.code, paneRead.stderr).toBe(0);
-    expect(paneRead.stdout).toBe(transcript.stdout);
+for (const { agent, echoes, startMs } of TRANSCRIPT_CASES) {
+  describe(`${agent}: reading a transcript longer than its screen`, () => {
+    let lab: AgentLab;
+    beforeAll(async () => {
+      lab = await new AgentLab(agent).start();
+    });
+    afterAll(async () => {
+      await lab?.stop();
+    });
+
+    it('gathers the earlier lines by scrolling, and puts the view back', async () => {
+      const root = await lab.workspace();
+      // A short pane, so three answers cannot fit on the agent's (alternate) screen.
+      const split = await lab.server.json(['pane', 'split', root, '--direction', 'down', '--ratio', '0.7']);
+      expect(split.result.pane.rows).toBeLessThan(20);
+      // Under 120 columns, so Kilo draws no sidebar beside its transcript: its lines would
+      // carry the sidebar's fixed text at their right, which row stitching cannot take apart.
+      const narrow = await lab.server.json(['pane', 'split', split.result.pane.pane_id, '--direction', 'right']);
+      const pane = narrow.result.pane.pane_id;
+      expect(narrow.result.pane.cols).toBeLessThan(120);
+      await lab.server.json(['agent', 'start', 'scribe', '--kind', agent, '--pane', pane, '--timeout', String(startMs)]);
+      const prompts = ['alpha', 'beta', 'gamma'].map((word) => `Say hello ${word}`);
+      for (const prompt of prompts) {
+        await lab.server.json(['agent', 'prompt', 'scribe', prompt, '--wait', '--timeout', '120000']);
+      }
+      const echoCount = (text: string, prompt: string) => text.split('\n').filter((l) => echoes(l, prompt)).length;
+      const visible = (await lab.server.cli(['agent', 'read', 'scribe', '--source', 'visible'])).stdout;
+      expect(echoCount(visible, prompts[0]!), visible).toBe(0);
+      const transcript = await lab.server.cli(['agent', 'read', 'scribe', '--source', 'recent', '--lines', '200']);
+      expect(transcript.code, transcript.stderr).toBe(0);
+      // One run of lines: every prompt once, in order, and the fixed rows (the footer) not repeated per page.
+      for (const prompt of prompts) expect(echoCount(transcript.stdout, prompt), transcript.stdout).toBe(1);
+      const at = (prompt: string) => transcript.stdout.split('\n').findIndex((l) => echoes(l, prompt));
+      expect(at(prompts[0]!)).toBeLessThan(at(prompts[1]!));
+      expect(at(prompts[1]!)).toBeLessThan(at(prompts[2]!));
+      const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
+      const footer = visible.trimEnd().split('\n').at(-1)!;
+      expect(count(transcript.stdout, footer), transcript.stdout).toBe(1);
+      expect(transcript.stdout.trimEnd().endsWith(footer), transcript.stdout).toBe(true);
+      const after = (await lab.server.cli(['agent', 'read', 'scribe', '--source', 'visible'])).stdout;
+      expect(after).toBe(visible);
+      // `pane read` of the agent's pane gathers the same transcript (herdr: "also applies to pane read").
+      const paneRead = await lab.server.cli(['pane', 'read', pane, '--source', 'recent', '--lines', '200']);
+      expect(paneRead.code, paneRead.stderr).toBe(0);
+      expect(paneRead.stdout).toBe(transcript.stdout);
+    }, startMs + 180_000);
   });
-});
+}
