@@ -105,6 +105,13 @@ describe('regexes over pane text use the seed syntax (RE2)', () => {
     expect(waitPattern.message).toMatch(/^invalid --pattern "\(": missing \)/);
   });
 
+  it('--help of every verb that takes a regex names the syntax', async () => {
+    for (const verb of [['search'], ['pane', 'wait-output'], ['wait']]) {
+      const help = await server.cli([...verb, '--help']);
+      expect(help.stdout.replace(/\s+/g, ' '), verb.join(' ')).toContain("RE2 syntax, as Rust's regex crate: (?i), (?P<name>…), [[:digit:]], \\z");
+    }
+  });
+
   it('regex bomb: ^(d+)+$ over a long line answers at once and never stalls another client', async () => {
     await server.cli(['pane', 'run', pane, "printf 'd%.0s' $(seq 3000); printf 'x\\nBOMB-READY\\n'"]);
     await waitOutput('^BOMB-READY$');
