@@ -103,9 +103,10 @@ export function transportOptions(env: NodeJS.ProcessEnv = process.env): Transpor
  * Nothing a client does here may freeze or bloat the server (SPEC §3). Requests are taken off
  * a queue one per event-loop turn, so a pipelined read's reply is already in the socket's
  * write queue before the next read runs, and other connections get turns in between. While
- * more than `maxQueuedReplyBytes` of replies wait unread, or `maxRequestsInFlight` requests
- * run, no further request is started and the socket is paused (also while a MiB of requests
- * waits), so the kernel's buffer, not the server's heap, holds whatever else the client sends. A connection that sent nothing
+ * more than `maxQueuedReplyBytes` of replies wait unread, no further request is started and
+ * the socket is paused (also while a MiB of requests waits), so the kernel's buffer, not the
+ * server's heap, holds whatever else the client sends. At most `maxRequestsInFlight` requests
+ * of one connection run at once; the rest wait their turn. A connection that sent nothing
  * for `idleConnectionMs` and holds no stream or running request is closed.
  */
 class Connection {
@@ -177,15 +178,15 @@ class Connection {
     else this.socket.destroy();
   }
 
-  /** Replies wait unread past the bound: start nothing more until the client reads. */
-  private get backedUp(): boolean {
-    return this.socket.writableLength >= LIMITS.maxQueuedReplyBytes || this.inFlight >= LIMITS.maxRequestsInFlight;
+  /** Replies wait unread past the bound: the client is not reading. */
+  private get repliesBackedUp(): boolean {
+    return this.socket.writableLength >= LIMITS.maxQueuedReplyBytes;
   }
 
   /** Starts the next queued request if the connection has room, then pauses or resumes reading. */
   private pump(): void {
     if (this.closed || this.pumpScheduled) return;
-    if (this.queue.length > 0 && !this.backedUp) {
+    if (this.queue.length > 0 && !this.repliesBackedUp && this.inFlight < LIMITS.maxRequestsInFlight) {
       const line = this.queue.shift()!;
       this.queuedChars -= line.length;
       this.handleLine(line);
@@ -198,8 +199,9 @@ class Connection {
         });
       }
     }
-    // Stop reading while requests wait for room, or while a fast sender outruns one per turn.
-    const shouldPause = (this.queue.length > 0 && this.backedUp) || this.queuedChars >= LIMITS.maxLineBytes;
+    // Stop reading while replies pile up unread, or while a MiB of requests waits its turn
+    // (behind 64 running waits, say); the kernel's socket buffer then holds the rest.
+    const shouldPause = (this.queue.length > 0 && this.repliesBackedUp) || this.queuedChars >= LIMITS.maxLineBytes;
     if (shouldPause !== this.paused) {
       this.paused = shouldPause;
       if (shouldPause) this.socket.pause();

@@ -109,6 +109,49 @@ describe('a client that pipelines large reads and never reads the replies', () =
   });
 });
 
+describe('a client that pipelines more waits than may run at once', () => {
+  let server: TestServer;
+  let pane: string;
+  beforeAll(async () => {
+    server = await new TestServer({ scripting: true }).start();
+    pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  const waitLine = (id: string, value: string) =>
+    JSON.stringify({ jsonrpc: '2.0', id, method: 'pane.wait_for_output', params: { pane_id: pane, match: { type: 'substring', value } } }) + '\n';
+
+  it('runs 64 at a time and the rest in turn, answering every one', async () => {
+    const client = await server.connect();
+    client.write(Array.from({ length: 70 }, (_, i) => waitLine(`w${i}`, 'TURN-MARK')).join('') + '{"jsonrpc":"2.0","id":"ping","method":"system.ping"}\n');
+    await server.cli(['pane', 'run', pane, "printf 'TURN-%s\\n' MARK"]);
+    for (let i = 0; i < 70; i++) expect((await client.next((m) => m.id === `w${i}`)).result.matched_line).toBe('TURN-MARK');
+    expect((await client.next((m) => m.id === 'ping')).result.pong).toBe(true);
+    client.close();
+  });
+
+  it('a client that leaves with 70 endless waits pending frees its slot', async () => {
+    const leaver = await rawSocket(server.socketPath);
+    leaver.write(Array.from({ length: 70 }, (_, i) => waitLine(`n${i}`, 'NEVER-PRINTED')).join(''));
+    const others: RawClient[] = [];
+    for (let i = 0; i < 63; i++) others.push(await server.connect());
+    await Promise.all(others.map((c) => c.call('system.ping')));
+    leaver.destroy();
+    // The 64th slot is the leaver's until the server sees it go: retry (bounded) rather than sleep.
+    let pong = false;
+    for (let attempt = 0; attempt < 100 && !pong; attempt++) {
+      const last = await server.connect();
+      pong = await last.call('system.ping').then((r) => r.pong === true, () => false);
+      if (!pong) last.close();
+      else others.push(last);
+    }
+    expect(pong).toBe(true);
+    others.forEach((c) => c.close());
+  });
+});
+
 describe('idle connections', () => {
   let server: TestServer;
   const idleMs = 1500;
