@@ -144,6 +144,8 @@ class Connection {
     this.idleTimer.unref();
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => {
+      // A client that reads its backlog is not idle, even if it sends nothing meanwhile.
+      this.idleTimer.refresh();
       this.drainListeners.forEach((listener) => listener());
       this.pump();
     });
