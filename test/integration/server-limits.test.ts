@@ -174,12 +174,12 @@ describe('idle connections', () => {
     const wait = waiter.request('pane.wait_for_output', { pane_id: pane, match: { type: 'substring', value: 'IDLE-WAIT-DONE' } });
     const silent: Socket[] = [];
     for (let i = 0; i < 62; i++) silent.push(await rawSocket(server.socketPath));
+    const lastOpened = performance.now();
     const refused = await server.connect();
     expect((await refused.next()).error.data.code).toBe('server_busy');
-    const started = performance.now();
     await Promise.all(silent.map(closed));
-    // Closed by the server for idleness, not before.
-    expect(performance.now() - started).toBeGreaterThanOrEqual(idleMs - 600);
+    // Closed by the server for idleness, not before: the last one idleMs after it connected.
+    expect(performance.now() - lastOpened).toBeGreaterThanOrEqual(idleMs - 100);
     const fresh = await server.connect();
     expect((await fresh.call('system.ping')).pong).toBe(true);
     fresh.close();
