@@ -121,7 +121,7 @@ class Connection {
   private queuedChars = 0;
   private pumpScheduled = false;
   private inFlight = 0;
-  /** Streams (event subscriptions) this connection holds; it is never idle while one is open. */
+  /** Streams (event subscriptions, which last until the connection closes); never idle with one. */
   private streams = 0;
   private paused = false;
   private closed = false;
@@ -130,7 +130,7 @@ class Connection {
     private readonly socket: Socket,
     private readonly core: CorralCore,
     private readonly dispatcher: JSONRPCServer<RequestContext>,
-    private readonly options: TransportOptions,
+    options: TransportOptions,
   ) {
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
@@ -228,9 +228,6 @@ class Connection {
       onClose: (callback) => this.closeCallbacks.push(callback),
       holdStream: () => {
         this.streams++;
-        return () => {
-          this.streams--;
-        };
       },
     };
     this.inFlight++;
