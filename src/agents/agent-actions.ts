@@ -9,12 +9,13 @@ import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
 import { sendText } from '../core/pane-io.js';
 import { AGENT_KINDS, canonicalExecutable } from './kinds.js';
+import { BOUNDS } from '../rpc/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 
 export const AGENT_TIMING = {
-  /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes. */
-  minStartTimeoutMs: 3000,
-  maxStartTimeoutMs: 300_000,
+  /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
+  minStartTimeoutMs: BOUNDS.agentStartTimeoutMs.min - 1,
+  maxStartTimeoutMs: BOUNDS.agentStartTimeoutMs.max,
   defaultStartTimeoutMs: 30_000,
   /** After submitting, working or blocked must show within this long (SPEC §5). */
   promptActivityWindowMs: 5000,

@@ -44,7 +44,8 @@ export function buildCli(args: readonly string[]): Argv {
       ].join('\n'),
     )
     // Arguments after `--` land in argv['--']; verbs taking text read them (text starting with -).
-    .parserConfiguration({ 'populate--': true })
+    // Untyped values stay text: numeric flags parse theirs strictly (numbers.ts).
+    .parserConfiguration({ 'populate--': true, 'parse-numbers': false })
     .option('socket', { type: 'string', global: true, describe: 'server socket path (default: $CORRAL_SOCKET, else per session)' })
     .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' })
     .command(tuiCommand)

@@ -22,3 +22,8 @@ export const focusOption = {
 export function absoluteCwd(cwd: string | undefined): string | undefined {
   return cwd === undefined ? undefined : path.resolve(cwd);
 }
+
+/** Key names the send-keys verbs understand (SPEC §6), for their `--help`. */
+export const KEY_NAMES =
+  'enter, esc (or escape), tab, backspace, space, up, down, left, right, home, end, pageup, pagedown, ' +
+  'ctrl+<letter>, alt+<key>, f1…f12, or one literal character';

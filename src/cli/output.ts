@@ -20,11 +20,26 @@ export function formatError(error: unknown): string {
   return JSON.stringify({ error: { code, message } });
 }
 
-/** The exit code for anything a verb may throw (SPEC §6). */
-export function exitCodeForError(error: unknown): number {
-  if (error instanceof UsageError) return EXIT.usage;
-  return exitCodeFor(describeError(error).code);
+/** Where the request's params came from, which decides what a refused param means. */
+export interface ErrorContext {
+  /**
+   * The params were built from the command line's flags and arguments, so a value the server
+   * refused is a usage error (SPEC §3: exit 2). Not so for `up`/`flow run`, whose params come
+   * from a file: a bad file is a runtime error (exit 1) naming file:line:key.
+   */
+  paramsFromFlags?: boolean;
 }
+
+/** The exit code for anything a verb may throw (SPEC §6). */
+export function exitCodeForError(error: unknown, context: ErrorContext = {}): number {
+  if (error instanceof UsageError) return EXIT.usage;
+  const { code } = describeError(error);
+  if (context.paramsFromFlags && USAGE_CODES.has(code)) return EXIT.usage;
+  return exitCodeFor(code);
+}
+
+/** Server error codes that mean a param out of range or malformed (SPEC §3: exit 2 from the CLI). */
+const USAGE_CODES: ReadonlySet<string> = new Set(['invalid_params', 'invalid_agent_timeout']);
 
 function describeError(error: unknown): { code: string; message: string } {
   if (error instanceof CorralError) return { code: error.code, message: error.message };

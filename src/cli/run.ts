@@ -5,7 +5,8 @@
 import type { CommandModule } from 'yargs';
 import { resolveSocketPath } from '../paths.js';
 import { connect, type RpcClient } from '../rpc/client.js';
-import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, UsageError } from './output.js';
+import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, UsageError, type ErrorContext } from './output.js';
+import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
 /** Options every verb accepts. */
 export interface GlobalArgs {
@@ -37,34 +38,40 @@ export function paneArg(argv: { pane?: string; current?: boolean }, env: NodeJS.
   return argv.pane;
 }
 
-/** Writes to stdout. */
+/** Writes to stdout; a reader that went away ends the CLI quietly (closed-pipe.ts). */
 export function out(text: string): void {
-  if (text !== '') process.stdout.write(text);
+  if (text === '') return;
+  endQuietlyOnClosedPipe();
+  process.stdout.write(text);
 }
 
 /** Reports an error on stderr and sets the exit code; never throws. */
-export function reportError(error: unknown): void {
+export function reportError(error: unknown, context: ErrorContext = {}): void {
+  endQuietlyOnClosedPipe();
   if (error instanceof UsageError) {
     process.stderr.write(`corral: ${error.message}\n`);
   } else {
     process.stderr.write(`${formatError(error)}\n`);
   }
-  process.exitCode = exitCodeForError(error);
+  process.exitCode = exitCodeForError(error, context);
 }
 
 /** Connects, runs `body`, closes; any error is reported with its exit code. */
-export async function withClient(argv: GlobalArgs, body: (client: RpcClient) => Promise<void>): Promise<void> {
+export async function withClient(argv: GlobalArgs, body: (client: RpcClient) => Promise<void>, context: ErrorContext = {}): Promise<void> {
   let client: RpcClient | undefined;
   try {
     const socketPath = socketPathOf(argv);
     client = await connect(socketPath);
     await body(client);
   } catch (error) {
-    reportError(error);
+    reportError(error, context);
   } finally {
     client?.close();
   }
 }
+
+/** The call helpers below build every param from the command line. */
+export const FROM_FLAGS: ErrorContext = { paramsFromFlags: true };
 
 /** Builds params before connecting, so a usage mistake is reported as one, not as a missing server. */
 function tryParams(buildParams: () => Record<string, unknown>): Record<string, unknown> | undefined {
@@ -82,7 +89,7 @@ export async function herdrCall(argv: GlobalArgs, method: string, buildParams: (
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     out(`${formatResult(await client.call(method, params))}\n`);
-  });
+  }, FROM_FLAGS);
 }
 
 /** Runs a Conductor verb: one call, then `--json` prints the bare result, else `human(result)`. */
@@ -97,7 +104,7 @@ export async function conductorCall<T>(
   await withClient(argv, async (client) => {
     const result = await client.call<T>(method, params);
     out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(human(result)));
-  });
+  }, FROM_FLAGS);
 }
 
 /** Runs a verb that prints text (`pane read`): one call, then `pick(result)` as a text block. */
@@ -111,7 +118,7 @@ export async function textCall<T>(
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     out(asTextBlock(pick(await client.call<T>(method, params))));
-  });
+  }, FROM_FLAGS);
 }
 
 /** Identity helper that lets TypeScript infer a command's argv type from its builder. */

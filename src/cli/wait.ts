@@ -68,21 +68,26 @@ export interface LineBaseline {
   texts: ReadonlyMap<number, string>;
 }
 
-type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line'> & { total_lines?: number };
+type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line' | 'line_starts'> & { total_lines?: number };
 
-/** The lines of a read with the absolute index of the first one. */
-export function splitRead(read: ReadWindow): { first: number; lines: string[] } {
+/**
+ * The lines of a read, each with its absolute position: its row, or for an unwrapped read
+ * (`line_starts`) the row its logical line starts on. `end` is one past the last row.
+ */
+export function splitRead(read: ReadWindow): { end: number; lines: string[]; positions: number[] } {
   const lines = read.lines === 0 ? [] : read.text.split('\n');
   // A trailing newline leaves an empty last element that is not a line of the pane.
   while (lines.length > read.lines && lines[lines.length - 1] === '') lines.pop();
   const end = typeof read.end_line === 'number' ? read.end_line : (read.total_lines ?? lines.length);
-  return { first: end - lines.length, lines };
+  const starts = read.line_starts;
+  const positions = starts && starts.length === lines.length ? starts : lines.map((_, k) => end - lines.length + k);
+  return { end, lines, positions };
 }
 
 /** The baseline a pattern wait compares later reads with. */
 export function baselineOf(read: ReadWindow): LineBaseline {
-  const { first, lines } = splitRead(read);
-  return { endLine: first + lines.length, texts: new Map(lines.map((text, k) => [first + k, text])) };
+  const { end, lines, positions } = splitRead(read);
+  return { endLine: end, texts: new Map(lines.map((text, k) => [positions[k]!, text])) };
 }
 
 /**
@@ -91,10 +96,10 @@ export function baselineOf(read: ReadWindow): LineBaseline {
  * full-screen app that redraws its rows in place instead of scrolling).
  */
 export function newLinesSince(baseline: LineBaseline, read: ReadWindow): string[] {
-  const { first, lines } = splitRead(read);
+  const { lines, positions } = splitRead(read);
   const fresh: string[] = [];
   lines.forEach((text, k) => {
-    const index = first + k;
+    const index = positions[k]!;
     if (index >= baseline.endLine) fresh.push(text);
     else {
       const before = baseline.texts.get(index);
@@ -225,8 +230,17 @@ async function resolvePanes(client: RpcCaller, opts: WaitOptions, now: number): 
   );
 }
 
+/**
+ * The pane's last lines, unwrapped (a line the pane soft-wrapped matches whole, as herdr's
+ * `pane wait-output` does), each keyed by the row it starts on (`line_starts`).
+ */
 function readTail(client: RpcCaller, pane: PaneProgress): Promise<SurfaceReadResult> {
-  return client.call<SurfaceReadResult>('surface.read', { target: String(pane.surfaceId), lines: WAIT.scanLines, raw: true });
+  return client.call<SurfaceReadResult>('surface.read', {
+    target: String(pane.surfaceId),
+    source: 'recent-unwrapped',
+    lines: WAIT.scanLines,
+    raw: true,
+  });
 }
 
 /** Runs a wait to its end: resolves with the outcome, rejects with `timeout` or the first RPC error. */

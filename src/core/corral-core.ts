@@ -45,6 +45,8 @@ export interface ClientView {
 /** A pane's live half: the pty/terminal pair plus bookkeeping for events. */
 interface LivePane {
   host: PaneHost;
+  /** The program the pane was spawned with (its shell). */
+  shell: string;
   surfaceChangedTimer: NodeJS.Timeout | null;
   lastSurfaceChangedAt: number;
   exited: boolean;
@@ -356,10 +358,18 @@ export class CorralCore {
     return live.host.cwd(maxAgeMs) || pane.startCwd;
   }
 
-  /** The pane's foreground command line, or the shell's when it sits at its prompt. */
+  /**
+   * The pane's foreground command line, or the shell's when it sits at its prompt. Right
+   * after a spawn (`pane split` answers then) the child may not have exec'd or taken its
+   * terminal yet: /proc shows the server's own argv or no foreground group at all (that
+   * was the `"cmd":""` of a fresh split). Until the shell has printed anything, and
+   * whenever /proc cannot tell, the program the pane was spawned with is the answer.
+   */
   paneCommand(pane: PaneRecord, maxAgeMs?: number): string {
     const live = this.live.get(pane.surfaceId);
-    return (live && !live.exited && live.host.commandLine(maxAgeMs)) || '';
+    if (!live || live.exited) return '';
+    if (live.host.lastOutputAt === null) return live.shell;
+    return live.host.commandLine(maxAgeMs) || live.shell;
   }
 
   // -- selectors ------------------------------------------------------------
@@ -423,7 +433,7 @@ export class CorralCore {
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
     });
-    const live: LivePane = { host, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
+    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);

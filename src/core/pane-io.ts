@@ -26,27 +26,66 @@ export interface ReadOptions {
   format?: ReadFormat;
 }
 
-/** Reads a pane's terminal as the herdr `read` object. */
-export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions = {}): PaneRead & { total_lines: number; end_line: number; line_count: number } {
+/** A read: the herdr `read` object plus what the Conductor reads and waits need to know. */
+export interface PaneSnapshot {
+  read: PaneRead;
+  /** Rows in the active buffer (scrollback + screen). */
+  totalLines: number;
+  /** Absolute number one past the pane's last row with content (see ReadResult.endLine). */
+  endLine: number;
+  /** Lines in `read.text`. */
+  lineCount: number;
+  /** `recent-unwrapped`: the absolute row where each logical line starts. */
+  lineStarts?: number[];
+}
+
+/** Reads a pane's terminal: the herdr `read` object and its position in the pane's output. */
+export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions = {}): PaneSnapshot {
   const host = core.host(pane);
   const source = opts.source ?? 'recent';
   const format = source === 'detection' ? 'text' : (opts.format ?? 'text');
   const lines = opts.lines ?? (source === 'recent' || source === 'recent-unwrapped' ? DEFAULT_RECENT_LINES : undefined);
   const result = host.terminal.read({ source, lines, format });
-  const lineCount = result.text === '' ? 0 : result.text.split('\n').length;
   return {
-    pane_id: pane.id,
-    workspace_id: pane.workspaceId,
-    tab_id: pane.tabId,
-    source,
-    format,
-    text: result.text,
-    revision: host.outputGeneration,
-    truncated: result.truncated,
-    total_lines: result.totalLines,
-    end_line: host.terminal.endLine,
-    line_count: lineCount,
+    read: {
+      pane_id: pane.id,
+      workspace_id: pane.workspaceId,
+      tab_id: pane.tabId,
+      source,
+      format,
+      text: result.text,
+      revision: host.outputGeneration,
+      truncated: result.truncated,
+    },
+    totalLines: result.totalLines,
+    endLine: host.terminal.endLine,
+    lineCount: result.text === '' ? 0 : result.text.split('\n').length,
+    lineStarts: result.lineStarts,
   };
+}
+
+/**
+ * The lines a wait for output matches against. The default `recent` source is matched
+ * unwrapped (herdr: "unwrapped recent output from the last N rendered rows"): a line the
+ * pane soft-wrapped is one line, whole, even when it starts above the row window. Other
+ * sources are matched as they read.
+ */
+export function matchableLines(core: CorralCore, pane: PaneRecord, opts: ReadOptions): string[] {
+  const source = opts.source ?? 'recent';
+  // Patterns match the text, never escape sequences, whatever format the reply's read has.
+  if (source !== 'recent') return readPane(core, pane, { ...opts, format: 'text' }).read.text.split('\n');
+  const rows = opts.lines ?? DEFAULT_RECENT_LINES;
+  // N logical lines span at least N rows; keep those that reach into the last N rows.
+  const unwrapped = readPane(core, pane, { source: 'recent-unwrapped', lines: rows });
+  return logicalLinesInRows(unwrapped.read.text, unwrapped.lineStarts ?? [], unwrapped.endLine, rows);
+}
+
+/** The logical lines (starting at `starts`, the last ending before `endLine`) that reach into the last `rows` rows. */
+export function logicalLinesInRows(text: string, starts: readonly number[], endLine: number, rows: number): string[] {
+  if (starts.length === 0) return [];
+  const lines = text.split('\n');
+  const windowStart = endLine - rows;
+  return lines.filter((_, i) => (starts[i + 1] ?? endLine) > windowStart);
 }
 
 /** Whether sending `text` without an explicit submit would still submit (a raw newline). */
@@ -106,12 +145,15 @@ export function runCommand(core: CorralCore, pane: PaneRecord, command: string):
   core.writeToPane(pane, command + '\r');
 }
 
-/** Sends named keys (SPEC §6), honouring the app's cursor-key mode. */
-export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): void {
+/**
+ * Sends named keys (SPEC §6), honouring the app's cursor-key mode. `verb` is the command the
+ * caller used (`key`, `pane send-keys`, `agent send-keys`), so a closed gate names it.
+ */
+export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[], verb = 'send-keys'): void {
   if (keys.length === 0) throw new CorralError('invalid_params', 'keys must name at least one key');
   const host = core.host(pane);
   const bytes = encodeKeys(keys, { applicationCursor: host.terminal.applicationCursorKeys });
-  core.requireScripting('send-keys');
+  core.requireScripting(verb);
   core.writeToPane(pane, bytes);
 }
 
@@ -151,9 +193,9 @@ export function waitForOutput(
     };
     const check = (): boolean => {
       recheck = null;
-      const { total_lines: _t, end_line: _e, line_count: _l, ...read } = readPane(core, pane, opts);
-      const line = read.text.split('\n').find(matches);
+      const line = matchableLines(core, pane, opts).find(matches);
       if (line === undefined) return false;
+      const { read } = readPane(core, pane, opts);
       finish(() => resolve({ pane_id: pane.id, matched_line: line, read, revision: read.revision }));
       return true;
     };

@@ -412,6 +412,11 @@ export interface SurfaceReadResult {
    * uses it to tell new output from old.
    */
   end_line: number;
+  /**
+   * `source: "recent-unwrapped"` only: the absolute row (counted like `end_line`) where each
+   * returned logical line starts, so `wait --pattern` can match soft-wrapped lines whole.
+   */
+  line_starts?: number[];
 }
 
 export interface SurfaceSearchResult {

@@ -67,6 +67,12 @@ export interface ReadResult {
    * buffer's end at the time the app switched.
    */
   endLine: number;
+  /**
+   * `recent-unwrapped` only: the absolute row number (as `endLine`) where each returned
+   * logical line starts, so callers can key lines by position and tell which of them reach
+   * into the last N rows (wrapped-line matching, `wait --pattern`).
+   */
+  lineStarts?: number[];
 }
 
 export interface SearchOptions {
@@ -328,6 +334,7 @@ export class PaneTerminal {
           truncated: end > 0,
           totalLines,
           endLine: base + bottom,
+          lineStarts: logical.map((l) => base + l.start),
         };
       }
       default: {

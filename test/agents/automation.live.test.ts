@@ -132,7 +132,16 @@ describe('codex: reading a transcript longer than its screen', () => {
     expect(transcript.stdout).toContain('› Say hello alpha');
     expect(transcript.stdout).toContain('› Say hello beta');
     expect(transcript.stdout).toContain('› Say hello gamma');
+    // One run of lines: every prompt once, and Codex's fixed rows (its footer) not repeated per page.
+    const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
+    for (const word of ['alpha', 'beta', 'gamma']) expect(count(transcript.stdout, `› Say hello ${word}`)).toBe(1);
+    const footer = visible.trimEnd().split('\n').at(-1)!;
+    expect(count(transcript.stdout, footer), transcript.stdout).toBe(1);
     const after = (await lab.server.cli(['agent', 'read', 'scribe', '--source', 'visible'])).stdout;
     expect(after).toBe(visible);
+    // `pane read` of the agent's pane gathers the same transcript (herdr: "also applies to pane read").
+    const paneRead = await lab.server.cli(['pane', 'read', pane, '--source', 'recent', '--lines', '200']);
+    expect(paneRead.code, paneRead.stderr).toBe(0);
+    expect(paneRead.stdout).toBe(transcript.stdout);
   });
 });

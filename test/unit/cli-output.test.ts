@@ -132,6 +132,15 @@ describe('errors and exit codes', () => {
     expect(exitCodeForError(new Error('boom'))).toBe(EXIT.runtime);
   });
 
+  it('a param the server refused is a usage error only when the params came from flags', () => {
+    for (const code of ['invalid_params', 'invalid_agent_timeout'] as const) {
+      expect(exitCodeForError(new CorralError(code, 'x'), { paramsFromFlags: true })).toBe(EXIT.usage);
+      // up / flow run: the params came from a file.
+      expect(exitCodeForError(new CorralError(code, 'x'))).toBe(EXIT.runtime);
+    }
+    expect(exitCodeForError(new CorralError('timeout', 'x'), { paramsFromFlags: true })).toBe(EXIT.timeout);
+  });
+
   it('keeps the code of a CorralError from another bundle copy', () => {
     const foreign = Object.assign(new Error('busy'), { name: 'CorralError', code: 'timeout' });
     expect(exitCodeForError(foreign)).toBe(EXIT.timeout);

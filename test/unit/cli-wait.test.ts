@@ -23,10 +23,24 @@ const read = (end: number, lines: string[]) => ({ text: lines.join('\n'), lines:
 
 describe('new-line matching', () => {
   it('numbers the lines of a read from end_line backwards', () => {
-    expect(splitRead(read(10, ['a', 'b', 'c']))).toEqual({ first: 7, lines: ['a', 'b', 'c'] });
-    expect(splitRead({ text: 'a\nb\n', lines: 2, end_line: 5 })).toEqual({ first: 3, lines: ['a', 'b'] });
-    expect(splitRead({ text: '', lines: 0, end_line: 5 })).toEqual({ first: 5, lines: [] });
-    expect(splitRead({ text: '', lines: 1, end_line: 1 })).toEqual({ first: 0, lines: [''] });
+    expect(splitRead(read(10, ['a', 'b', 'c']))).toEqual({ end: 10, lines: ['a', 'b', 'c'], positions: [7, 8, 9] });
+    expect(splitRead({ text: 'a\nb\n', lines: 2, end_line: 5 })).toEqual({ end: 5, lines: ['a', 'b'], positions: [3, 4] });
+    expect(splitRead({ text: '', lines: 0, end_line: 5 })).toEqual({ end: 5, lines: [], positions: [] });
+    expect(splitRead({ text: '', lines: 1, end_line: 1 })).toEqual({ end: 1, lines: [''], positions: [0] });
+  });
+
+  it('keys unwrapped lines by the row they start on (line_starts)', () => {
+    // Rows 0-1 are one wrapped line, row 2 the prompt.
+    const unwrapped = (end: number, lines: string[], starts: number[]) => ({ ...read(end, lines), line_starts: starts });
+    expect(splitRead(unwrapped(3, ['long wrapped', '$ '], [0, 2])).positions).toEqual([0, 2]);
+    const base = baselineOf(unwrapped(3, ['old', '$ '], [0, 2]));
+    expect(base.endLine).toBe(3);
+    // The prompt line grew into a command whose output wrapped onto new rows: the whole line is new once.
+    expect(newLinesSince(base, unwrapped(6, ['old', '$ echo xxxxWRAPMARKER', 'xxxxWRAPMARKER_END'], [0, 2, 5]))).toEqual([
+      '$ echo xxxxWRAPMARKER',
+      'xxxxWRAPMARKER_END',
+    ]);
+    expect(newLinesSince(base, unwrapped(3, ['old', '$ '], [0, 2]))).toEqual([]);
   });
 
   it('only lines past the baseline are new', () => {
@@ -183,7 +197,7 @@ describe('runWait', () => {
       matches: [{ surface_id: 1, pane_id: 'w1:p1', lines: ['DONE new'] }],
     });
     expect(calls[0]).toEqual({ method: 'surface.status', params: { target: 'api' } });
-    expect(calls[1]).toEqual({ method: 'surface.read', params: { target: '1', lines: WAIT.scanLines, raw: true } });
+    expect(calls[1]).toEqual({ method: 'surface.read', params: { target: '1', source: 'recent-unwrapped', lines: WAIT.scanLines, raw: true } });
   });
 
   it('times out with code timeout', async () => {

@@ -110,6 +110,10 @@ describe('PaneTerminal read sources', () => {
     expect(t.read({ source: 'recent-unwrapped', lines: 2 }).text).toBe('abcdefghijKLMNOPQRSTuv\nend');
     expect(t.read({ source: 'recent-unwrapped', lines: 2 }).truncated).toBe(true);
     expect(un.truncated).toBe(false);
+    // Each logical line's first row, counted like endLine.
+    expect(un.lineStarts).toEqual([0, 1, 4]);
+    expect(un.endLine).toBe(5);
+    expect(t.read({ source: 'recent' }).lineStarts).toBeUndefined();
   });
 
   it('recent-unwrapped keeps a written space at the wrap point', async () => {
@@ -183,7 +187,8 @@ describe('PaneTerminal read sources', () => {
   it('an empty terminal reads as empty text', () => {
     const t = make();
     for (const source of ['visible', 'recent', 'recent-unwrapped', 'detection'] as const) {
-      expect(t.read({ source })).toEqual({ text: '', truncated: false, totalLines: 5, endLine: 0 });
+      const lineStarts = source === 'recent-unwrapped' ? { lineStarts: [] } : {};
+      expect(t.read({ source })).toEqual({ text: '', truncated: false, totalLines: 5, endLine: 0, ...lineStarts });
     }
   });
 

@@ -5,7 +5,11 @@
  */
 import type { Argv } from 'yargs';
 import { READ_SOURCES } from '../../rpc/protocol.js';
+import { BOUNDS } from '../../rpc/bounds.js';
+import { AGENT_KINDS } from '../../agents/kinds.js';
 import { UsageError } from '../output.js';
+import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
+import { KEY_NAMES } from '../options.js';
 import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
@@ -26,7 +30,8 @@ function target(argv: { target?: string; current?: boolean }): string {
   return argv.target;
 }
 
-const timeoutOption = { type: 'number', describe: 'give up after this many MILLISECONDS (exit 4)' } as const;
+/** `agent wait` and `agent prompt --wait` have no default timeout (herdr: waits may be indefinite). */
+const timeoutOption = timeoutMsOption('give up after this many MILLISECONDS (exit 4); default: no timeout, waits forever');
 const untilOption = {
   choices: STATUSES,
   array: true,
@@ -39,10 +44,13 @@ const start = defineCommand({
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'agent name, [a-z][a-z0-9_-]{0,31} (optional)' })
-      .option('kind', { type: 'string', demandOption: true, describe: 'claude, codex, gemini, opencode, … (SPEC §2)' })
+      .option('kind', { type: 'string', demandOption: true, describe: `which agent: ${AGENT_KINDS.join(', ')}` })
       .option('pane', { type: 'string', describe: 'pane id of a shell at its prompt' })
       .option('current', { type: 'boolean', describe: 'the calling pane' })
-      .option('timeout', { type: 'number', describe: 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)' }),
+      .option(
+        'timeout',
+        numberOption('timeout', BOUNDS.agentStartTimeoutMs, 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)', 'milliseconds'),
+      ),
   handler: (argv) =>
     herdrCall(argv, 'agent.start', () => {
       const pane = argv.current ? currentPaneId() : argv.pane;
@@ -53,8 +61,11 @@ const start = defineCommand({
 
 const list = defineCommand({
   command: 'list',
-  describe: 'List live agents',
-  builder: (y) => y.option('workspace', { type: 'string' }).option('tab', { type: 'string' }),
+  describe: 'List live agents; prints .result.agents',
+  builder: (y) =>
+    y
+      .option('workspace', { type: 'string', describe: 'only agents in this workspace (id, e.g. w1)' })
+      .option('tab', { type: 'string', describe: 'only agents in this tab (id, e.g. w1:t2)' }),
   handler: (argv) => herdrCall(argv, 'agent.list', () => ({ workspace: argv.workspace, tab: argv.tab })),
 });
 
@@ -80,14 +91,19 @@ const explain = defineCommand({
 
 const rename = defineCommand({
   command: 'rename <target> <name>',
-  describe: 'Name the agent (cleared when it exits or is replaced; the pane keeps its own name)',
-  builder: (y) => y.positional('target', { type: 'string', demandOption: true }).positional('name', { type: 'string', demandOption: true }),
+  describe:
+    'Give the agent a name other commands accept as its target; cleared when the agent exits or is replaced (the pane keeps its own name). `agent release` clears it',
+  builder: (y) =>
+    y
+      .positional('target', { type: 'string', demandOption: true, describe: 'agent name, or the pane id hosting the agent (w1:p2)' })
+      .positional('name', { type: 'string', demandOption: true, describe: 'new name: [a-z][a-z0-9_-]{0,31}, unique among live agents' }),
   handler: (argv) => herdrCall(argv, 'agent.rename', () => ({ target: argv.target, name: argv.name })),
 });
 
 const prompt = defineCommand({
   command: 'prompt [target] [text]',
-  describe: 'Submit a prompt (text, then Enter); --wait waits for the turn to settle (needs the scripting gate)',
+  describe:
+    'Submit a prompt (text, then Enter); --wait waits for activity, then for --until (needs the scripting gate). No default timeout: without --timeout, --wait waits forever',
   builder: (y) =>
     withTarget(y)
       .positional('text', { type: 'string', describe: 'the prompt; after -- if it starts with -' })
@@ -108,7 +124,8 @@ const prompt = defineCommand({
 
 const wait = defineCommand({
   command: 'wait [target]',
-  describe: 'Wait until the agent\u2019s status matches --until (returns at once if it already does)',
+  describe:
+    'Wait until the agent\u2019s status matches --until (returns at once if it already does). No default timeout: without --timeout it waits forever',
   builder: (y) => withTarget(y).option('until', untilOption).option('timeout', timeoutOption),
   handler: (argv) => herdrCall(argv, 'agent.wait', () => ({ target: target(argv), until: argv.until, timeout_ms: argv.timeout })),
 });
@@ -119,8 +136,8 @@ const read = defineCommand({
   builder: (y) =>
     withTarget(y)
       .option('source', { choices: READ_SOURCES, default: 'recent' as const, describe: 'visible, recent, recent-unwrapped or detection' })
-      .option('lines', { type: 'number', describe: 'last N rows (recent: default 80)' })
-      .option('format', { choices: ['text', 'ansi'] as const })
+      .option('lines', linesOption('last N rows, 1..10000 (recent: default 80; beyond the screen gathers the transcript)'))
+      .option('format', { choices: ['text', 'ansi'] as const, describe: 'text (default) strips escapes; ansi keeps colours and attributes (detection is always text)' })
       .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
   handler: (argv) =>
     textCall<{ read: { text: string } }>(
@@ -133,8 +150,8 @@ const read = defineCommand({
 
 const sendKeys = defineCommand({
   command: 'send-keys [target] [keys..]',
-  describe: 'Press keys in the agent: enter, esc, up, ctrl+c, … (needs the scripting gate)',
-  builder: (y) => withTarget(y).positional('keys', { type: 'string', array: true }),
+  describe: 'Press keys in the agent, e.g. esc, up, enter, ctrl+c (needs the scripting gate)',
+  builder: (y) => withTarget(y).positional('keys', { type: 'string', array: true, describe: `key names: ${KEY_NAMES}` }),
   handler: (argv) =>
     herdrCall(argv, 'agent.send_keys', () => {
       const keys = [...(argv.current && argv.target ? [argv.target] : []), ...(argv.keys ?? []), ...afterDashes(argv)];

@@ -7,7 +7,9 @@
 import type { Argv } from 'yargs';
 import { READ_SOURCES, type PaneReadResult } from '../../rpc/protocol.js';
 import { UsageError } from '../output.js';
-import { absoluteCwd, focusOption } from '../options.js';
+import { absoluteCwd, focusOption, KEY_NAMES } from '../options.js';
+import { BOUNDS } from '../../rpc/bounds.js';
+import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import {
   currentPaneId,
@@ -33,7 +35,7 @@ const split = defineCommand({
   builder: (y) =>
     withPane(y)
       .option('direction', { choices: ['right', 'down'] as const, demandOption: true, describe: 'where the new pane goes' })
-      .option('ratio', { type: 'number', describe: 'share of the space the existing pane keeps (0..1)' })
+      .option('ratio', numberOption('ratio', BOUNDS.splitRatio, 'share of the space the existing pane keeps (0.05..0.95)'))
       .option('cwd', { type: 'string', describe: 'working directory of the new pane' })
       .option('focus', focusOption),
   handler: (argv) =>
@@ -110,7 +112,7 @@ const resize = defineCommand({
   builder: (y) =>
     withPane(y)
       .option('direction', { choices: ['left', 'right', 'up', 'down'] as const, demandOption: true, describe: 'edge to move' })
-      .option('amount', { type: 'number', describe: 'cells to move it by' }),
+      .option('amount', numberOption('amount', BOUNDS.resizeAmount, 'cells to move it by (default 5)')),
   handler: (argv) =>
     herdrCall(argv, 'pane.resize', () => ({
       pane_id: paneArg(argv),
@@ -142,7 +144,7 @@ const read = defineCommand({
   builder: (y) =>
     withPane(y)
       .option('source', { ...sourceOption, default: 'recent' as const })
-      .option('lines', { type: 'number', describe: 'last N rows (recent: default 80; visible/detection: whole snapshot)' })
+      .option('lines', linesOption('last N rows, 1..10000 (recent: default 80; visible/detection: whole snapshot)'))
       .option('format', { choices: ['text', 'ansi'] as const, describe: 'ansi keeps escape sequences (default text)' })
       .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
   handler: (argv) =>
@@ -185,8 +187,8 @@ const sendText = defineCommand({
 
 const sendKeys = defineCommand({
   command: 'send-keys [pane] [keys..]',
-  describe: 'Press keys in a pane: enter, esc, tab, up, ctrl+c, alt+x, f1…f12, or a literal character (needs the scripting gate)',
-  builder: (y) => withPane(y).positional('keys', { type: 'string', array: true, describe: 'key names' }),
+  describe: 'Press keys in a pane, e.g. enter, esc, ctrl+c (needs the scripting gate)',
+  builder: (y) => withPane(y).positional('keys', { type: 'string', array: true, describe: `key names: ${KEY_NAMES}` }),
   handler: (argv) =>
     herdrCall(argv, 'pane.send_keys', () => {
       const { pane, args } = paneAndArgs(argv, [argv.keys]);
@@ -204,8 +206,8 @@ const waitOutput = defineCommand({
       .option('regex', { type: 'string', describe: `regular expression to wait for, matched line by line (${PANE_REGEX_SYNTAX})` })
       .conflicts('match', 'regex')
       .option('source', { ...sourceOption, describe: 'snapshot to search (default recent)' })
-      .option('lines', { type: 'number', describe: 'rows to search (default 80)' })
-      .option('timeout', { type: 'number', describe: 'give up after this many MILLISECONDS (exit 4); default: wait forever' }),
+      .option('lines', linesOption('rows to search, 1..10000 (default 80)'))
+      .option('timeout', timeoutMsOption('give up after this many MILLISECONDS (exit 4); default: no timeout, waits forever')),
   handler: (argv) =>
     herdrCall(argv, 'pane.wait_for_output', () => {
       const pane = paneArg(argv);

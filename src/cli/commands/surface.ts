@@ -8,7 +8,9 @@ import type {
 import { formatFocused, formatSearch, formatSent } from '../conductor-format.js';
 import { UsageError } from '../output.js';
 import { afterDashes, conductorCall, defineCommand, textArg } from '../run.js';
-import { jsonOption, targetPositional } from '../options.js';
+import { jsonOption, KEY_NAMES, targetPositional } from '../options.js';
+import { BOUNDS } from '../../rpc/bounds.js';
+import { linesOption, numberOption } from '../numbers.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 
 /** `corral read <target>`. */
@@ -18,7 +20,7 @@ export const readCommand = defineCommand({
   builder: (y) =>
     y
       .positional('target', targetPositional)
-      .option('lines', { type: 'number', describe: 'last N lines, 1..10000 (default 200)' })
+      .option('lines', linesOption('last N lines, 1..10000 (default 200)'))
       .option('raw', { type: 'boolean', default: false, describe: 'no injection fence (trusted human scripts only)' })
       .option('json', jsonOption),
   handler: (argv) =>
@@ -39,7 +41,7 @@ export const searchCommand = defineCommand({
       .positional('target', targetPositional)
       .positional('pattern', { type: 'string', describe: 'substring (or regex with --regex); after -- if it starts with -' })
       .option('regex', { type: 'boolean', default: false, describe: `treat the pattern as a regular expression, matched line by line (${PANE_REGEX_SYNTAX})` })
-      .option('max', { type: 'number', describe: 'stop after N matches (default 50)' })
+      .option('max', numberOption('max', BOUNDS.maxMatches, 'stop after N matches, 1..10000 (default 50)'))
       .option('json', jsonOption),
   handler: (argv) =>
     conductorCall<SurfaceSearchResult>(
@@ -80,11 +82,11 @@ function keysArg(argv: object, keys: readonly string[] | undefined): string[] {
 /** `corral key <target> <keys…>`. */
 export const keyCommand = defineCommand({
   command: 'key <target> [keys..]',
-  describe: 'Press keys in a pane: enter, esc, tab, up, ctrl+c, alt+x, f1…f12, or a literal character (needs the scripting gate)',
+  describe: 'Press keys in a pane, e.g. enter, esc, ctrl+c (needs the scripting gate)',
   builder: (y) =>
     y
       .positional('target', targetPositional)
-      .positional('keys', { type: 'string', array: true, describe: 'key names' })
+      .positional('keys', { type: 'string', array: true, describe: `key names: ${KEY_NAMES}` })
       .option('json', jsonOption),
   handler: (argv) =>
     conductorCall<{ sent: boolean }>(

@@ -1,8 +1,10 @@
 /** `corral wait`: block until panes are idle and/or print a pattern (SPEC §9). Timeout in SECONDS. */
 import { connect } from '../../rpc/client.js';
-import { formatJsonLine, UsageError } from '../output.js';
+import { formatJsonLine } from '../output.js';
 import { jsonOption } from '../options.js';
-import { defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
+import { BOUNDS } from '../../rpc/bounds.js';
+import { numberOption, TIMEOUT_SECONDS } from '../numbers.js';
+import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient } from '../run.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import { compilePattern, formatOutcome, runWait, WAIT, type WaitOptions } from '../wait.js';
 
@@ -22,11 +24,10 @@ export const waitCommand = defineCommand({
       .option('any', { type: 'boolean', describe: 'the selector may match several panes; one satisfying is enough' })
       .option('all', { type: 'boolean', describe: 'the selector may match several panes; all must satisfy' })
       .conflicts('any', 'all')
-      .option('timeout', { type: 'number', describe: 'give up after this many SECONDS (exit 4); default: wait forever' })
+      .option('timeout', numberOption('timeout', TIMEOUT_SECONDS, 'give up after this many SECONDS (exit 4); default: no timeout, waits forever', 'seconds'))
       .option('for', {
-        type: 'number',
+        ...numberOption('for', BOUNDS.timeoutMs, 'MILLISECONDS of quiet that make a pane without an agent idle', 'milliseconds'),
         default: WAIT.defaultQuietMs,
-        describe: 'MILLISECONDS of quiet that make a pane without an agent idle',
       })
       .option('json', jsonOption)
       .example('$0 wait --match reviewer --idle --timeout 600', 'after the agent finished its turn')
@@ -34,15 +35,13 @@ export const waitCommand = defineCommand({
   handler: async (argv) => {
     let opts: WaitOptions;
     try {
-      if (argv.timeout !== undefined && !(argv.timeout >= 0)) throw new UsageError('--timeout must be a number of seconds ≥ 0');
-      if (!(argv.for >= 0)) throw new UsageError('--for must be a number of milliseconds ≥ 0');
       opts = {
         selector: argv.match,
         // Without --pattern there is nothing else to wait for, so bare `wait --match X` waits for idle.
         idle: argv.idle || argv.pattern === undefined,
         pattern: argv.pattern === undefined ? undefined : compilePattern(argv.pattern),
         mode: argv.any ? 'any' : argv.all ? 'all' : 'single',
-        timeoutMs: argv.timeout === undefined ? undefined : argv.timeout * 1000,
+        timeoutMs: argv.timeout === undefined ? undefined : Math.round(argv.timeout * 1000),
         quietMs: argv.for,
       };
     } catch (error) {
@@ -51,6 +50,6 @@ export const waitCommand = defineCommand({
     await withClient(argv, async (client) => {
       const outcome = await runWait({ client, openEvents: () => connect(socketPathOf(argv)) }, opts);
       out(argv.json ? `${formatJsonLine(outcome)}\n` : formatOutcome(outcome));
-    });
+    }, FROM_FLAGS);
   },
 });

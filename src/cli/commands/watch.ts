@@ -1,7 +1,7 @@
 /** `corral watch`: the event stream as NDJSON on stdout until killed or the server goes away (SPEC §7). */
 import { EVENT_NOTIFICATION } from '../../rpc/protocol.js';
 import { formatJsonLine } from '../output.js';
-import { defineCommand, out, withClient } from '../run.js';
+import { defineCommand, FROM_FLAGS, out, withClient } from '../run.js';
 
 /** `corral watch`. */
 export const watchCommand = defineCommand({
@@ -13,8 +13,7 @@ export const watchCommand = defineCommand({
       .option('type', { type: 'string', array: true, describe: 'only events of this type, e.g. ai.stop, surface_changed (repeatable)' }),
   handler: (argv) =>
     withClient(argv, async (client) => {
-      // `watch | head -n 1` closes stdout early; that ends the stream, it is not an error.
-      process.stdout.on('error', () => client.close());
+      // `watch | head -n 1` closes stdout early: out() then ends the CLI quietly (closed-pipe.ts).
       const ended = new Promise<void>((resolve) => client.onClose(() => resolve()));
       // Events that race ahead of the subscribe reply wait, so `subscribed` is always line one.
       let early: unknown[] | undefined = [];
@@ -28,5 +27,5 @@ export const watchCommand = defineCommand({
       for (const params of early) out(`${formatJsonLine(params)}\n`);
       early = undefined;
       await ended;
-    }),
+    }, FROM_FLAGS),
 });

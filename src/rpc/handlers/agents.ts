@@ -11,6 +11,7 @@ import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import type { HandlerTable } from './context.js';
+import { BOUNDS } from '../bounds.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
 export function agentPane(core: CorralCore, p: Params): PaneRecord {
@@ -44,33 +45,38 @@ function untilParam(p: Params): AgentStatus[] | undefined {
   if (unknown.length) throw new CorralError('invalid_params', `unknown status ${unknown.join(', ')} in "until"; one of ${AGENT_STATUSES.join(', ')}`);
   return raw as AgentStatus[];
 }
-
-const MAX_TIMEOUT_MS = 2_147_483_647;
+/** `timeout_ms`, when given: a whole number of milliseconds a timer can hold. */
+function timeoutParam(p: Params): number | undefined {
+  return optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max);
+}
 
 export const agentHandlers: HandlerTable = {
+  // Params are checked before the target is resolved: a malformed request is invalid_params whatever it names.
   'agent.start': async (p, { core, signal }) => {
-    const pane = core.resolveOne(str(p, 'pane_id'));
     const args = optStrings(p, 'args');
+    const timeoutMs = timeoutParam(p);
+    const pane = core.resolveOne(str(p, 'pane_id'));
     return startAgent(core, pane, {
       kind: str(p, 'kind'),
       name: p.name === undefined || p.name === null || p.name === '' ? undefined : str(p, 'name'),
       args,
-      timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS),
+      timeoutMs,
       signal,
     });
   },
   'agent.prompt': async (p, { core, signal }) => {
-    const pane = agentPane(core, p);
     const until = untilParam(p);
     const wait = p.wait === true;
     if (until && !wait) throw new CorralError('invalid_params', '"until" needs "wait"');
-    const agent = await promptAgent(core, pane, { text: text(p, 'text'), wait, until, timeoutMs: optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS), signal });
+    const timeoutMs = timeoutParam(p);
+    const body = text(p, 'text');
+    const agent = await promptAgent(core, agentPane(core, p), { text: body, wait, until, timeoutMs, signal });
     return { agent };
   },
   'agent.wait': async (p, { core, signal }) => {
-    const pane = agentPane(core, p);
     const until = untilParam(p) ?? DEFAULT_UNTIL;
-    const timeoutMs = optInt(p, 'timeout_ms', 0, MAX_TIMEOUT_MS);
+    const timeoutMs = timeoutParam(p);
+    const pane = agentPane(core, p);
     const agent = await waitForAgent(core, pane, {
       until: (a) => statusMatches(a, until),
       deadline: timeoutMs === undefined ? undefined : Date.now() + timeoutMs,
@@ -79,10 +85,14 @@ export const agentHandlers: HandlerTable = {
     });
     return { agent };
   },
-  'agent.read': async (p, { core }) => ({ read: await readAgent(core, agentPane(core, p), readOptions(p)) }),
+  'agent.read': async (p, { core }) => {
+    const opts = readOptions(p);
+    return { read: await readAgent(core, agentPane(core, p), opts) };
+  },
   'agent.send_keys': (p, { core }) => {
+    const keys = keysParam(p);
     const pane = agentPane(core, p);
-    sendKeys(core, pane, keysParam(p));
+    sendKeys(core, pane, keys, 'agent send-keys');
     return { agent: agentView(core, pane) };
   },
   'agent.list': (p, { core }) => {

@@ -1,17 +1,16 @@
 /** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
 import { CorralError, READ_SOURCES } from '../protocol.js';
 import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
-import { readPane, runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
+import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
 import { paneParam } from './structure.js';
 import type { HandlerTable } from './context.js';
-
-/** Most rows one read may ask for (SPEC §5 `surface.read` bound, used for both surfaces). */
-export const MAX_READ_LINES = 10_000;
+import { BOUNDS } from '../bounds.js';
+import { readGathering } from '../../agents/transcript.js';
 
 function readOptions(p: Params): ReadOptions {
   return {
     source: optOneOf(p, 'source', READ_SOURCES),
-    lines: optInt(p, 'lines', 1, MAX_READ_LINES),
+    lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max),
     format: optOneOf(p, 'format', ['text', 'ansi'] as const),
   };
 }
@@ -23,16 +22,17 @@ function keysParam(p: Params): string[] {
 }
 
 export const paneIoHandlers: HandlerTable = {
-  'pane.read': (p, { core }) => {
-    const { total_lines: _t, end_line: _e, line_count: _l, ...read } = readPane(core, paneParam(core, p), readOptions(p));
-    return { read };
+  // Gathers an idle full-screen agent's transcript like agent.read, but never refuses: a busy agent reads passively.
+  'pane.read': async (p, { core }) => {
+    const opts = readOptions(p);
+    return { read: await readGathering(core, paneParam(core, p), opts, 'passive') };
   },
   'pane.send_text': (p, { core }) => {
     typeRaw(core, paneParam(core, p), text(p, 'text'));
     return { sent: true };
   },
   'pane.send_keys': (p, { core }) => {
-    sendKeys(core, paneParam(core, p), keysParam(p));
+    sendKeys(core, paneParam(core, p), keysParam(p), 'pane send-keys');
     return { sent: true };
   },
   'pane.run': (p, { core }) => {
@@ -40,7 +40,6 @@ export const paneIoHandlers: HandlerTable = {
     return { sent: true };
   },
   'pane.wait_for_output': (p, { core, signal }) => {
-    const pane = paneParam(core, p);
     const raw = p.match;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
       throw new CorralError('invalid_params', 'param "match" must be {type: "substring"|"regex", value: string}');
@@ -48,7 +47,9 @@ export const paneIoHandlers: HandlerTable = {
     const m = raw as Params;
     const match = { type: optOneOf(m, 'type', ['substring', 'regex'] as const) ?? 'substring', value: text(m, 'value') };
     if (match.value === '') throw new CorralError('invalid_params', 'match.value must not be empty');
-    return waitForOutput(core, pane, { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', 0, 2_147_483_647), signal });
+    const opts = { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal };
+    // Params first, then the pane: a malformed request is invalid_params whatever it names.
+    return waitForOutput(core, paneParam(core, p), opts);
   },
 };
 

@@ -6,6 +6,7 @@ import { optBool, optInt, optNumber, optOneOf, optStr, optStrAny, str, text, typ
 import { paneView, tabView, workspaceView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { HandlerTable } from './context.js';
+import { BOUNDS } from '../bounds.js';
 
 /** A `cwd` param must name an existing directory, so a typo fails here and not in a shell. */
 function optCwd(p: Params): string | undefined {
@@ -96,7 +97,7 @@ export const structureHandlers: HandlerTable = {
     const target = paneParam(core, p);
     const direction = optOneOf(p, 'direction', ['right', 'down'] as const) ?? 'right';
     const pane = core.splitPane(target.id, direction, {
-      ratio: optNumber(p, 'ratio', 0.05, 0.95),
+      ratio: optNumber(p, 'ratio', BOUNDS.splitRatio.min, BOUNDS.splitRatio.max),
       cwd: optCwd(p),
       focus: optBool(p, 'focus'),
     });
@@ -151,7 +152,7 @@ export const structureHandlers: HandlerTable = {
   'pane.resize': (p, { core }) => {
     const pane = paneParam(core, p);
     const direction = optOneOf(p, 'direction', ['left', 'right', 'up', 'down'] as const) ?? 'right';
-    core.resizePane(pane.id, direction, optInt(p, 'amount', 1, 1000) ?? 5);
+    core.resizePane(pane.id, direction, optInt(p, 'amount', BOUNDS.resizeAmount.min, BOUNDS.resizeAmount.max) ?? 5);
     return { pane: paneView(core, pane) };
   },
   'pane.swap': (p, { core }) => {

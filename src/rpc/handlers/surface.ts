@@ -6,7 +6,8 @@ import { wrapUntrusted } from '../../core/fence.js';
 import { fleetRow, surfaceRow, surfaceStatus } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
-import { keysParam, MAX_READ_LINES } from './pane-io.js';
+import { keysParam } from './pane-io.js';
+import { BOUNDS } from '../bounds.js';
 import { SUBMIT_DELAY_MS } from '../../agents/agent-actions.js';
 import type { HandlerTable } from './context.js';
 
@@ -35,19 +36,21 @@ export const surfaceHandlers: HandlerTable = {
   },
   'surface.status': (p, { core }) => surfaceStatus(core, target(core, p)),
   'surface.read': (p, { core }) => {
-    const pane = target(core, p);
-    const read = readPane(core, pane, {
+    const opts = {
       source: optOneOf(p, 'source', READ_SOURCES) ?? 'recent',
-      lines: optInt(p, 'lines', 1, MAX_READ_LINES) ?? DEFAULT_SURFACE_READ_LINES,
-    });
+      lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max) ?? DEFAULT_SURFACE_READ_LINES,
+    };
+    const pane = target(core, p);
+    const { read, totalLines, endLine, lineCount, lineStarts } = readPane(core, pane, opts);
     const raw = optBool(p, 'raw') ?? false;
     const eof = core.paneExit(pane).exited;
     const fenced = core.config.ai_injection_fence && !raw;
     return {
-      text: fenced ? wrapUntrusted(read.text, { surfaceId: pane.surfaceId, totalLines: read.total_lines, eof }) : read.text,
-      lines: read.line_count,
-      total_lines: read.total_lines,
-      end_line: read.end_line,
+      text: fenced ? wrapUntrusted(read.text, { surfaceId: pane.surfaceId, totalLines, eof }) : read.text,
+      lines: lineCount,
+      total_lines: totalLines,
+      end_line: endLine,
+      ...(lineStarts ? { line_starts: lineStarts } : {}),
       eof,
       fenced,
       output_generation: read.revision,
@@ -57,7 +60,7 @@ export const surfaceHandlers: HandlerTable = {
     const pane = target(core, p);
     return core.host(pane).terminal.search(str(p, 'pattern'), {
       regex: optBool(p, 'regex') ?? false,
-      maxMatches: optInt(p, 'max_matches', 1, 10_000) ?? 50,
+      maxMatches: optInt(p, 'max_matches', BOUNDS.maxMatches.min, BOUNDS.maxMatches.max) ?? 50,
     });
   },
   'surface.send_text': async (p, { core }) => {
@@ -77,7 +80,7 @@ export const surfaceHandlers: HandlerTable = {
     return send(target(core, p));
   },
   'surface.send_keys': (p, { core }) => {
-    sendKeys(core, target(core, p), keysParam(p));
+    sendKeys(core, target(core, p), keysParam(p), 'key');
     return { sent: true };
   },
   'surface.focus': (p, { core }) => {
