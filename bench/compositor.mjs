@@ -1,34 +1,15 @@
 /**
  * Compositor micro-benchmarks from src/screen/bench.ts (`benchmarkDiff`, `benchmarkKeystroke`),
- * bundled here with esbuild into a temporary .mjs (there is no TS loader in the deps) and run
- * in this process. 160×45 screen.
+ * bundled by `importBundled` (bench/lib.mjs) and run in this process. 160×45 screen.
  */
-import { build } from 'esbuild';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ROOT, round } from './lib.mjs';
+import { importBundled, round } from './lib.mjs';
 
 export const description = 'compositor: diffFrame and keystroke-echo render (µs per frame, bytes)';
 
 export async function run({ quick = false } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'corral-bench-compositor-'));
+  const bundle = await importBundled('src/screen/bench.ts');
   try {
-    const outfile = join(dir, 'screen-bench.mjs');
-    await build({
-      absWorkingDir: ROOT,
-      entryPoints: ['src/screen/bench.ts'],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      logLevel: 'warning',
-      // Bundled CommonJS (@xterm/headless) may call require().
-      banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
-    });
-    const { benchmarkDiff, benchmarkKeystroke } = await import(pathToFileURL(outfile).href);
+    const { benchmarkDiff, benchmarkKeystroke } = bundle.mod;
     const iterations = quick ? 200 : 2000;
     // Three rounds, keep the best-of-median: the machine is noisy, the code is deterministic.
     const diffs = [];
@@ -48,6 +29,6 @@ export async function run({ quick = false } = {}) {
       { name: 'compositor: keystroke echo — output', value: mid(keys, 'bytes'), unit: 'bytes' },
     ];
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    bundle.dispose();
   }
 }

@@ -244,3 +244,35 @@ export async function corralPaneReady(server, pane) {
   await server.cli(['pane', 'run', pane, `printf '%s-%s\\n' READY ${tag}`]);
   await server.cli(['pane', 'wait-output', pane, '--match', `READY-${tag}`, '--timeout', '15000']);
 }
+
+/**
+ * Bundles a TypeScript bench module from src/ with esbuild (there is no TS loader in the
+ * deps) into a temporary .mjs inside bench/ — inside the repository, so a native addon the
+ * code loads at run time (re2) resolves from node_modules — and imports it. Call `dispose`
+ * when done.
+ */
+export async function importBundled(entry) {
+  const { build } = await import('esbuild');
+  const { pathToFileURL } = await import('node:url');
+  const dir = mkdtempSync(join(ROOT, 'bench', '.bundle-'));
+  const dispose = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const outfile = join(dir, 'bench.mjs');
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'warning',
+      // Bundled CommonJS (@xterm/headless) may call require().
+      banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
+    });
+    return { mod: await import(pathToFileURL(outfile).href), dispose };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}

@@ -1,23 +1,16 @@
 /**
  * Measuring, cleaning, truncating and padding text in terminal cells. Widths come from the
- * compositor's `char-width` (which matches Ink's string-width), so what we pad here is
- * exactly what the compositor parses back.
+ * compositor's `graphemes.ts` (the same clusters the pane terminals make), so what we pad
+ * here is exactly what the compositor parses back.
  */
-import { clusterWidth } from '../src/screen/char-width.js';
+import { codePointWidth } from '../src/screen/char-width.js';
+import { clustersOf, NEEDS_CLUSTERING } from '../src/screen/graphemes.js';
 import { RESET } from './paint.js';
 
 const ELLIPSIS = '…';
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** C0, DEL and C1 controls: a label holding ESC or a newline would break the layout or inject escapes. */
 const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
-/** Stateless, so one instance serves every call. */
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-/**
- * Text where a grapheme may span several UTF-16 units (marks, joiners, selectors, Hangul
- * jamo, surrogates); the same test the compositor's ANSI parser uses. Anything else (box
- * drawing, badges, CJK) is one grapheme per unit, and Intl.Segmenter is slow for it.
- */
-const NEEDS_SEGMENTER = /[\p{M}\p{Cf}\u1100-\u11ff\ufe00-\ufe0f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
 
 /** Replaces control characters (ESC, newline, tab…) with spaces so user text stays on its line. */
 export function clean(text: string): string {
@@ -27,10 +20,9 @@ export function clean(text: string): string {
 /** Grapheme clusters of `text` with their cell widths. */
 export function clusters(text: string): { s: string; w: number }[] {
   if (PRINTABLE_ASCII.test(text)) return Array.from(text, (s) => ({ s, w: 1 }));
-  if (!NEEDS_SEGMENTER.test(text)) return Array.from(text, (s) => ({ s, w: clusterWidth(s) }));
-  const out: { s: string; w: number }[] = [];
-  for (const { segment } of GRAPHEMES.segment(text)) out.push({ s: segment, w: clusterWidth(segment) });
-  return out;
+  // Outside NEEDS_CLUSTERING every unit is a whole cluster (box drawing, badges, CJK).
+  if (!NEEDS_CLUSTERING.test(text)) return Array.from(text, (s) => ({ s, w: codePointWidth(s.charCodeAt(0)) }));
+  return clustersOf(text);
 }
 
 /** Cells a run of clusters takes. */

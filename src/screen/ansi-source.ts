@@ -1,6 +1,7 @@
 import { ATTR, BLANK, COLOR_MODE, WIDE_CONTINUATION, packFlags, palette256Color, rgbColor } from './cell.js';
 import { CellGrid } from './cell-grid.js';
-import { clusterWidth, codePointWidth } from './char-width.js';
+import { codePointWidth } from './char-width.js';
+import { forEachCluster, NEEDS_CLUSTERING } from './graphemes.js';
 import type { ClusterTable } from './cluster-table.js';
 
 const TAB = {
@@ -11,8 +12,6 @@ const TAB = {
 const ESC = 0x1b;
 const BEL = 0x07;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** Text where a grapheme may span several UTF-16 units: marks, joiners, selectors, Hangul jamo, surrogates. */
-const NEEDS_SEGMENTER = /[\p{M}\p{Cf}\u1100-\u11ff\ufe00-\ufe0f\u{10000}-\u{10ffff}\ud800-\udfff]/u;
 
 /** The pen an SGR sequence changes while parsing. */
 interface Pen {
@@ -88,9 +87,6 @@ function applySgr(params: string, pen: Pen): void {
   }
 }
 
-/** Splits non-ASCII text into grapheme clusters (stateless, so one instance serves all). */
-const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
 /**
  * Draws an ANSI string (lines separated by "\n", SGR escapes; what Ink renders) into
  * `grid` starting at (x0, y0). Only printed cells are touched; every other escape
@@ -143,8 +139,8 @@ export function drawAnsi(grid: CellGrid, text: string, x0 = 0, y0 = 0): void {
     const run = text.slice(i, end);
     if (PRINTABLE_ASCII.test(run)) {
       for (let k = 0; k < run.length; k++) put(run[k], 1);
-    } else if (!NEEDS_SEGMENTER.test(run)) {
-      // Every UTF-16 unit is a whole grapheme here (box drawing, bullets, CJK): skip Intl.Segmenter.
+    } else if (!NEEDS_CLUSTERING.test(run)) {
+      // Every UTF-16 unit is a whole cluster here (box drawing, bullets, CJK): no clustering needed.
       for (let k = 0; k < run.length; k++) {
         const c = run.charCodeAt(k);
         let w = c < 0x300 ? 1 : widths.get(c);
@@ -155,10 +151,8 @@ export function drawAnsi(grid: CellGrid, text: string, x0 = 0, y0 = 0): void {
         if (w > 0) put(run[k], w);
       }
     } else {
-      for (const { segment } of GRAPHEMES.segment(run)) {
-        const w = clusterWidth(segment);
-        if (w > 0) put(segment, w);
-      }
+      // The same clusters and widths a pane's terminal makes of this text (graphemes.ts).
+      forEachCluster(run, put);
     }
     i = end;
   }

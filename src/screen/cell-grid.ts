@@ -8,7 +8,7 @@ import {
   type Cell,
   type CellInput,
 } from './cell.js';
-import { clusterWidth } from './char-width.js';
+import { clusterWidth } from './graphemes.js';
 import { ClusterTable } from './cluster-table.js';
 import { intersectRect, type Rect } from './rect.js';
 

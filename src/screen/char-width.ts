@@ -1,8 +1,8 @@
 /**
  * Display width of characters in the UI layer, matching what Ink's string-width measures
  * (East Asian Wide/Fullwidth and emoji presentation are 2, marks and format chars 0,
- * ambiguous-width characters 1). Pane cells never come through here: their width is
- * whatever the pane's headless terminal decided.
+ * ambiguous-width characters 1), per code point. How code points group into clusters, and a
+ * cluster's width, is `graphemes.ts`, shared by the chrome and the pane terminals.
  */
 
 // East Asian Wide and Fullwidth blocks (Unicode 15) outside the emoji-presentation set.
@@ -16,10 +16,7 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
 
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
 const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
-const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
 
-/** Emoji variation selector: turns a text-style pictograph into a 2-wide emoji. */
-const VS16 = 0xfe0f;
 
 /** Width of one code point in a monospace terminal: 0, 1 or 2. */
 export function codePointWidth(cp: number): 0 | 1 | 2 {
@@ -33,18 +30,6 @@ export function codePointWidth(cp: number): 0 | 1 | 2 {
   if (cp >= 0x2300 && cp < 0x2c00 && EMOJI_PRESENTATION.test(s)) return 2;
   if (ZERO_WIDTH.test(s)) return 0;
   return 1;
-}
-
-/** Width of a grapheme cluster: its base character's width, widened by VS16 on a pictograph. */
-export function clusterWidth(cluster: string): 0 | 1 | 2 {
-  const base = cluster.codePointAt(0) ?? 0x20;
-  let width = codePointWidth(base);
-  if (width === 1 && cluster.length > 1) {
-    for (const ch of cluster) {
-      if (ch.codePointAt(0) === VS16 && PICTOGRAPHIC.test(String.fromCodePoint(base))) width = 2;
-    }
-  }
-  return width;
 }
 
 /**

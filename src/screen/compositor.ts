@@ -298,6 +298,15 @@ export class Compositor {
     return true;
   }
 
+  /**
+   * Writes a control string that changes nothing on screen (an OSC 52 clipboard copy, a
+   * notification) straight to the terminal, between frames.
+   */
+  writeControl(bytes: string): void {
+    if (this.write(bytes) === false) this.blocked = true;
+    this.stats.bytes += Buffer.byteLength(bytes);
+  }
+
   /** Puts the hardware cursor somewhere other than the focused pane (e.g. a rename prompt); null restores it. */
   setCursorOverride(cursor: CursorState | null): void {
     this.cursorOverride = cursor;

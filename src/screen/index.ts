@@ -3,7 +3,8 @@ export { ATTR, COLOR_MODE, FLAGS, BLANK, CLUSTER_BIT, paletteColor, palette256Co
 export type { Cell, CellInput } from './cell.js';
 export { CellGrid } from './cell-grid.js';
 export { ClusterTable } from './cluster-table.js';
-export { codePointWidth, clusterWidth, hasStableWidth } from './char-width.js';
+export { codePointWidth, hasStableWidth } from './char-width.js';
+export { clusterWidth, clustersOf, forEachCluster, textWidth } from './graphemes.js';
 export { intersectRect, sameRect } from './rect.js';
 export type { Rect } from './rect.js';
 export { sgrTransition, sgrFor } from './sgr.js';

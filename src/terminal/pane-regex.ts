@@ -50,3 +50,39 @@ export function compilePaneRegex(source: string, label = 'regex'): PaneRegex {
   }
   return { source, test: (line) => re.test(line) };
 }
+
+/** Every match of a pattern in a text, for copy-mode search (many lines joined by newlines at once). */
+export interface PaneRegexScanner {
+  readonly source: string;
+  /** Calls `fn` with each non-empty match's [start, end) UTF-16 offsets, left to right. */
+  forEachMatch(text: string, fn: (start: number, end: number) => void): void;
+}
+
+/**
+ * Compiles `source` for scanning: `^` and `$` anchor at each line of the text, `ignoreCase`
+ * folds case. Throws `invalid_regex` like `compilePaneRegex`.
+ */
+export function compilePaneScanner(source: string, options: { ignoreCase?: boolean } = {}): PaneRegexScanner {
+  const RE2 = re2();
+  let re: RE2Type;
+  try {
+    re = new RE2(source, options.ignoreCase ? 'gim' : 'gm');
+  } catch (error) {
+    throw new CorralError('invalid_regex', `invalid regex ${JSON.stringify(source)}: ${(error as Error).message} (${PANE_REGEX_SYNTAX})`, {
+      pattern: source,
+    });
+  }
+  return {
+    source,
+    forEachMatch(text, fn) {
+      re.lastIndex = 0;
+      let match: RegExpExecArray | null;
+      while ((match = re.exec(text)) !== null) {
+        const start = match.index;
+        // An empty match (`^`, `x*`) marks nothing: step past it.
+        if (match[0].length === 0) re.lastIndex = start + 1;
+        else fn(start, start + match[0].length);
+      }
+    },
+  };
+}

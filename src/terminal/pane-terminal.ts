@@ -13,6 +13,7 @@ import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { compilePaneRegex } from './pane-regex.js';
+import { useModernUnicode } from '../screen/unicode-provider.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -146,6 +147,8 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
+    useModernUnicode(this.xterm);
     this.trimCounter = new TrimmedLineCounter(this.xterm);
     this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
     guardParser(this.xterm, () => {
@@ -280,6 +283,11 @@ export class PaneTerminal {
   /** A full-screen application switched to the alternate screen. */
   get isAlternateScreen(): boolean {
     return this.xterm.buffer.active.type === 'alternate';
+  }
+
+  /** Rows the normal buffer has trimmed off the top of its scrollback so far. */
+  get trimmedLines(): number {
+    return this.trimCounter.trimmed;
   }
 
   /** Absolute number one past the last row with content (see ReadResult.endLine). */

@@ -14,8 +14,8 @@ export interface UiState {
   prefixLabel: string;
   overlay: OverlayState | null;
   message: { text: string; error: boolean } | null;
-  /** Lines scrolled back per pane id (absent or 0: following the output). */
-  scrollOffsets: ReadonlyMap<string, number>;
+  /** A label for a pane's frame (e.g. "copy mode"), by pane id. */
+  frameLabels: ReadonlyMap<string, string>;
   keyOverrides: Readonly<Record<string, string>>;
 }
 
@@ -61,12 +61,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
   const frames: PaneFrame[] = visibleFrames(core, geometry).map(({ paneId, rect }) => {
     const pane = model.pane(paneId);
     const tab = model.tab(pane.tabId);
-    const offset = ui.scrollOffsets.get(paneId) ?? 0;
-    let scrollIndicator: string | null = null;
-    if (offset > 0) {
-      const scrollback = core.host(pane).terminal.xterm.buffer.active.baseY;
-      scrollIndicator = `↑ ${offset}/${scrollback}`;
-    }
+    const scrollIndicator = ui.frameLabels.get(paneId) ?? null;
     return {
       paneId,
       rect,

@@ -18,6 +18,7 @@ import { buildChrome, nextAttention, visibleFrames, type OverlayState, type UiSt
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
 import { resolveBindings, type CommandId } from './keybindings.js';
+import { CopyModes } from './copy-mode/copy-modes.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
 export interface ChromeRenderer {
@@ -43,7 +44,7 @@ export interface ControllerOptions {
 const TUNING = {
   /** A lone ESC is the Escape key if nothing follows within this time (as in tmux's escape-time). */
   escapeTimeMs: 15,
-  /** Lines one wheel notch scrolls. */
+  /** Lines one wheel notch scrolls an alternate-screen app (as arrow keys). */
   wheelLines: 3,
 } as const;
 
@@ -70,6 +71,8 @@ export class TuiController {
   /** Whether the outer terminal has focus (focus reporting); feeds the seen/done rule. */
   terminalFocused = true;
   readonly ui: UiState;
+  /** Copy mode per pane, and the paste buffer. */
+  readonly copy: CopyModes;
 
   constructor(private readonly options: ControllerOptions) {
     this.core = options.core;
@@ -84,9 +87,15 @@ export class TuiController {
       prefixLabel: keys.prefix,
       overlay: null,
       message: options.startupMessage ?? null,
-      scrollOffsets: new Map(),
+      frameLabels: new Map(),
       keyOverrides: keys.overrides,
     };
+    this.copy = new CopyModes({
+      core: this.core,
+      compositor: this.compositor,
+      flash: (text, error) => this.flash(text, error),
+      onChange: () => this.onCopyModeChange(),
+    });
     this.geometry = screenGeometry(this.cols, this.rows, this.core.config.ui.sidebar_width);
     this.applyViewport();
     this.disposers.push(this.core.listen((event) => this.onCoreEvent(event.type)));
@@ -155,6 +164,19 @@ export class TuiController {
         continue;
       }
       const at = rest.indexOf(this.prefixBytes);
+      const focused = this.core.model.focusedPane();
+      if (focused && this.copy.isActive(focused.id)) {
+        // Copy mode takes every key up to the prefix; what follows a key that left it goes on to the pane.
+        const left = this.copy.keys(focused.id, at === -1 ? rest : rest.slice(0, at));
+        const after = at === -1 ? '' : rest.slice(at);
+        if (left === '' && at !== -1) {
+          this.setPrefix(true);
+          rest = rest.slice(at + this.prefixBytes.length);
+        } else {
+          rest = left + after;
+        }
+        continue;
+      }
       if (at === -1) {
         this.sendToFocused(rest);
         return;
@@ -174,17 +196,17 @@ export class TuiController {
     if (this.ui.overlay) return;
     const pane = this.core.model.focusedPane();
     if (!pane) return;
+    if (this.copy.isActive(pane.id)) return this.copy.paste(pane.id, text);
     const terminal = this.core.host(pane).terminal;
     // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
     const body = text.replace(/\r?\n/g, '\r');
     this.sendToFocused(terminal.bracketedPasteMode ? bracketedPaste(body) : body);
   }
 
-  /** Plain input goes to the focused pane unchanged; a scrolled-back pane returns to live. */
+  /** Plain input goes to the focused pane unchanged. */
   private sendToFocused(data: string): void {
     const pane = this.core.model.focusedPane();
     if (!pane) return;
-    if (this.ui.scrollOffsets.get(pane.id)) this.setScroll(pane, 0);
     this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
@@ -299,8 +321,14 @@ export class TuiController {
       case 'rename':
         this.openOverlay({ kind: 'rename', paneId: pane.id, value: pane.name ?? '' });
         return;
-      case 'scroll_mode':
-        this.setScroll(pane, Math.min(this.scrollback(pane), TUNING.wheelLines * 5));
+      case 'copy_mode':
+        this.copy.enter(pane);
+        return;
+      case 'paste_buffer':
+        if (this.copy.buffer === '') return this.flash('the paste buffer is empty: copy something in copy mode first', false);
+        this.copy.exit(pane.id);
+        // As a paste from the outer terminal: bracketed when the app asked for it.
+        this.handlePaste(this.copy.buffer);
         return;
     }
   }
@@ -377,6 +405,7 @@ export class TuiController {
       const pane = this.core.model.pane(frame.paneId);
       if (mouse.action === 'press' && !this.core.model.isPaneFocused(pane)) this.core.focusPane(pane.id);
       const inner = frameInterior(frame.rect);
+      if (this.copy.mouse(pane, mouse, inner)) return;
       const terminal = this.core.host(pane).terminal;
       if (terminal.mouseTrackingMode !== 'none' && contains(inner, mouse.x, mouse.y)) {
         // The app asked for the mouse: pass the report on in pane coordinates (SGR encoding).
@@ -385,16 +414,10 @@ export class TuiController {
         this.core.writeToPane(pane, `\x1b[<${mouse.raw.code};${x};${y}${mouse.raw.final}`);
         return;
       }
-      if (mouse.action === 'wheel-up' || mouse.action === 'wheel-down') {
-        if (terminal.isAlternateScreen) {
-          // Full-screen apps without mouse support scroll with arrow keys, as in tmux.
-          const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: terminal.applicationCursorKeys });
-          this.core.writeToPane(pane, arrow.repeat(TUNING.wheelLines));
-          return;
-        }
-        const offset = this.ui.scrollOffsets.get(pane.id) ?? 0;
-        const delta = mouse.action === 'wheel-up' ? TUNING.wheelLines : -TUNING.wheelLines;
-        this.setScroll(pane, Math.max(0, Math.min(this.scrollback(pane), offset + delta)));
+      if ((mouse.action === 'wheel-up' || mouse.action === 'wheel-down') && terminal.isAlternateScreen) {
+        // Full-screen apps without mouse support scroll with arrow keys, as in tmux.
+        const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: terminal.applicationCursorKeys });
+        this.core.writeToPane(pane, arrow.repeat(TUNING.wheelLines));
       }
       return;
     }
@@ -405,19 +428,15 @@ export class TuiController {
     else if (hit?.kind === 'agent' && this.core.model.findPane(hit.key)) this.core.focusPane(hit.key);
   }
 
-  // -- scrollback -----------------------------------------------------------
+  // -- copy mode ------------------------------------------------------------
 
-  private scrollback(pane: PaneRecord): number {
-    return this.core.host(pane).terminal.xterm.buffer.active.baseY;
-  }
-
-  private setScroll(pane: PaneRecord, offset: number): void {
-    const offsets = this.ui.scrollOffsets as Map<string, number>;
-    if ((offsets.get(pane.id) ?? 0) === offset) return;
-    if (offset === 0) offsets.delete(pane.id);
-    else offsets.set(pane.id, offset);
-    this.refreshLayers();
-    this.renderChrome();
+  /** A pane entered or left copy mode: its frame says so. */
+  private onCopyModeChange(): void {
+    const labels = this.ui.frameLabels as Map<string, string>;
+    labels.clear();
+    for (const id of this.copy.activePanes()) labels.set(id, 'copy mode');
+    this.scheduleLayers();
+    this.scheduleChrome();
   }
 
   // -- drawing --------------------------------------------------------------
@@ -472,6 +491,7 @@ export class TuiController {
     const focused = this.core.model.focusedPane();
     const layers = [];
     const visible = new Set<string>();
+    const rects = new Map<string, ReturnType<typeof frameInterior>>();
     for (const frame of frames) {
       const pane = this.core.model.pane(frame.paneId);
       let host;
@@ -481,14 +501,9 @@ export class TuiController {
         continue;
       }
       visible.add(pane.id);
-      const offset = this.ui.scrollOffsets.get(pane.id) ?? 0;
-      layers.push({
-        id: pane.id,
-        terminal: host.terminal.xterm,
-        rect: frameInterior(frame.rect),
-        scrollOffset: offset > 0 ? offset : undefined,
-        focused: focused?.id === pane.id && offset === 0,
-      });
+      const rect = frameInterior(frame.rect);
+      rects.set(pane.id, rect);
+      layers.push({ id: pane.id, terminal: host.terminal.xterm, rect, focused: focused?.id === pane.id });
       if (!this.outputSubscriptions.has(pane.id)) {
         const id = pane.id;
         const terminal = host.terminal;
@@ -512,6 +527,7 @@ export class TuiController {
       }
     }
     this.compositor.setPaneLayers(layers);
+    this.copy.layout(rects);
     this.compositor.requestFrame();
     this.reportView();
   }
@@ -544,6 +560,7 @@ export class TuiController {
   dispose(): void {
     this.disposed = true;
     this.core.setClientView(null);
+    this.copy.dispose();
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
     for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
     this.outputSubscriptions.clear();

@@ -25,7 +25,8 @@ export type CommandId =
   | 'next_attention'
   | 'rename'
   | 'toggle_scripting'
-  | 'scroll_mode'
+  | 'copy_mode'
+  | 'paste_buffer'
   | 'help'
   | 'detach'
   | 'send_prefix';
@@ -47,7 +48,8 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   close_pane: { keys: ['x'], description: 'Close the pane (ends its processes)', category: 'Panes' },
   zoom: { keys: ['z'], description: 'Zoom the pane to the whole tab, or back', category: 'Panes' },
   rename: { keys: ['r'], description: 'Rename the pane', category: 'Panes' },
-  scroll_mode: { keys: ['['], description: 'Scroll back in the pane (esc or q returns)', category: 'Panes' },
+  copy_mode: { keys: ['['], description: 'Copy mode: scroll, search (/ ?), select (v V) and copy (y); q or esc leaves', category: 'Panes' },
+  paste_buffer: { keys: [']'], description: 'Paste the last copied text into the pane', category: 'Panes' },
   new_tab: { keys: ['c'], description: 'New tab in this workspace', category: 'Tabs' },
   next_tab: { keys: ['n'], description: 'Next tab', category: 'Tabs' },
   prev_tab: { keys: ['p'], description: 'Previous tab', category: 'Tabs' },

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
+import { useModernUnicode } from '../../src/screen/unicode-provider.js';
 
 const { Terminal } = xterm;
 
@@ -42,6 +43,8 @@ export class TuiSession {
       ...extraEnv,
     };
     this.screen = new Terminal({ cols, rows, allowProposedApi: true });
+    // The user's terminal measures emoji 2 wide, as every current terminal does.
+    useModernUnicode(this.screen);
     this.proc = pty.spawn(process.execPath, [BIN], { name: 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
     this.proc.onData((data) => {
       this.bytesWritten += Buffer.byteLength(data);

@@ -77,12 +77,12 @@ describe('the TUI', () => {
     let focused = false;
     for (let i = 0; i < 50 && !focused; i++) focused = (await tui.json(['pane', 'get', 'w1:p1'])).result.pane.focused;
     expect(focused).toBe(true);
-    // Wheel up over w1:p1: its scrollback shows, with a position indicator in the frame.
+    // Wheel up over w1:p1: copy mode shows its scrollback, with a position indicator.
     for (let i = 0; i < 10; i++) tui.type(`\x1b[<64;40;${row + 1}M`);
-    await tui.waitForText('↑ 30/');
-    expect(tui.text()).not.toMatch(/│200 *│/);
-    tui.type('x');
-    await tui.waitFor((s) => !s.includes('↑ '), 'typing to return to the live screen');
+    await tui.waitForText('copy mode');
+    await tui.waitFor((s) => !/│200 *│/.test(s), 'the scrollback to show');
+    tui.type('q');
+    await tui.waitFor((s) => !s.includes('copy mode'), 'q to return to the live screen');
   });
 
   it('renames the focused pane from the rename prompt', async () => {
