@@ -1,7 +1,7 @@
 /**
  * The one regex engine for every user pattern over pane text: `surface.search --regex`,
- * `pane.wait_for_output` with a regex match, `corral wait --pattern` and a flow's
- * `ready.pattern` (SPEC §3, §9; the herdr seed says "Rust regex syntax").
+ * `pane.wait_for_output` with a regex match, `corral wait --pattern`, a flow's `ready.pattern`
+ * and the TUI's copy-mode search (SPEC §3, §9; the herdr seed says "Rust regex syntax").
  *
  * RE2 (the `re2` binding) because it is both: its syntax is the one Rust's `regex` crate
  * copied — `(?i)`, `(?P<name>…)`, `[[:digit:]]`, `\z`, `\p{Greek}` — and it matches in time
