@@ -72,11 +72,18 @@ export function resolveSocketPath(
   if (opts.socket !== undefined && opts.socket !== '') return path.resolve(opts.socket);
   const fromEnv = envValue(env, 'CORRAL_SOCKET');
   if (fromEnv !== undefined) return path.resolve(fromEnv);
-  const file = `${resolveSessionName(opts, env)}.sock`;
+  return path.join(resolveRuntimeDir(env, uid), `${resolveSessionName(opts, env)}.sock`);
+}
+
+/**
+ * corral's own per-user directory: `$XDG_RUNTIME_DIR/corral`, else `$TMPDIR/corral-<uid>`.
+ * It holds the default sockets and the pane launcher, and must be private (SPEC §8).
+ */
+export function resolveRuntimeDir(env: Env = process.env, uid: number = process.getuid?.() ?? 0): string {
   const runtimeDir = xdgDir(env, 'XDG_RUNTIME_DIR');
-  if (runtimeDir !== undefined) return path.join(runtimeDir, 'corral', file);
+  if (runtimeDir !== undefined) return path.join(runtimeDir, 'corral');
   const tmpdir = envValue(env, 'TMPDIR') ?? PATH_DEFAULTS.tmpdir;
-  return path.join(tmpdir, `corral-${uid}`, file);
+  return path.join(tmpdir, `corral-${uid}`);
 }
 
 /** The config file: CORRAL_CONFIG → $XDG_CONFIG_HOME/corral/config.toml → ~/.config/corral/config.toml. */

@@ -7,7 +7,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
+import { dirname } from 'node:path';
 import { resolveSocketPath } from '../paths.js';
+import { assertPrivateDir } from '../socket-dir.js';
 import { type AiEvent, type HookAgent, lastAssistantText, mapHookEvent } from './hook-events.js';
 
 /** Time and size bounds of one hook run. */
@@ -93,6 +95,14 @@ export function sendLine(socketPath: string, line: string): Promise<boolean> {
       resolve(false);
     });
     socket.on('connect', () => {
+      // An agent's hook data goes to no socket in a directory another user could control (SPEC §8).
+      try {
+        assertPrivateDir(dirname(socketPath));
+      } catch {
+        socket.destroy();
+        resolve(false);
+        return;
+      }
       // end() flushes then half-closes: the server reads the line, the notification needs no reply.
       socket.end(line, () => {
         socket.destroy();

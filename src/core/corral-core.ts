@@ -10,6 +10,8 @@ import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '..
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
+import type { ExitInfo } from '../pty/pane-process.js';
+import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus, type Disposable } from './event-bus.js';
 import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
@@ -51,6 +53,7 @@ interface LivePane {
   lastSurfaceChangedAt: number;
   exited: boolean;
   exitCode: number | null;
+  exitSignal: string | null;
 }
 
 export class CorralCore {
@@ -116,6 +119,7 @@ export class CorralCore {
   /** `env`: extra variables for the root pane's shell (an `up` file's `env`); corral's own win. */
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
     this.requirePaneRoom(1);
+    this.requireShell();
     const created = this.model.createWorkspace(opts);
     this.startPane(created.pane, opts.env);
     this.emit({ type: 'workspace.created', workspace: created.workspace.id });
@@ -128,6 +132,7 @@ export class CorralCore {
 
   createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
     this.requirePaneRoom(1);
+    this.requireShell();
     const created = this.model.createTab(opts);
     this.startPane(created.pane);
     this.emit({ type: 'tab.created', workspace: created.tab.workspaceId, tab: created.tab.id });
@@ -145,6 +150,7 @@ export class CorralCore {
   ) {
     const target = this.model.pane(paneId);
     this.requirePaneRoom(1);
+    this.requireShell();
     // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
     const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
@@ -321,9 +327,9 @@ export class CorralCore {
     return live.host;
   }
 
-  paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null } {
+  paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
-    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null };
+    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null, exitSignal: live?.exitSignal ?? null };
   }
 
   /** Throws `scripting_disabled` unless the gate is open (SPEC §8). */
@@ -411,6 +417,25 @@ export class CorralCore {
 
   // -- internals ------------------------------------------------------------
 
+  /**
+   * Refuses to create a pane whose shell cannot start, before anything is created: node-pty
+   * would fork anyway and the pane would vanish at once with nothing to say why.
+   */
+  private requireShell(): void {
+    const shell = this.config.shell;
+    // The fd-closing step hands the program to `env -i`, which reads NAME=VALUE as a variable.
+    if (shell.includes('=')) {
+      throw new CorralError('invalid_params', `the shell ${JSON.stringify(shell)} has "=" in its path, which corral cannot start: use a path without it`, { shell });
+    }
+    if (findExecutable(shell, this.options.baseEnv.PATH) !== null) return;
+    throw new CorralError(
+      'invalid_params',
+      `the shell ${JSON.stringify(shell)} is not an executable file${shell.includes('/') ? '' : ' on PATH'}: ` +
+        'set `shell` in config.toml (or $SHELL) to an installed shell',
+      { shell },
+    );
+  }
+
   private area(): Rect {
     return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
   }
@@ -433,13 +458,13 @@ export class CorralCore {
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
     });
-    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null };
+    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);
       this.agents.paneOutput(pane.surfaceId);
     });
-    host.onExit(({ exitCode }) => this.onPaneExit(pane.surfaceId, exitCode));
+    host.onExit((info) => this.onPaneExit(pane.surfaceId, info));
     this.agents.paneStarted(pane);
   }
 
@@ -458,14 +483,15 @@ export class CorralCore {
     else live.surfaceChangedTimer = setTimeout(fire, wait);
   }
 
-  private onPaneExit(surfaceId: number, exitCode: number): void {
+  private onPaneExit(surfaceId: number, info: ExitInfo): void {
     const live = this.live.get(surfaceId);
     if (!live) return;
     live.exited = true;
-    live.exitCode = exitCode;
+    live.exitCode = info.exitCode;
+    live.exitSignal = info.signal;
     const pane = this.paneBySurface(surfaceId);
     if (!pane) return;
-    this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: exitCode });
+    this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: info.exitCode, exit_signal: info.signal });
     // Like tmux without remain-on-exit: a pane whose shell ended goes away.
     if (!this.closed) this.closePane(pane.id);
   }

@@ -27,6 +27,7 @@ export function paneView(core: CorralCore, pane: PaneRecord): PaneInfo {
     zoomed: tab.zoomedPane === pane.id,
     exited: exit.exited,
     exit_code: exit.exitCode,
+    exit_signal: exit.exitSignal,
     ...(core.agents.agentIn(pane) ? { agent: agentView(core, pane) } : {}),
   };
 }

@@ -4,10 +4,12 @@
  * Habits from VS Code's terminalProcess.ts.
  */
 import { readSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
 import * as pty from 'node-pty';
 import { Emitter, type Disposable } from '../terminal/emitter.js';
 import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
+import { isolatedCommand } from './isolated-exec.js';
 
 /** How input is fed to the pty. */
 export const INPUT_CHUNKING = {
@@ -45,9 +47,16 @@ export interface SpawnOptions {
 }
 
 export interface ExitInfo {
-  exitCode: number;
-  /** The signal that ended the process, or null when it exited normally. */
-  signal: number | null;
+  /** The exit status, or null when a signal ended the process. */
+  exitCode: number | null;
+  /** The signal that ended the process (`SIGKILL`), or null when it exited by itself. */
+  signal: string | null;
+}
+
+/** `SIGKILL` for 9; the number as `SIG<n>` for a signal Node has no name for. */
+export function signalName(signal: number): string {
+  const entry = Object.entries(osConstants.signals).find(([, value]) => value === signal);
+  return entry ? entry[0] : `SIG${signal}`;
 }
 
 /**
@@ -87,6 +96,15 @@ function liveSessionGroups(sid: number): Set<number> {
   return new Set(sessionProcesses(sid).filter((p) => p.state !== 'Z').map((p) => p.pgrp));
 }
 
+let warnedNotIsolated = false;
+
+/** Without bash, panes start without the fd-closing step; say so once, in the server's log. */
+function warnNotIsolatedOnce(): void {
+  if (warnedNotIsolated) return;
+  warnedNotIsolated = true;
+  process.stderr.write('corral: bash not found; panes start with the server\'s other open file descriptors (see docs/security.md)\n');
+}
+
 /** A child process running on its own pty. */
 export class PaneProcess {
   private readonly dataEmitter = new Emitter<PtyOutput>();
@@ -115,16 +133,24 @@ export class PaneProcess {
     this.installEofDrain();
   }
 
-  /** Start `file` on a new pty; its session and process group id equal its pid. */
+  /**
+   * Start `file` on a new pty; its session and process group id equal its pid. It starts with
+   * only its own terminal open (fds 0–2): no other pane's pty, no socket of the server.
+   */
   static spawn(options: SpawnOptions): PaneProcess {
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(options.env)) if (value !== undefined) env[key] = value;
-    const child = pty.spawn(options.file, options.args ?? [], {
+    // node-pty puts these into the environment it spawns with; the program must see them too.
+    env.PWD = options.cwd;
+    env.TERM = TERM_NAME;
+    const command = isolatedCommand(options.file, options.args ?? [], env);
+    if (!command.isolated) warnNotIsolatedOnce();
+    const child = pty.spawn(command.file, command.args, {
       name: TERM_NAME,
       cols: options.cols,
       rows: options.rows,
       cwd: options.cwd,
-      env,
+      env: command.env,
     });
     return new PaneProcess(child);
   }
@@ -296,7 +322,8 @@ export class PaneProcess {
   private onPtyExit(exitCode: number, signal: number | undefined): void {
     if (this._exit) return;
     // node-pty reports exit after its socket closed, so every byte has been read and delivered.
-    this._exit = { exitCode, signal: signal ? signal : null };
+    // node-pty reports a signalled process as exit code 0 plus the signal; 0 would read as success.
+    this._exit = signal ? { exitCode: null, signal: signalName(signal) } : { exitCode, signal: null };
     for (const d of this.ptyDisposables) d.dispose();
     this.exitEmitter.fire(this._exit);
     this.resolveExit(this._exit);

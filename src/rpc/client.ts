@@ -6,6 +6,8 @@
  * server half too), and the client side of the protocol is a map of pending ids.
  */
 import { connect as netConnect, type Socket } from 'node:net';
+import { dirname } from 'node:path';
+import { assertPrivateDir } from '../socket-dir.js';
 import { CorralError, errorCodeForRpc, type ErrorCode } from './protocol.js';
 import { LineSplitter, encodeLine } from './ndjson.js';
 
@@ -72,6 +74,15 @@ export class RpcClient {
       socket.once('error', onError);
       socket.once('connect', () => {
         socket.off('error', onError);
+        // Checked once something answers, before a byte is sent: a missing server stays
+        // server_not_running, a socket another user could have planted is refused (SPEC §8).
+        try {
+          assertPrivateDir(dirname(socketPath));
+        } catch (error) {
+          socket.destroy();
+          reject(error);
+          return;
+        }
         resolve(new RpcClient(socket, socketPath));
       });
     });

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'internal_error',
   // Client-side only: the CLI could not reach a server.
   'server_not_running',
+  // The socket's directory is not private to the user (SPEC §8): server and CLI refuse it.
+  'unsafe_socket_dir',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -254,6 +256,8 @@ export interface PaneInfo {
   zoomed: boolean;
   exited: boolean;
   exit_code: number | null;
+  /** The signal that ended the pane's process (`SIGKILL`), null when it exited by itself. */
+  exit_signal: string | null;
   agent?: AgentInfo;
 }
 

@@ -3,13 +3,14 @@
  * Shuts down cleanly on SIGTERM/SIGINT/SIGHUP: pane process groups ended, socket removed.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { constants, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { CorralError } from '../rpc/protocol.js';
 import { resolveSocketPath } from '../paths.js';
 import { startServer, type StartOptions } from './start-server.js';
 import { probeServer } from './socket-guard.js';
 import { corralEntry } from './package-root.js';
+import { ensurePrivateDir } from '../socket-dir.js';
 
 /** How long `--detach` waits for the forked server's socket to answer. */
 const DETACH_READY_TIMEOUT_MS = 10_000;
@@ -43,8 +44,9 @@ async function detach(opts: RunServerOptions): Promise<number> {
   if (live) throw new CorralError('internal_error', `a corral server (pid ${live.pid}) is already running on ${socketPath}`);
   const args = [corralEntry(), 'server', '--socket', socketPath];
   if (opts.scripting) args.push('--scripting');
-  mkdirSync(dirname(socketPath), { recursive: true, mode: 0o700 });
-  const log = openSync(join(dirname(socketPath), 'server.log'), 'a');
+  ensurePrivateDir(dirname(socketPath));
+  // Never through a symlink planted where the log goes.
+  const log = openSync(join(dirname(socketPath), 'server.log'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: process.env });
   child.unref();
   const deadline = Date.now() + DETACH_READY_TIMEOUT_MS;

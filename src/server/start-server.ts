@@ -1,14 +1,12 @@
 /**
  * Starts the corral core and its socket: used by `corral server` and embedded by the TUI.
  */
-import { chmodSync, rmSync, unlinkSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
 import { CorralCore } from '../core/corral-core.js';
 import { RpcServer } from '../rpc/server.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ConfigError } from '../config/load-config.js';
-import { resolveConfigPath, resolveSocketPath } from '../paths.js';
-import { claimSocketPath } from './socket-guard.js';
+import { resolveConfigPath, resolveRuntimeDir, resolveSocketPath } from '../paths.js';
+import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules } from '../agents/rules.js';
 
@@ -23,7 +21,7 @@ export interface RunningServer {
   core: CorralCore;
   socketPath: string;
   configError: ConfigError | null;
-  /** Ends every pane, closes the socket and removes it. */
+  /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
 
@@ -33,7 +31,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const socketPath = resolveSocketPath({ socket: opts.socket, session: opts.session }, env);
   const { config, error: configError } = loadConfig(resolveConfigPath(env), env);
   await claimSocketPath(socketPath);
-  const launcherDir = writeLauncher(join(dirname(socketPath), `${basename(socketPath, '.sock')}.bin`));
+  // In corral's own private directory, not next to a --socket the user chose.
+  const launcherDir = writeLauncher(resolveRuntimeDir(env));
   const core = new CorralCore({
     config,
     scripting: Boolean(opts.scripting) || env.CORRAL_SCRIPTING === '1',
@@ -43,19 +42,17 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     agentRules: loadAllRules(),
   });
   const rpc = new RpcServer(core);
-  await rpc.listen(socketPath);
-  chmodSync(socketPath, 0o600);
+  const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
+    await rpc.close();
+    await core.shutdown();
+    throw error;
+  });
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
       await rpc.close();
       await core.shutdown();
-      try {
-        unlinkSync(socketPath);
-      } catch {
-        // Already gone.
-      }
-      rmSync(launcherDir, { recursive: true, force: true });
+      removeSocketIfOurs(socketPath, socketIdentity);
     })());
   return { core, socketPath, configError, stop };
 }

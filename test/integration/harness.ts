@@ -3,7 +3,7 @@
  * runtime dir, the real CLI as child processes, and raw NDJSON over the real socket.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -223,4 +223,24 @@ export class RawClient {
   close(): void {
     this.socket.destroy();
   }
+}
+
+/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Polls (bounded) until `condition` holds; returns whether it did. For /proc state, which has no event. */
+export async function eventually(condition: () => boolean, timeoutMs: number, everyMs = 20): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -231,10 +231,31 @@ describe('PaneHost with a real bash', () => {
     expect(host.process.exited).toBe(true);
   });
 
+  it('starts the program with exactly its environment, through the fd-closing step', async () => {
+    // What bash would rewrite or drop had the closing step imported them.
+    const odd = { IFS: ':', OPTIND: '5', PS4: '+x ', PS2: '>> ', 'NOT-A-NAME': '1', 'BASH_FUNC_f%%': '() { echo hi; }' };
+    const host = startBash(80, 24, { env: { ...process.env, PS1: '$ ', HISTFILE: '/dev/null', PROMPT_COMMAND: undefined, ...odd } });
+    await atPrompt(host);
+    const environ = readFileSync(`/proc/${host.pid}/environ`, 'utf8').split('\0').filter(Boolean);
+    const expected = Object.entries({ ...process.env, PS1: '$ ', HISTFILE: '/dev/null', ...odd, PWD: workDir, TERM: 'xterm-256color' })
+      .filter(([key, value]) => key !== 'PROMPT_COMMAND' && value !== undefined)
+      .map(([key, value]) => `${key}=${value}`);
+    expect(environ.sort()).toEqual(expected.sort());
+    expect(readFileSync(`/proc/${host.pid}/cmdline`, 'utf8').split('\0')[0]).toBe('/bin/bash');
+  });
+
+  it('reports a signal death as the signal, not as exit code 0', async () => {
+    const host = startBash();
+    await atPrompt(host);
+    await host.write('kill -KILL $$\r');
+    const info = await host.waitForExit();
+    expect(info).toEqual({ exitCode: null, signal: 'SIGKILL' });
+  });
+
   it('reports the exit code after all output was parsed', async () => {
     const host = startBash();
     await atPrompt(host);
-    const events: number[] = [];
+    const events: Array<number | null> = [];
     host.onExit((info) => events.push(info.exitCode));
     await host.write('echo bye-$((4+4)); exit 3\r');
     const info = await host.waitForExit();

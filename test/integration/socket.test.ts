@@ -3,20 +3,10 @@
  * socket claiming and clean shutdown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
-import { RawClient, TestServer } from './harness.js';
-
-/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
-function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { RawClient, TestServer, isAlive } from './harness.js';
 
 describe('transport limits and bad input', () => {
   let server: TestServer;
