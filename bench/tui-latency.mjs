@@ -13,8 +13,13 @@
  *
  * Targets (issue): p50 ≤ 1.5× tmux, p95 < 16 ms; bytes per keystroke in the tens.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { median, percentile, round, sleep } from './lib.mjs';
 import { CorralTui, PassthroughTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
+import { FAKE_DIR } from './agent-lib.mjs';
 
 export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
 
@@ -24,7 +29,7 @@ const LINE = 40;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Types `ch` and resolves with the echo latency (ms); rejects after timeoutMs. */
-function typeAndTime(side, ch, timeoutMs = 2000) {
+export function typeAndTime(side, ch, timeoutMs = 2000) {
   const term = side.term;
   return new Promise((resolve, reject) => {
     let t0 = 0;
@@ -107,6 +112,90 @@ async function echoWhileFlooding(sides, n) {
   ];
 }
 
+/**
+ * Echo with notifications on against off (issue 14): two more corral TUIs, one with the
+ * default `[notify] on = ["blocked", "done"]`, one with `on = []`, each with the fake claude
+ * (bench/fixtures/fake-claude) in a background tab cycling working → blocked → idle every
+ * 200 ms through its control socket — so the notifier sees a state change every few
+ * keystrokes and sends desktop notifications (OSC 9; each state at most once per 10 s, by
+ * design). Keystrokes alternate between the two, as in the main run.
+ */
+async function echoWithNotifications(n) {
+  const configDir = mkdtempSync(join(tmpdir(), 'corral-bench-notify-'));
+  const off = join(configDir, 'off.toml');
+  writeFileSync(off, '[notify]\non = []\n');
+  const env = { PATH: `${FAKE_DIR}:${process.env.PATH}` };
+  const sides = [
+    Object.assign(new CorralTui({ cols: COLS, rows: ROWS, extraEnv: env }), { name: 'notify on' }),
+    Object.assign(new CorralTui({ cols: COLS, rows: ROWS, extraEnv: { ...env, CORRAL_CONFIG: off } }), { name: 'notify off' }),
+  ];
+  const stops = [];
+  try {
+    await Promise.all(sides.map((s) => s.ready()));
+    const notifications = new Map();
+    for (const side of sides) {
+      const tab = JSON.parse((await side.cli(['tab', 'create', '--workspace', 'w1', '--no-focus'])).stdout).result;
+      const control = join(side.sandbox.dir, 'claude.ctl');
+      await side.cli(['agent', 'start', '--kind', 'claude', '--pane', tab.root_pane.pane_id, '--timeout', '30000', '--', '--control', control, '--spinner-ms', '0', '--work-ms', '600000']);
+      const socket = await new Promise((resolve, reject) => {
+        const sock = connect(control);
+        sock.once('connect', () => resolve(sock));
+        sock.once('error', reject);
+      });
+      socket.on('error', () => {});
+      notifications.set(side.name, 0);
+      const stopCount = side.term.listen((_now, data) => {
+        if (data) notifications.set(side.name, notifications.get(side.name) + data.split('\x1b]9;').length - 1);
+      });
+      const states = ['working', 'blocked', 'idle'];
+      let turn = 0;
+      const cycle = setInterval(() => socket.write(`${states[turn++ % states.length]}\n`), 400);
+      stops.push(() => (clearInterval(cycle), stopCount(), socket.destroy()));
+      await side.term.settle(300);
+    }
+    const ms = new Map(sides.map((s) => [s.name, []]));
+    for (let i = 0; i < n; i++) {
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) {
+        ms.get(side.name).push(await typeAndTime(side, LETTERS[i % LETTERS.length], 5000));
+        await sleep(20 + Math.random() * 20);
+      }
+      if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
+    }
+    const on = ms.get('notify on');
+    const offMs = ms.get('notify off');
+    const sent = notifications.get('notify on');
+    process.stderr.write(
+      `  latency with a background agent changing state every 400 ms: notify on p50 ${median(on).toFixed(2)} p95 ${percentile(on, 95).toFixed(2)} ms ` +
+        `(${sent} notifications); notify off p50 ${median(offMs).toFixed(2)} p95 ${percentile(offMs, 95).toFixed(2)} ms (${notifications.get('notify off')})\n`,
+    );
+    if (sent === 0) throw new Error('no notification reached the outer terminal: the phase measured nothing');
+    return [
+      {
+        name: `tui: echo p50, background agent changing state every 400 ms, notifications on (${sent} sent), ${n} keys`,
+        value: round(median(on), 2),
+        unit: 'ms',
+        baseline: 'notifications off',
+        baselineValue: round(median(offMs), 2),
+        ratio: round(median(on) / median(offMs)),
+      },
+      {
+        name: 'tui: echo p95, the same, notifications on',
+        value: round(percentile(on, 95), 2),
+        unit: 'ms',
+        baseline: 'notifications off',
+        baselineValue: round(percentile(offMs, 95), 2),
+        ratio: round(percentile(on, 95) / percentile(offMs, 95)),
+        target: '≈ 1×',
+      },
+    ];
+  } finally {
+    stops.forEach((stop) => stop());
+    await Promise.allSettled(sides.map((s) => s.close()));
+    rmSync(configDir, { recursive: true, force: true });
+  }
+}
+
 export async function run({ quick = false } = {}) {
   const n = quick ? 30 : 200;
   const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS }), new PassthroughTui({ cols: COLS, rows: ROWS })];
@@ -146,13 +235,14 @@ export async function run({ quick = false } = {}) {
       }
     }
 
-    const flooding = await echoWhileFlooding(sides.filter((s) => s.name !== 'node-pty passthrough'), quick ? 20 : 60);
-
     const stat = (name) => {
       const r = results.get(name);
       return { p50: median(r.ms), p95: percentile(r.ms, 95), max: Math.max(...r.ms), bytes: median(r.bytes) };
     };
     const c = stat('corral');
+
+    const flooding = await echoWhileFlooding(sides.filter((s) => s.name !== 'node-pty passthrough'), quick ? 20 : 60);
+    const notifying = await echoWithNotifications(quick ? 30 : 120);
     const t = stat('tmux');
     const f = stat('node-pty passthrough');
     process.stderr.write(
@@ -198,6 +288,7 @@ export async function run({ quick = false } = {}) {
         ratio: round(c.max / t.max),
       },
       ...flooding,
+      ...notifying,
       {
         name: 'tui: bytes to the outer terminal per keystroke (median)',
         value: c.bytes,

@@ -1,5 +1,6 @@
-/** Renders the open overlay (help, workspace switcher, rename prompt) as its own centred box. */
+/** Renders the open overlay (help, workspace switcher, rename prompt, y/n question) as its own centred box. */
 import type { ChromeModel } from '../src/tui/chrome-model.js';
+import { renderConfirm } from './ConfirmOverlay.js';
 import { renderHelp } from './HelpOverlay.js';
 import type { OverlayRender } from './overlay-box.js';
 import { renderRename } from './RenameOverlay.js';
@@ -19,5 +20,7 @@ export function renderOverlay(model: ChromeModel): OverlayRender | null {
       return renderSwitcher(overlay, model.cols, model.rows);
     case 'rename':
       return renderRename(overlay.what, overlay.value, model.cols, model.rows);
+    case 'confirm':
+      return renderConfirm(overlay.question, model.cols, model.rows);
   }
 }

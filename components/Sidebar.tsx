@@ -56,7 +56,8 @@ export function agentRow(agent: SidebarAgent, width: number): Segment[] {
   // An unseen `done` is news: its name is bold too, not only its badge.
   const labelStyle = agent.focused || agent.status === 'done' ? THEME.focusedText : undefined;
   const row: Segment[] = [
-    marker(agent.focused),
+    // A notified agent keeps a mark in the focus column until its pane is looked at.
+    agent.notified && !agent.focused ? { text: GLYPH.notified, style: THEME.notifyMark } : marker(agent.focused),
     { text: badge.glyph, style: badge.style },
     { text: ' ' },
     { text: fit(agent.label, Math.max(0, labelWidth)), style: labelStyle },

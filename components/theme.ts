@@ -30,6 +30,8 @@ export const THEME = {
   error: { fg: COLOR.red, bold: true },
   helpKeys: { fg: COLOR.brightYellow },
   inputCursor: { fg: COLOR.brightCyan },
+  // The sidebar mark of an agent that sent a notification nobody has looked at yet.
+  notifyMark: { fg: COLOR.brightMagenta, bold: true },
 } as const satisfies Record<string, Style>;
 
 /** Glyphs the chrome draws besides box lines and badges. */
@@ -41,4 +43,6 @@ export const GLYPH = {
   // Shown in place of tabs scrolled out of the tab bar.
   moreLeft: '‹',
   moreRight: '›',
+  // Sidebar mark of a notified agent: ASCII, so it is one cell in every width table.
+  notified: '*',
 } as const;

@@ -11,6 +11,7 @@ import { sendText } from '../core/pane-io.js';
 import { AGENT_KINDS, canonicalExecutable } from './kinds.js';
 import { BOUNDS } from '../rpc/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
+import { watchMissingCommand } from './missing-command.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -76,6 +77,13 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   const timeoutMs = checkStart(core, pane, opts);
   const deadline = Date.now() + timeoutMs;
   const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
+  // Watch from before the command is typed, so a shell's instant "not found" is not missed.
+  let missing: string | null = null;
+  let onMissing: (() => void) | null = null;
+  const notFound = watchMissingCommand(core.host(pane), argv[0]!, (line) => {
+    missing = line;
+    onMissing?.();
+  });
   core.writeToPane(pane, argv.map(shellQuote).join(' ') + '\r');
 
   // Until the agent shows up, nudge process detection (some agents print nothing for a while).
@@ -84,7 +92,13 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     if (current && !core.agents.agentIn(current)) core.agents.checkNow(current);
   }, AGENT_TIMING.startPollMs);
   try {
-    await waitForDetection(core, pane, opts.kind, deadline, opts.signal);
+    await waitForDetection(core, pane, opts.kind, deadline, opts.signal, (fail) => {
+      const report = () =>
+        fail(new CorralError('agent_not_running', `the ${opts.kind} agent did not start in ${pane.id}: the shell said "${missing}"`, { pane_id: pane.id, line: missing }));
+      if (missing !== null) report();
+      else onMissing = report;
+    });
+    notFound.dispose();
     const current = core.paneBySurface(pane.surfaceId)!;
     if (opts.name) core.agents.rename(current, opts.name);
     const agent = await waitForAgent(core, current, {
@@ -104,6 +118,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? current), argv };
   } finally {
     clearInterval(poll);
+    notFound.dispose();
   }
 }
 
@@ -126,8 +141,18 @@ function waitForQuiet(core: CorralCore, pane: PaneRecord, quietMs: number, deadl
   });
 }
 
-/** Resolves once an agent of `kind` is detected in the pane. */
-function waitForDetection(core: CorralCore, pane: PaneRecord, kind: string, deadline: number, signal?: AbortSignal): Promise<void> {
+/**
+ * Resolves once an agent of `kind` is detected in the pane. `failEarly` is handed a reject
+ * that ends the wait at once (the shell reported the command missing).
+ */
+function waitForDetection(
+  core: CorralCore,
+  pane: PaneRecord,
+  kind: string,
+  deadline: number,
+  signal?: AbortSignal,
+  failEarly?: (fail: (error: CorralError) => void) => void,
+): Promise<void> {
   return new Promise((resolve, reject) => {
     const cleanups: Array<() => void> = [];
     const finish = (fn: () => void) => {
@@ -154,6 +179,11 @@ function waitForDetection(core: CorralCore, pane: PaneRecord, kind: string, dead
       signal.addEventListener('abort', abort, { once: true });
       cleanups.push(() => signal.removeEventListener('abort', abort));
     }
+    let settled = false;
+    cleanups.push(() => (settled = true));
+    failEarly?.((error) => {
+      if (!settled) finish(() => reject(error));
+    });
     check();
   });
 }

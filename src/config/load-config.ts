@@ -9,13 +9,13 @@ import { displayPath } from '../paths.js';
 import {
   CONFIG_KEYS,
   CONFIG_TABLES,
-  KEY_ACTION_RE,
   defaultConfig,
   isChord,
   type Config,
   type KeySpec,
 } from './schema.js';
 import { suggest } from './suggest.js';
+import { COMMAND_IDS } from '../tui/keybindings.js';
 import { isTable, locateKey, tomlSyntaxIssue, type TomlTable } from './toml-locate.js';
 
 /** One problem in a config file; `message` is complete (`file:line: …`) and fit to show as is. */
@@ -44,7 +44,7 @@ export interface ParseConfigOptions {
   env?: Record<string, string | undefined>;
   /** Home directory shown as `~` in messages. */
   home?: string;
-  /** When given, `[keys]` overrides must name one of these actions. */
+  /** `[keys]` overrides must name one of these actions; default: the TUI's action table. */
   knownActions?: readonly string[];
 }
 
@@ -80,10 +80,8 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
   }
 
   const issues: ConfigIssue[] = [];
-  const knownPaths = [
-    ...CONFIG_KEYS.map((k) => k.path),
-    ...(opts.knownActions ?? []).map((a) => `keys.${a}`),
-  ];
+  const knownActions = opts.knownActions ?? COMMAND_IDS;
+  const knownPaths = [...CONFIG_KEYS.map((k) => k.path), ...knownActions.map((a) => `keys.${a}`)];
   const lineOf = (segments: string[]): number | null => locateKey(text, segments);
 
   const unknown = (segments: string[]): void => {
@@ -111,7 +109,7 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
     });
   };
 
-  const config: Config = { ...defaults, keys: { ...defaults.keys }, ui: { ...defaults.ui } };
+  const config: Config = { ...defaults, keys: { ...defaults.keys }, ui: { ...defaults.ui }, notify: { ...defaults.notify } };
   const overrides: Record<string, string> = {};
   const target = config as unknown as Record<string, Table | unknown>;
 
@@ -127,7 +125,7 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
           const problem = spec.check(subValue);
           if (problem !== null) invalid([name, sub], problem, subValue);
           else (target[name] as Table)[sub] = subValue;
-        } else if (name === 'keys' && isAction(sub, opts.knownActions)) {
+        } else if (name === 'keys' && knownActions.includes(sub)) {
           const problem = isChord(subValue);
           if (problem !== null) invalid([name, sub], problem, subValue);
           else overrides[sub] = subValue as string;
@@ -153,10 +151,6 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
   const first = issues[0];
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
   return { config: defaults, error: { ...first, message: first.message + more, path, issues } };
-}
-
-function isAction(name: string, known: readonly string[] | undefined): boolean {
-  return known ? known.includes(name) : KEY_ACTION_RE.test(name);
 }
 
 /** Loads the config at `path`: a missing file means defaults and no error; anything wrong means defaults and an error. */

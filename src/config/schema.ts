@@ -14,6 +14,7 @@ export interface Config {
   max_panes: number;
   keys: KeysConfig;
   ui: UiConfig;
+  notify: NotifyConfig;
 }
 
 export interface KeysConfig {
@@ -25,6 +26,16 @@ export interface KeysConfig {
 export interface UiConfig {
   sidebar_width: number;
 }
+
+export interface NotifyConfig {
+  /** Agent statuses that notify when their pane is not in view (SPEC §12). */
+  on: readonly string[];
+  /** A shell command run with the event as JSON on stdin; '' for none. */
+  command: string;
+}
+
+/** The statuses `[notify] on` may name: SPEC §4's canonical vocabulary. */
+export const NOTIFY_STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
 
 type Env = Record<string, string | undefined>;
 
@@ -58,6 +69,13 @@ export const isChord: Check = (v) =>
     ? null
     : 'must be a key chord like "ctrl+b", "alt+x", "f5" or a single character';
 
+const isString: Check = (v) => (typeof v === 'string' ? null : 'must be a string');
+
+const statusList: Check = (v) =>
+  Array.isArray(v) && v.every((x) => typeof x === 'string' && (NOTIFY_STATUSES as readonly string[]).includes(x))
+    ? null
+    : `must be a list of agent states (${NOTIFY_STATUSES.map((x) => `"${x}"`).join(', ')})`;
+
 export interface KeySpec {
   /** Dotted TOML path: `shell`, `ui.sidebar_width`. */
   path: string;
@@ -67,7 +85,7 @@ export interface KeySpec {
   doc: string;
 }
 
-/** Every fixed key corral reads. `[keys]` also takes free-form action overrides (see KEY_ACTION_RE). */
+/** Every fixed key corral reads. `[keys]` also takes one override per TUI action id (src/tui/keybindings.ts). */
 export const CONFIG_KEYS: readonly KeySpec[] = [
   { path: 'ai_unrestricted', check: isBool, defaultText: 'false', doc: 'open the scripting gate: allow CLI/RPC clients to submit input to panes' },
   { path: 'ai_injection_fence', check: isBool, defaultText: 'true', doc: 'wrap peer terminal output returned by reads in an <untrusted_terminal_output> fence' },
@@ -97,13 +115,22 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '28',
     doc: 'width of the left sidebar in cells',
   },
+  {
+    path: 'notify.on',
+    check: statusList,
+    defaultText: '["blocked", "done"]',
+    doc: 'agent states that notify (sidebar mark, desktop notification, bell, command) when the pane is not in view',
+  },
+  {
+    path: 'notify.command',
+    check: isString,
+    defaultText: '""',
+    doc: 'a shell command run with each notification as JSON on stdin ("" for none)',
+  },
 ];
 
 /** Tables the config may contain; anything else at the top level that is a table is unknown. */
-export const CONFIG_TABLES = ['keys', 'ui'] as const;
-
-/** Action names in `[keys]` overrides: the lower-case ids the key-binding table uses. */
-export const KEY_ACTION_RE = /^[a-z][a-z0-9_.-]*$/;
+export const CONFIG_TABLES = ['keys', 'ui', 'notify'] as const;
 
 const DEFAULT_SHELL = '/bin/sh';
 
@@ -119,5 +146,6 @@ export function defaultConfig(env: Env = process.env): Config {
     max_panes: 512,
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
+    notify: { on: ['blocked', 'done'], command: '' },
   };
 }

@@ -57,9 +57,18 @@ export function workspaceRollup(core: CorralCore, workspace: WorkspaceRecord): A
   return rollupOf(core, workspace.tabs.flatMap((id) => core.model.tabPanes(id)));
 }
 
+/**
+ * The agent's fields for objects that carry no cwd (fleet rows, `surface.status`): the cwd
+ * costs /proc reads of the pane's foreground process, which `fleet.list` would otherwise
+ * repeat for every agent on every call (cached only 250 ms), so its latency grew with the fleet.
+ */
+function agentFields(core: CorralCore, pane: PaneRecord): Omit<AgentInfo, 'cwd'> {
+  return core.agents.info(pane, pane.startCwd);
+}
+
 /** A `fleet.list` row (SPEC §5). */
 export function fleetRow(core: CorralCore, pane: PaneRecord) {
-  const agent = agentView(core, pane);
+  const agent = agentFields(core, pane);
   const tracked = core.agents.agentIn(pane)!;
   const reason = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
   return {
@@ -102,7 +111,7 @@ export function surfaceStatus(core: CorralCore, pane: PaneRecord) {
       idle_ms: host.lastOutputAt === null ? 0 : Math.max(0, Date.now() - host.lastOutputAt),
     };
   }
-  const agent = agentView(core, pane);
+  const agent = agentFields(core, pane);
   return {
     ...base,
     state: agent.state,

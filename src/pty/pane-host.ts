@@ -60,6 +60,9 @@ export class PaneHost {
       cols: options.cols,
       rows: options.rows,
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      // CORRAL_COMPACT_SCROLLBACK=0 keeps all scrollback in xterm, as before the compact store:
+      // only so bench/scale.mjs can show what the store buys (docs/bench.md).
+      compactScrollback: process.env.CORRAL_COMPACT_SCROLLBACK !== '0',
     });
     this.process = PaneProcess.spawn({
       file: options.shell,
@@ -69,7 +72,11 @@ export class PaneHost {
       cols: options.cols,
       rows: options.rows,
     });
-    this.subscriptions.push(this.process.onData((data) => this.onProcessData(data)));
+    this.subscriptions.push(
+      this.process.onData((data) => this.onProcessData(data)),
+      // Answers to the application's queries go back on its own input, as from a terminal.
+      this.terminal.onReply((data) => void this.process.write(data).catch(() => {})),
+    );
     // A promise rather than a listener, so waitForExit still settles after dispose().
     void this.process.waitForExit().then((info) => this.onProcessExit(info));
   }

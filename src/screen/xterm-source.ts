@@ -5,6 +5,12 @@ import { internalCursorModes, type CursorModes } from './cursor-modes.js';
 import type { CursorState } from './cursor.js';
 import type { Rect } from './rect.js';
 
+/**
+ * The rows a pane shows: xterm's buffer, or a view with the same shape that also spans rows
+ * kept outside xterm (PaneTerminal.scrollback, src/terminal/scrollback.ts).
+ */
+export type RowSource = Pick<IBuffer, 'type' | 'baseY' | 'viewportY' | 'getLine' | 'getNullCell'>;
+
 export interface XtermCopyOptions {
   /** Absolute buffer line shown in the rect's first row (default: `buffer.viewportY`). */
   top?: number;
@@ -15,7 +21,7 @@ export interface XtermCopyOptions {
 }
 
 /** The first buffer line to show for a pane scrolled back `scrollOffset` lines (undefined: the viewport). */
-export function topLineFor(buffer: IBuffer, scrollOffset?: number): number {
+export function topLineFor(buffer: RowSource, scrollOffset?: number): number {
   if (scrollOffset === undefined) return buffer.viewportY;
   return Math.max(0, buffer.baseY - Math.max(0, scrollOffset));
 }
@@ -40,7 +46,7 @@ function attrsOf(cell: IBufferCell): number {
  * reported, so a caller can re-copy a whole pane and still learn what moved. A wide
  * character cut by the rect's right edge becomes a space. Returns the changed-row count.
  */
-export function copyXtermRows(buffer: IBuffer, grid: CellGrid, rect: Rect, options: XtermCopyOptions = {}): number {
+export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, options: XtermCopyOptions = {}): number {
   const top = options.top ?? buffer.viewportY;
   const width = Math.min(rect.cols, grid.cols - rect.x);
   if (width <= 0) return 0;

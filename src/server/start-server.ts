@@ -9,6 +9,7 @@ import { resolveConfigPath, resolveRuntimeDir, resolveSocketPath } from '../path
 import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules } from '../agents/rules.js';
+import { Notifier } from '../notify/notifier.js';
 
 export interface StartOptions {
   socket?: string;
@@ -21,6 +22,8 @@ export interface RunningServer {
   core: CorralCore;
   socketPath: string;
   configError: ConfigError | null;
+  /** Notifications (SPEC §12): runs `[notify] command`; TUIs attach for their terminals. */
+  notifier: Notifier;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
@@ -41,6 +44,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     baseEnv: env,
     agentRules: loadAllRules(),
   });
+  const notifier = new Notifier({ core, config: config.notify });
   const rpc = new RpcServer(core);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     await rpc.close();
@@ -50,9 +54,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      notifier.dispose();
       await rpc.close();
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, stop };
+  return { core, socketPath, configError, notifier, stop };
 }

@@ -254,7 +254,7 @@ export function neighbor(rects: ReadonlyMap<string, Rect>, fromId: string, dir: 
 }
 
 /** The bounding box of the rects of `node`'s panes; null if any is missing. */
-function boundsOf(node: LayoutNode, rects: ReadonlyMap<string, Rect>): Rect | null {
+export function boundsOf(node: LayoutNode, rects: ReadonlyMap<string, Rect>): Rect | null {
   let x0 = Infinity;
   let y0 = Infinity;
   let x1 = -Infinity;

@@ -79,6 +79,12 @@ export class SessionModel {
   private readonly bySurface = new Map<number, PaneRecord>();
   focusedWorkspace: string | null = null;
 
+  /** A default label not used by another workspace: the cwd's name, then `name-2`, `name-3`, … */
+  private uniqueLabel(base: string): string {
+    const labels = new Set([...this.workspaces.values()].map((w) => w.label));
+    return uniqueWorkspaceLabel(base, (label) => labels.has(label));
+  }
+
   /** Creates a workspace with its first tab and root pane. */
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean }): {
     workspace: WorkspaceRecord;
@@ -86,7 +92,7 @@ export class SessionModel {
     pane: PaneRecord;
   } {
     const id = this.ids.nextWorkspace();
-    const workspace: WorkspaceRecord = { id, label: opts.label || defaultWorkspaceLabel(opts.cwd, id), cwd: opts.cwd, tabs: [], focusedTab: '' };
+    const workspace: WorkspaceRecord = { id, label: opts.label || this.uniqueLabel(defaultWorkspaceLabel(opts.cwd, id)), cwd: opts.cwd, tabs: [], focusedTab: '' };
     this.workspaces.set(id, workspace);
     const { tab, pane } = this.createTab({ workspaceId: id, cwd: opts.cwd, focus: true });
     if (opts.focus !== false || this.focusedWorkspace === null) this.focusedWorkspace = id;
@@ -196,7 +202,7 @@ export class SessionModel {
     this.detachPane(pane, closed);
     if (target.newWorkspace) {
       const wsId = this.ids.nextWorkspace();
-      createdWorkspace = { id: wsId, label: defaultWorkspaceLabel(pane.startCwd, wsId), cwd: pane.startCwd, tabs: [], focusedTab: '' };
+      createdWorkspace = { id: wsId, label: this.uniqueLabel(defaultWorkspaceLabel(pane.startCwd, wsId)), cwd: pane.startCwd, tabs: [], focusedTab: '' };
       this.workspaces.set(wsId, createdWorkspace);
       destWorkspace = createdWorkspace;
     }
@@ -386,6 +392,12 @@ export class SessionModel {
     pane.workspaceId = workspaceId;
     this.panes.set(newId, pane);
   }
+}
+
+/** `base`, or `base-2`, `base-3`, … when a workspace already has that label (like tmux's session names). */
+function uniqueWorkspaceLabel(base: string, taken: (label: string) => boolean): string {
+  if (!taken(base)) return base;
+  for (let n = 2; ; n++) if (!taken(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 function defaultWorkspaceLabel(cwd: string, id: string): string {

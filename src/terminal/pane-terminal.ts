@@ -4,16 +4,17 @@
  * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
  */
 import xterm from '@xterm/headless';
-import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
+import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { Emitter, type Disposable } from './emitter.js';
-import { TrimmedLineCounter } from './line-counter.js';
+import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
 import { useModernUnicode } from '../screen/unicode-provider.js';
+import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -103,6 +104,10 @@ export interface PaneTerminalOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** Keep older scrollback rows in the pane's compact store (default true; see scrollback.ts). */
+  compactScrollback?: boolean;
+  /** Rows xterm itself keeps above the screen when the compact store is on. */
+  scrollbackWindow?: number;
 }
 
 /** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
@@ -125,9 +130,12 @@ export class PaneTerminal {
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
+  private readonly replyEmitter = new Emitter<string>();
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  readonly keyboard: KeyboardModes;
   private readonly pendingWrites = new Set<() => void>();
   private readonly subscriptions: Disposable[] = [];
-  private readonly trimCounter: TrimmedLineCounter;
+  private readonly lines: Scrollback;
   private readonly damageTracker: DamageTracker;
   private _lastDamage: Damage = 'all';
   private _parseErrors = 0;
@@ -139,28 +147,35 @@ export class PaneTerminal {
   private disposed = false;
 
   constructor(options: PaneTerminalOptions) {
+    const scrollback = {
+      scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      compact: options.compactScrollback,
+      window: options.scrollbackWindow,
+    };
     this.xterm = new Terminal({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
+      scrollback: xtermScrollbackFor(scrollback),
       // The serialize addon uses proposed API.
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
-    this.trimCounter = new TrimmedLineCounter(this.xterm);
-    this.damageTracker = new DamageTracker(this.xterm, () => this.trimCounter.scrolls);
+    this.lines = new Scrollback(this.xterm, scrollback);
+    this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
     guardParser(this.xterm, () => {
       this._parseErrors++;
       // The interrupted parse never reported its rows.
       this.damageTracker.markAll();
     });
     this.subscriptions.push(
-      this.trimCounter,
+      this.keyboard,
+      this.lines,
       this.damageTracker,
       this.xterm.buffer.onBufferChange((buffer) => {
-        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.xterm.buffer.normal);
+        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.lines.normal);
       }),
       this.xterm.onWriteParsed(() => {
         this._lastDamage = this.damageTracker.take();
@@ -230,6 +245,11 @@ export class PaneTerminal {
     return this.outputEmitter.on(listener);
   }
 
+  /** Called with answers the terminal owes the application (kitty's `CSI ? u` query). */
+  onReply(listener: (data: string) => void): Disposable {
+    return this.replyEmitter.on(listener);
+  }
+
   /** Called with the new revision after each parsed write batch. */
   onRevision(listener: (revision: number) => void): Disposable {
     return this.revisionEmitter.on(listener);
@@ -244,7 +264,7 @@ export class PaneTerminal {
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
     if (cols === this.xterm.cols && rows === this.xterm.rows) return;
-    this.xterm.resize(cols, rows);
+    this.lines.resize(cols, rows);
   }
 
   get cols(): number {
@@ -285,14 +305,41 @@ export class PaneTerminal {
     return this.xterm.buffer.active.type === 'alternate';
   }
 
-  /** Rows the normal buffer has trimmed off the top of its scrollback so far. */
+  /**
+   * Rows the normal buffer has dropped off the top of its scrollback for good so far (rows
+   * moved to the compact store are not dropped): the absolute number of `scrollback` row 0.
+   */
   get trimmedLines(): number {
-    return this.trimCounter.trimmed;
+    return this.lines.firstLine;
   }
 
   /** Absolute number one past the last row with content (see ReadResult.endLine). */
   get endLine(): number {
-    return this.endLineOf(this.xterm.buffer.active);
+    return this.endLineOf(this.lines.active);
+  }
+
+  /**
+   * The active buffer's rows, scrollback and screen, wherever they live (xterm's window or the
+   * compact store): read scrollback through this, never through `xterm.buffer`, which holds
+   * only the newest rows.
+   */
+  get scrollback(): LineBuffer {
+    return this.lines.active;
+  }
+
+  /** Absolute number (as `endLine`) of row 0 of `scrollback`. */
+  get scrollbackFirstLine(): number {
+    return this.absoluteBase(this.lines.active);
+  }
+
+  /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */
+  compactScrollbackNow(): void {
+    this.lines.compactNow();
+  }
+
+  /** What the compact store holds (for tests and benchmarks). */
+  scrollbackStats(): ScrollbackStats {
+    return this.lines.stats();
   }
 
   /** Escape sequences that recreate the terminal's contents and modes (for reattach). */
@@ -303,7 +350,7 @@ export class PaneTerminal {
   /** Read one of the SPEC §5 sources. */
   read(options: ReadOptions): ReadResult {
     checkLines(options.lines);
-    const buffer = this.xterm.buffer.active;
+    const buffer = this.lines.active;
     const totalLines = buffer.length;
     const base = this.absoluteBase(buffer);
     const format: ReadFormat = options.source === 'detection' ? 'text' : (options.format ?? 'text');
@@ -363,7 +410,7 @@ export class PaneTerminal {
       });
     }
     const test: (text: string) => boolean = options.regex ? compilePaneRegex(pattern).test : (text) => text.includes(pattern);
-    const buffer = this.xterm.buffer.active;
+    const buffer = this.lines.active;
     const matches: SearchMatch[] = [];
     let start = 0;
     while (start < buffer.length) {
@@ -388,15 +435,16 @@ export class PaneTerminal {
     for (const sub of this.subscriptions) sub.dispose();
     this.revisionEmitter.clear();
     this.outputEmitter.clear();
+    this.replyEmitter.clear();
     this.xterm.dispose();
   }
 
   /** The absolute number of the buffer's row 0. */
-  private absoluteBase(buffer: IBuffer): number {
-    return buffer.type === 'alternate' ? this.alternateBase : this.trimCounter.trimmed;
+  private absoluteBase(buffer: LineBuffer): number {
+    return buffer.type === 'alternate' ? this.alternateBase : this.lines.firstLine;
   }
 
-  private endLineOf(buffer: IBuffer): number {
+  private endLineOf(buffer: LineBuffer): number {
     return this.absoluteBase(buffer) + this.lastNonBlankRow(buffer, 0, buffer.length, 'text');
   }
 
@@ -421,26 +469,26 @@ export class PaneTerminal {
   }
 
   /** Index one past the last row in [from, to) that shows anything (`from` if none). */
-  private lastNonBlankRow(buffer: IBuffer, from: number, to: number, format: ReadFormat): number {
+  private lastNonBlankRow(buffer: LineBuffer, from: number, to: number, format: ReadFormat): number {
     let end = to;
     while (end > from && this.rowText(buffer.getLine(end - 1), format) === '') end--;
     return end;
   }
 
-  private rowsText(buffer: IBuffer, start: number, end: number, format: ReadFormat): string {
+  private rowsText(buffer: LineBuffer, start: number, end: number, format: ReadFormat): string {
     const rows: string[] = [];
     for (let y = start; y < end; y++) rows.push(this.rowText(buffer.getLine(y), format));
     return rows.join('\n');
   }
 
   /** The first row of the logical line that row `y` belongs to. */
-  private logicalLineStart(buffer: IBuffer, y: number): number {
+  private logicalLineStart(buffer: LineBuffer, y: number): number {
     let start = y;
     while (start > 0 && buffer.getLine(start)?.isWrapped) start--;
     return start;
   }
 
-  private logicalText(buffer: IBuffer, line: LogicalLine, format: ReadFormat): string {
+  private logicalText(buffer: LineBuffer, line: LogicalLine, format: ReadFormat): string {
     let text = '';
     for (let y = line.start; y < line.end; y++) {
       // Inner rows keep written spaces at the wrap point; only the line's end is trimmed.

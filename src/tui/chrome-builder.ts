@@ -17,14 +17,23 @@ export interface UiState {
   /** A label for a pane's frame (e.g. "copy mode"), by pane id. */
   frameLabels: ReadonlyMap<string, string>;
   keyOverrides: Readonly<Record<string, string>>;
+  /** Notification marks and mutes per surface (null before the notifier exists). */
+  notify: { isMarked(surfaceId: number): boolean; isMuted(surfaceId: number): boolean } | null;
 }
 
 export type OverlayState =
   | { kind: 'help' }
   | { kind: 'workspace-switcher'; selected: number }
-  | { kind: 'rename'; paneId: string; value: string };
+  | { kind: 'rename'; target: RenameTarget; value: string }
+  | { kind: 'confirm'; question: string; onYes: () => void };
 
-const HINT = 'ctrl+b ? help';
+/** What the rename prompt renames. */
+export type RenameTarget = { kind: 'pane' | 'tab' | 'workspace'; id: string };
+
+/** `ctrl+b ? help`, with the prefix and help key in force (both can be configured). */
+export function statusHint(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>): string {
+  return `${ui.prefixLabel} ${commandKeys('help', ui.keyOverrides, ui.prefixLabel)[0]} help`;
+}
 
 /** The frames of the focused tab's visible panes, in screen cells. */
 export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { paneId: string; surfaceId: number; rect: PaneFrame['rect'] }[] {
@@ -65,7 +74,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     return {
       paneId,
       rect,
-      title: paneTitle(core, paneId),
+      title: paneTitle(core, paneId) + (ui.notify?.isMuted(pane.surfaceId) ? ' · muted' : ''),
       focused: focusedPane?.id === paneId,
       zoomed: tab.zoomedPane === paneId,
       agentStatus: core.agents.agentIn(pane)?.state.status ?? null,
@@ -77,14 +86,14 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     rows: size.rows,
     sidebarWidth: geometry.sidebarWidth,
     workspaces,
-    agents: sidebarAgents(core),
+    agents: sidebarAgents(core, ui),
     tabs,
     frames,
     status: {
       prefixActive: ui.prefixActive,
       prefixLabel: ui.prefixLabel,
       scripting: core.scripting,
-      hint: HINT,
+      hint: statusHint(ui),
       message: ui.message?.text ?? null,
       messageIsError: ui.message?.error ?? false,
     },
@@ -93,13 +102,14 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
 }
 
 /** Every live agent, for the sidebar. */
-function sidebarAgents(core: CorralCore): SidebarAgent[] {
+function sidebarAgents(core: CorralCore, ui: Pick<UiState, 'notify'>): SidebarAgent[] {
   const focused = core.model.focusedPane();
   return [...core.agents.agents()].map(({ pane, agent }) => ({
     key: pane.id,
     label: agent.name ?? agent.kind,
     where: pane.tabId,
     status: agent.state.status,
+    notified: ui.notify?.isMarked(pane.surfaceId) ?? false,
     seen: agent.state.seen,
     focused: focused?.id === pane.id,
   }));
@@ -144,8 +154,16 @@ function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
         items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: w.label, badge: null })),
       };
     case 'rename':
-      return { kind: 'rename', what: `pane ${overlay.paneId}`, value: overlay.value };
+      return { kind: 'rename', what: `${overlay.target.kind} ${overlay.target.id}`, value: overlay.value };
+    case 'confirm':
+      return { kind: 'confirm', question: overlay.question };
   }
+}
+
+/** Keys as the help lists them; a run of digits 1…9 is one short entry, so the keys column stays narrow. */
+function helpKeys(keys: readonly string[]): string {
+  const text = keys.join(' ');
+  return text === '1 2 3 4 5 6 7 8 9' ? '1…9' : text;
 }
 
 /** The help overlay, generated from the keybindings table. */
@@ -154,7 +172,7 @@ export function helpSections(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>):
   for (const [id, spec] of Object.entries(COMMANDS) as [CommandId, (typeof COMMANDS)[CommandId]][]) {
     const keys = commandKeys(id, ui.keyOverrides, ui.prefixLabel);
     const entries = sections.get(spec.category) ?? [];
-    entries.push({ keys: keys.join(' '), description: spec.description });
+    entries.push({ keys: helpKeys(keys), description: spec.description, id });
     sections.set(spec.category, entries);
   }
   return [...sections].map(([category, entries]) => ({ category: `${category} (after ${ui.prefixLabel})`, entries }));

@@ -30,6 +30,8 @@ export interface SidebarAgent {
   /** Where it runs, e.g. `w1:t2`. */
   where: string;
   status: AgentStatus;
+  /** A notification about this agent was sent and its pane has not been looked at since. */
+  notified?: boolean;
   /** `done` shows until the pane is seen; kept for styling decisions. */
   seen: boolean;
   focused: boolean;
@@ -59,12 +61,15 @@ export interface PaneFrame {
 export interface HelpEntry {
   keys: string;
   description: string;
+  /** The action id, the name `[keys]` in config.toml uses for it. */
+  id?: string;
 }
 
 export type Overlay =
   | { kind: 'help'; sections: { category: string; entries: HelpEntry[] }[] }
   | { kind: 'workspace-switcher'; items: { id: string; label: string; badge: AgentStatus | null }[]; selected: number }
-  | { kind: 'rename'; what: string; value: string };
+  | { kind: 'rename'; what: string; value: string }
+  | { kind: 'confirm'; question: string };
 
 export interface StatusLine {
   /** The prefix key was pressed and the next key is a command. */
@@ -73,7 +78,7 @@ export interface StatusLine {
   scripting: boolean;
   /** Short hints (e.g. `ctrl+b ? help`). */
   hint: string;
-  /** A transient message or a config error, shown until replaced. */
+  /** A transient message or a config error; it fades after a few seconds. */
   message: string | null;
   messageIsError: boolean;
 }

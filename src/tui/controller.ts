@@ -10,14 +10,18 @@ import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
 import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
+import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-protocol.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
 import type { ChromeModel, Rect } from './chrome-model.js';
-import { buildChrome, nextAttention, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
+import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
-import { resolveBindings, type CommandId } from './keybindings.js';
+import { COMMANDS, resolveBindings, type CommandId } from './keybindings.js';
+import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard, runningAgents } from './tui-actions.js';
+import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
@@ -39,6 +43,10 @@ export interface ControllerOptions {
   onQuit: () => void;
   /** Shown in the status line at start (e.g. an invalid config file). */
   startupMessage?: { text: string; error: boolean } | null;
+  /** The server's notifier; the TUI attaches to it for its terminal and sidebar marks. */
+  notifier?: Notifier;
+  /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
+  writeTerminal?: (bytes: string) => void;
 }
 
 const TUNING = {
@@ -46,6 +54,15 @@ const TUNING = {
   escapeTimeMs: 15,
   /** Lines one wheel notch scrolls an alternate-screen app (as arrow keys). */
   wheelLines: 3,
+  /** After a repeatable command (resize), the same keys work without the prefix this long (tmux's repeat-time). */
+  repeatMs: 500,
+  /** Status line messages fade after this long. */
+  messageMs: 5000,
+  /** A config error at start-up is worth reading: it stays longer. */
+  startupMessageMs: 15_000,
+  /** Cells one resize key moves a border: columns are narrower than rows are tall. */
+  resizeCols: 2,
+  resizeRows: 1,
 } as const;
 
 
@@ -68,6 +85,14 @@ export class TuiController {
   private disposed = false;
   /** The chrome last drawn, for hit-testing clicks against what is on screen. */
   private lastChrome: ChromeModel | null = null;
+  /** Until when a repeatable command's keys work without the prefix (0: not repeating). */
+  private repeatUntil = 0;
+  /** The border being dragged with the mouse, in its tab. */
+  private drag: { tabId: string; grab: BorderGrab } | null = null;
+  private messageTimer: NodeJS.Timeout | null = null;
+  private readonly focusHistory = new FocusHistory();
+  readonly notifier: Notifier;
+  private readonly ownNotifier: boolean;
   /** Whether the outer terminal has focus (focus reporting); feeds the seen/done rule. */
   terminalFocused = true;
   readonly ui: UiState;
@@ -89,6 +114,7 @@ export class TuiController {
       message: options.startupMessage ?? null,
       frameLabels: new Map(),
       keyOverrides: keys.overrides,
+      notify: null,
     };
     this.copy = new CopyModes({
       core: this.core,
@@ -96,6 +122,18 @@ export class TuiController {
       flash: (text, error) => this.flash(text, error),
       onChange: () => this.onCopyModeChange(),
     });
+    this.ownNotifier = !options.notifier;
+    this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
+    this.disposers.push(
+      this.notifier.attach({
+        writeTerminal: options.writeTerminal ?? (() => {}),
+        onChange: () => this.scheduleChrome(),
+        onError: (message) => this.flash(message, true),
+      }),
+    );
+    this.ui.notify = this.notifier;
+    if (this.ui.message) this.fadeMessage(TUNING.startupMessageMs);
+    this.focusHistory.observe(this.core.model.focusedPane()?.id ?? null);
     this.geometry = screenGeometry(this.cols, this.rows, this.core.config.ui.sidebar_width);
     this.applyViewport();
     this.disposers.push(this.core.listen((event) => this.onCoreEvent(event.type)));
@@ -134,6 +172,9 @@ export class TuiController {
       case 'data':
         this.handleData(event.data);
         return;
+      case 'key':
+        this.handleKey(event.key);
+        return;
       case 'paste':
         this.handlePaste(event.text);
         return;
@@ -147,7 +188,8 @@ export class TuiController {
     }
   }
 
-  private handleData(data: string): void {
+  /** `forPane`: how the whole of `data` is encoded when it goes to the focused pane untouched (a key report). */
+  private handleData(data: string, forPane?: (pane: PaneRecord) => string): void {
     let rest = data;
     while (rest.length > 0) {
       if (this.ui.overlay) {
@@ -162,6 +204,17 @@ export class TuiController {
         this.runCommand(key);
         rest = after;
         continue;
+      }
+      if (this.repeatUntil > 0) {
+        // Within the repeat window a repeatable command's key runs it again; any other key ends the window.
+        const { key, rest: after } = splitFirstKey(rest);
+        const command = this.bindings.get(key);
+        if (Date.now() < this.repeatUntil && command && COMMANDS[command].repeatable) {
+          this.runCommand(key);
+          rest = after;
+          continue;
+        }
+        this.repeatUntil = 0;
       }
       const at = rest.indexOf(this.prefixBytes);
       const focused = this.core.model.focusedPane();
@@ -178,13 +231,27 @@ export class TuiController {
         continue;
       }
       if (at === -1) {
-        this.sendToFocused(rest);
+        const pane = forPane && rest === data ? this.core.model.focusedPane() : null;
+        this.sendToFocused(pane ? forPane!(pane) : rest);
         return;
       }
       if (at > 0) this.sendToFocused(rest.slice(0, at));
       this.setPrefix(true);
       rest = rest.slice(at + this.prefixBytes.length);
     }
+  }
+
+  /**
+   * A key reported with its modifiers. Everything the TUI does itself (prefix, commands,
+   * overlays, the resize repeat, any mode) sees its legacy bytes, through the same path as
+   * plain input; only when it would go to the focused pane as it is does the pane get it
+   * encoded the way its application asked for (kitty, modifyOtherKeys, legacy).
+   */
+  private handleKey(key: KeyPress): void {
+    this.handleData(legacyBytes(key), (pane) =>
+      // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
+      encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
+    );
   }
 
   private handlePaste(text: string): void {
@@ -206,7 +273,9 @@ export class TuiController {
   /** Plain input goes to the focused pane unchanged. */
   private sendToFocused(data: string): void {
     const pane = this.core.model.focusedPane();
-    if (!pane) return;
+    if (!pane || data === '') return;
+    // Drops a keyboard request its app left behind when it died (see paneKeyboard).
+    paneKeyboard(this.core, pane);
     this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
@@ -230,6 +299,7 @@ export class TuiController {
       this.flash(`no command on ${JSON.stringify(key)} — ${this.ui.prefixLabel} ? lists them`, true);
       return;
     }
+    this.repeatUntil = COMMANDS[command].repeatable ? Date.now() + TUNING.repeatMs : 0;
     try {
       this.execute(command, key);
     } catch (error) {
@@ -247,9 +317,16 @@ export class TuiController {
       case 'help':
         this.openOverlay({ kind: 'help' });
         return;
-      case 'detach':
-        this.options.onQuit();
+      case 'detach': {
+        const agents = runningAgents(core);
+        if (agents === 0) return this.options.onQuit();
+        this.openOverlay({
+          kind: 'confirm',
+          question: `Quit corral and end ${agents} running agent${agents === 1 ? '' : 's'}?`,
+          onYes: () => this.options.onQuit(),
+        });
         return;
+      }
       case 'toggle_scripting':
         core.setScripting(!core.scripting);
         this.flash(`scripting gate ${core.scripting ? 'open: scripts may submit input' : 'closed'}`, false);
@@ -298,9 +375,44 @@ export class TuiController {
         if (target) core.focusPane(target);
         return;
       }
-      case 'close_pane':
-        core.closePane(pane.id);
+      case 'close_pane': {
+        const busy = busyProgram(core, pane);
+        if (busy === null) core.closePane(pane.id);
+        else this.openOverlay({ kind: 'confirm', question: `Close pane ${pane.id}? ${busy} is running in it`, onYes: () => core.closePane(pane.id) });
         return;
+      }
+      case 'last_pane': {
+        const last = this.focusHistory.last(core);
+        if (last) core.focusPane(last);
+        else this.flash('no last pane', false);
+        return;
+      }
+      case 'next_pane': {
+        const next = nextPaneInTab(core, pane);
+        if (next) core.focusPane(next);
+        return;
+      }
+      case 'resize_left':
+      case 'resize_right':
+      case 'resize_up':
+      case 'resize_down': {
+        const direction = command.slice('resize_'.length) as 'left' | 'right' | 'up' | 'down';
+        const cells = direction === 'left' || direction === 'right' ? TUNING.resizeCols : TUNING.resizeRows;
+        if (tab.zoomedPane) core.zoomPane(pane.id, false);
+        core.resizePane(pane.id, direction, cells);
+        return;
+      }
+      case 'rename_tab':
+        this.openRename({ kind: 'tab', id: tab.id });
+        return;
+      case 'rename_workspace':
+        this.openRename({ kind: 'workspace', id: workspace.id });
+        return;
+      case 'mute_pane': {
+        const muted = this.notifier.toggleMute(pane.surfaceId);
+        this.flash(`notifications from ${pane.id} ${muted ? 'muted' : 'on'}`, false);
+        return;
+      }
       case 'zoom':
         core.zoomPane(pane.id);
         return;
@@ -319,7 +431,7 @@ export class TuiController {
         return;
       }
       case 'rename':
-        this.openOverlay({ kind: 'rename', paneId: pane.id, value: pane.name ?? '' });
+        this.openRename({ kind: 'pane', id: pane.id });
         return;
       case 'copy_mode':
         this.copy.enter(pane);
@@ -338,6 +450,10 @@ export class TuiController {
   private openOverlay(overlay: OverlayState): void {
     this.ui.overlay = overlay;
     this.renderChrome();
+  }
+
+  private openRename(target: RenameTarget): void {
+    this.openOverlay({ kind: 'rename', target, value: currentName(this.core, target) });
   }
 
   private closeOverlay(): void {
@@ -373,15 +489,21 @@ export class TuiController {
         }
         return;
       }
+      case 'confirm': {
+        // Keys that answer are consumed; any other key is ignored rather than guessed at.
+        if (key === 'y' || key === 'Y') {
+          this.closeOverlay();
+          overlay.onYes();
+          return;
+        }
+        if (key === 'n' || key === 'N' || key === 'q' || key === '\x1b' || key === '\x03' || key === this.prefixBytes) this.closeOverlay();
+        return;
+      }
       case 'rename': {
         if (key === '\x1b') return this.closeOverlay();
         if (key === '\r') {
           this.closeOverlay();
-          try {
-            if (this.core.model.findPane(overlay.paneId)) this.core.renamePane(overlay.paneId, overlay.value.trim());
-          } catch (error) {
-            this.flash((error as Error).message, true);
-          }
+          applyRename(this.core, overlay.target, overlay.value);
           return;
         }
         if (key === '\x7f' || key === '\b') overlay.value = [...overlay.value].slice(0, -1).join('');
@@ -400,6 +522,7 @@ export class TuiController {
       if (mouse.action === 'press') this.closeOverlay();
       return;
     }
+    if (this.dragBorderMouse(mouse)) return;
     const frame = visibleFrames(this.core, this.geometry).find((f) => contains(f.rect, mouse.x, mouse.y));
     if (frame) {
       const pane = this.core.model.pane(frame.paneId);
@@ -428,6 +551,31 @@ export class TuiController {
     else if (hit?.kind === 'agent' && this.core.model.findPane(hit.key)) this.core.focusPane(hit.key);
   }
 
+  /** Pressing on a border between panes grabs it; dragging moves it; releasing lets go. */
+  private dragBorderMouse(mouse: MouseEvent): boolean {
+    const x = mouse.x - this.geometry.main.x;
+    const y = mouse.y - this.geometry.main.y;
+    if (this.drag) {
+      if (mouse.action === 'release') this.drag = null;
+      else if (mouse.action === 'drag' && this.core.model.tabs.has(this.drag.tabId)) {
+        const tab = this.core.model.tab(this.drag.tabId);
+        const next = dragBorder(tab.layout, this.drag.grab, x, y);
+        if (next !== tab.layout) this.core.setTabLayout(tab.id, next);
+      }
+      return true;
+    }
+    if (mouse.action !== 'press' || mouse.button !== 0) return false;
+    const pane = this.core.model.focusedPane();
+    if (!pane) return false;
+    const tab = this.core.model.tab(pane.tabId);
+    if (tab.zoomedPane) return false;
+    const area = { x: 0, y: 0, cols: this.geometry.main.cols, rows: this.geometry.main.rows };
+    const grab = borderAt(tab.layout, area, x, y);
+    if (!grab) return false;
+    this.drag = { tabId: tab.id, grab };
+    return true;
+  }
+
   // -- copy mode ------------------------------------------------------------
 
   /** A pane entered or left copy mode: its frame says so. */
@@ -444,6 +592,7 @@ export class TuiController {
   /** Reacts to the core: structure and focus changes move layers and redraw the chrome. */
   private onCoreEvent(type: string): void {
     if (type === 'surface_changed') return;
+    this.focusHistory.observe(this.core.model.focusedPane()?.id ?? null);
     if (type === 'workspace.closed' && this.core.model.workspaces.size === 0) {
       this.options.onQuit();
       return;
@@ -537,6 +686,7 @@ export class TuiController {
     const visible = new Set<number>();
     for (const frame of visibleFrames(this.core, this.geometry)) visible.add(frame.surfaceId);
     this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible });
+    this.notifier.viewChanged();
   }
 
   /** Renders the chrome offscreen and hands it to the compositor. */
@@ -554,14 +704,30 @@ export class TuiController {
 
   private flash(text: string, error: boolean): void {
     this.ui.message = { text, error };
+    this.fadeMessage(TUNING.messageMs);
     this.renderChrome();
+  }
+
+  /** Clears the status line message after `ms`, unless a newer message replaced it. */
+  private fadeMessage(ms: number): void {
+    if (this.messageTimer) clearTimeout(this.messageTimer);
+    const message = this.ui.message;
+    this.messageTimer = setTimeout(() => {
+      this.messageTimer = null;
+      if (this.ui.message !== message || this.disposed) return;
+      this.ui.message = null;
+      this.renderChrome();
+    }, ms);
+    this.messageTimer.unref();
   }
 
   dispose(): void {
     this.disposed = true;
     this.core.setClientView(null);
     this.copy.dispose();
+    if (this.ownNotifier) this.notifier.dispose();
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
+    if (this.messageTimer) clearTimeout(this.messageTimer);
     for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
     this.outputSubscriptions.clear();
     for (const disposer of this.disposers) disposer.dispose();

@@ -1,13 +1,16 @@
 /**
  * Splits the outer terminal's input into what the TUI handles itself — SGR mouse reports,
- * focus in/out, bracketed pastes — and plain data that goes to the focused pane as is.
+ * focus in/out, bracketed pastes, keys reported with modifiers — and plain data that goes to the focused pane as is.
  * Sequences split across reads are held until complete; a lone ESC is released after a
  * short wait so the Escape key still works.
  */
 import { PASTE_END, PASTE_START } from '../terminal/paste.js';
+import { decodeKeyReport, type KeyPress } from '../terminal/key-protocol.js';
 
 export type InputEvent =
   | { kind: 'data'; data: string }
+  /** A key the outer terminal reported with its modifiers (kitty `CSI … u`, xterm `CSI 27;…~`). */
+  | { kind: 'key'; key: KeyPress }
   | { kind: 'paste'; text: string }
   | { kind: 'focus'; focused: boolean }
   | { kind: 'mouse'; mouse: MouseEvent };
@@ -122,6 +125,12 @@ export class InputParser {
       if (mouse) {
         flushData();
         events.push({ kind: 'mouse', mouse: decodeMouse(Number(mouse[1]), Number(mouse[2]), Number(mouse[3]), mouse[4] as 'M' | 'm') });
+        continue;
+      }
+      const key = decodeKeyReport(seq);
+      if (key) {
+        flushData();
+        events.push({ kind: 'key', key });
         continue;
       }
       data += seq;

@@ -13,6 +13,12 @@ export type CommandId =
   | 'focus_down'
   | 'focus_up'
   | 'focus_right'
+  | 'last_pane'
+  | 'next_pane'
+  | 'resize_left'
+  | 'resize_down'
+  | 'resize_up'
+  | 'resize_right'
   | 'close_pane'
   | 'zoom'
   | 'next_tab'
@@ -24,6 +30,9 @@ export type CommandId =
   | 'workspace_switcher'
   | 'next_attention'
   | 'rename'
+  | 'rename_tab'
+  | 'rename_workspace'
+  | 'mute_pane'
   | 'toggle_scripting'
   | 'copy_mode'
   | 'paste_buffer'
@@ -36,6 +45,8 @@ export interface CommandSpec {
   keys: readonly string[];
   description: string;
   category: 'Panes' | 'Tabs' | 'Workspaces' | 'Agents' | 'Session';
+  /** Pressed again within TUNING.repeatMs, it runs again without the prefix (tmux's `bind -r`). */
+  repeatable?: boolean;
 }
 
 export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
@@ -45,12 +56,19 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   focus_down: { keys: ['j', 'down'], description: 'Focus the pane below', category: 'Panes' },
   focus_up: { keys: ['k', 'up'], description: 'Focus the pane above', category: 'Panes' },
   focus_right: { keys: ['l', 'right'], description: 'Focus the pane to the right', category: 'Panes' },
-  close_pane: { keys: ['x'], description: 'Close the pane (ends its processes)', category: 'Panes' },
+  last_pane: { keys: [';'], description: 'Focus the pane focused before this one', category: 'Panes' },
+  next_pane: { keys: ['o'], description: 'Focus the next pane in this tab', category: 'Panes' },
+  resize_left: { keys: ['H'], description: 'Resize: move the border left (repeatable)', category: 'Panes', repeatable: true },
+  resize_down: { keys: ['J'], description: 'Resize: move the border down (repeatable)', category: 'Panes', repeatable: true },
+  resize_up: { keys: ['K'], description: 'Resize: move the border up (repeatable)', category: 'Panes', repeatable: true },
+  resize_right: { keys: ['L'], description: 'Resize: move the border right (repeatable)', category: 'Panes', repeatable: true },
+  close_pane: { keys: ['x'], description: 'Close the pane (asks if a program runs)', category: 'Panes' },
   zoom: { keys: ['z'], description: 'Zoom the pane to the whole tab, or back', category: 'Panes' },
   rename: { keys: ['r'], description: 'Rename the pane', category: 'Panes' },
   copy_mode: { keys: ['['], description: 'Copy mode: scroll, search (/ ?), select (v V) and copy (y); q or esc leaves', category: 'Panes' },
   paste_buffer: { keys: [']'], description: 'Paste the last copied text into the pane', category: 'Panes' },
   new_tab: { keys: ['c'], description: 'New tab in this workspace', category: 'Tabs' },
+  rename_tab: { keys: [','], description: 'Rename the tab', category: 'Tabs' },
   next_tab: { keys: ['n'], description: 'Next tab', category: 'Tabs' },
   prev_tab: { keys: ['p'], description: 'Previous tab', category: 'Tabs' },
   select_tab: { keys: ['1', '2', '3', '4', '5', '6', '7', '8', '9'], description: 'Go to tab 1…9', category: 'Tabs' },
@@ -58,10 +76,12 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   next_workspace: { keys: [')'], description: 'Next workspace', category: 'Workspaces' },
   prev_workspace: { keys: ['('], description: 'Previous workspace', category: 'Workspaces' },
   workspace_switcher: { keys: ['w'], description: 'Choose a workspace', category: 'Workspaces' },
+  rename_workspace: { keys: ['$'], description: 'Rename the workspace', category: 'Workspaces' },
   next_attention: { keys: ['g'], description: 'Jump to the next agent that needs you (blocked, then done)', category: 'Agents' },
+  mute_pane: { keys: ['m'], description: 'Mute or unmute notifications from this pane', category: 'Agents' },
   toggle_scripting: { keys: ['s'], description: 'Toggle the scripting gate (lets scripts submit input)', category: 'Session' },
   help: { keys: ['?'], description: 'Show this help', category: 'Session' },
-  detach: { keys: ['d'], description: 'Quit corral (ends every pane)', category: 'Session' },
+  detach: { keys: ['d'], description: 'Quit corral, ending every pane (asks if agents run)', category: 'Session' },
   send_prefix: { keys: ['ctrl+b'], description: 'Send the prefix key itself to the pane', category: 'Session' },
 };
 

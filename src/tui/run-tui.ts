@@ -67,6 +67,8 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       rows,
       onQuit: () => finish(0),
       startupMessage: server.configError ? { text: server.configError.message, error: true } : null,
+      notifier: server.notifier,
+      writeTerminal: (bytes) => stdout.write(bytes),
     });
     const onInput = (chunk: string) => controller.handleInput(chunk);
     stdin.setEncoding('utf8');

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
 
 export const AGENTS_DIR = join(ROOT, '.cache', 'agents');
-export const LAB_DIR = join(ROOT, '..', 'shared', 'agent-lab');
+/** Next to the main checkout; CORRAL_AGENT_LAB points elsewhere (a git worktree lives deeper). */
+export const LAB_DIR = process.env.CORRAL_AGENT_LAB ?? join(ROOT, '..', 'shared', 'agent-lab');
 export type LabAgent = 'claude' | 'codex' | 'gemini';
 
 /** Starts the scripted model on a free loopback port. */

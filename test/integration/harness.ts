@@ -225,6 +225,15 @@ export class RawClient {
   }
 }
 
+/** Connects to a unix socket (e.g. the fake claude's control socket, bench/fixtures/fake-claude). */
+export function connectUnix(path: string): Promise<Socket> {
+  return new Promise((resolveSocket, reject) => {
+    const socket = connect(path);
+    socket.once('connect', () => resolveSocket(socket));
+    socket.once('error', reject);
+  });
+}
+
 /** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
 export function isAlive(pid: number): boolean {
   try {

@@ -3,7 +3,7 @@
  * a headless terminal, so tests assert on the screen a person would see — and wait for
  * screen content instead of sleeping.
  */
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
@@ -23,8 +23,13 @@ export class TuiSession {
   private listeners: Array<() => void> = [];
   /** Everything the TUI wrote, for byte counting. */
   bytesWritten = 0;
+  /** Payloads of the OSC 9 / OSC 777 desktop notifications the TUI sent its terminal. */
+  readonly osc9: string[] = [];
+  readonly osc777: string[] = [];
+  bells = 0;
 
-  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}) {
+  /** `config`: the text of config.toml, written before corral starts. */
+  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}, config?: string) {
     this.dir = mkdtempSync(join(tmpdir(), 'corral-tui-'));
     const home = join(this.dir, 'home');
     mkdirSync(home, { recursive: true });
@@ -42,7 +47,14 @@ export class TuiSession {
       CI: process.env.CI ?? '',
       ...extraEnv,
     };
+    if (config !== undefined) {
+      mkdirSync(join(home, '.config', 'corral'), { recursive: true });
+      writeFileSync(join(home, '.config', 'corral', 'config.toml'), config);
+    }
     this.screen = new Terminal({ cols, rows, allowProposedApi: true });
+    this.screen.parser.registerOscHandler(9, (data) => (this.osc9.push(data), true));
+    this.screen.parser.registerOscHandler(777, (data) => (this.osc777.push(data), true));
+    this.screen.onBell(() => this.bells++);
     // The user's terminal measures emoji 2 wide, as every current terminal does.
     useModernUnicode(this.screen);
     this.proc = pty.spawn(process.execPath, [BIN], { name: 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
@@ -75,6 +87,16 @@ export class TuiSession {
 
   text(): string {
     return this.lines().join('\n');
+  }
+
+  /** Waits for something other than the screen (e.g. a notification), re-checked after each write. */
+  async until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void> {
+    await this.waitFor(() => predicate(), what, timeoutMs);
+  }
+
+  /** Reports an SGR mouse event at 0-based cell (x, y): `code` 0 press, 32 drag (button 1), release with `final` m. */
+  mouse(code: number, x: number, y: number, final: 'M' | 'm' = 'M'): void {
+    this.type(`\x1b[<${code};${x + 1};${y + 1}${final}`);
   }
 
   /** Waits until the screen satisfies `predicate` (re-checked after each write from the TUI). */

@@ -115,9 +115,10 @@ describe('the TUI', () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
     tui.type(`${CTRL_B}?`);
-    await tui.waitForText('Split the pane, new one to the right');
+    // Keys, the action id ([keys] name), the description (cut to fit at 120×36).
+    await tui.waitForText(/v %\s+split_right\s+Split the pane/);
     tui.type('q');
-    await tui.waitFor((s) => !s.includes('Split the pane, new one to the right'), 'help to close');
+    await tui.waitFor((s) => !s.includes('split_right'), 'help to close');
   });
 
   it('quits with ctrl+b d and restores the terminal', async () => {

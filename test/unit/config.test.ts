@@ -25,6 +25,7 @@ describe('defaults', () => {
       max_panes: 512,
       keys: { prefix: 'ctrl+b', overrides: {} },
       ui: { sidebar_width: 28 },
+      notify: { on: ['blocked', 'done'], command: '' },
     });
   });
 
@@ -124,6 +125,21 @@ describe('parseConfig', () => {
     expect(parse('[keys]\nzoom = "zz"').error!.message).toMatch(/:2: key "keys.zoom" must be a key chord/);
     expect(parse('[keys]\nzoom = 5').error!.message).toMatch(/got 5$/);
     expect(parse('[keys]\n"Bad Action" = "x"').error!.message).toMatch(/unknown key "keys.Bad Action"/);
+  });
+
+  it('checks [keys] names against the TUI action table by default, suggesting the closest', () => {
+    expect(parse('[keys]\nsplit_rigth = "v"').error!.message).toMatch(
+      /:2: unknown key "keys.split_rigth" \(did you mean "keys.split_right"\?\)$/,
+    );
+    expect(parse('[keys]\nresize_left = "ctrl+h"\nlast_pane = "tab"').config.keys.overrides).toEqual({ resize_left: 'ctrl+h', last_pane: 'tab' });
+  });
+
+  it('checks [notify] on and command', () => {
+    expect(parse('[notify]\non = ["blocked"]\ncommand = "cat >/dev/null"').config.notify).toEqual({ on: ['blocked'], command: 'cat >/dev/null' });
+    expect(parse('[notify]\non = []').config.notify.on).toEqual([]);
+    expect(parse('[notify]\non = ["blockd"]').error!.message).toMatch(/:2: key "notify.on" must be a list of agent states/);
+    expect(parse('[notify]\non = "done"').error!.message).toMatch(/must be a list of agent states/);
+    expect(parse('[notify]\ncommand = 3').error!.message).toMatch(/key "notify.command" must be a string, got 3$/);
   });
 
   it('checks action names against knownActions when given', () => {

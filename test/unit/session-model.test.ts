@@ -18,6 +18,17 @@ describe('SessionModel', () => {
     expect(b.pane.surfaceId).toBe(2);
   });
 
+  it('gives default-labelled workspaces a numeric suffix when the cwd name is taken', () => {
+    const model = new SessionModel();
+    expect(model.createWorkspace({ cwd: '/src/api' }).workspace.label).toBe('api');
+    expect(model.createWorkspace({ cwd: '/other/api' }).workspace.label).toBe('api-2');
+    expect(model.createWorkspace({ cwd: '/src/api' }).workspace.label).toBe('api-3');
+    // An explicit label is the caller's choice and is kept as given.
+    expect(model.createWorkspace({ cwd: '/src/api', label: 'api' }).workspace.label).toBe('api');
+    model.closeWorkspace('w2');
+    expect(model.createWorkspace({ cwd: '/x/api' }).workspace.label).toBe('api-2');
+  });
+
   it('numbers panes per workspace and surfaces globally', () => {
     const model = new SessionModel();
     const a = model.createWorkspace({ cwd: '/' });

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { COMMANDS, COMMAND_IDS, resolveBindings } from '../../src/tui/keybindings.js';
 import { helpSections } from '../../src/tui/chrome-builder.js';
 import { encodeKey } from '../../src/terminal/keys.js';
@@ -27,6 +29,21 @@ describe('keybindings', () => {
       expect(bindings.get(encodeKey(arrow, { applicationCursor: true }))).toBe(`focus_${arrow}`);
     }
     expect(bindings.get('\x02')).toBe('send_prefix');
+  });
+
+  it('documents every action id in docs/tui.md', () => {
+    const docs = readFileSync(path.resolve(import.meta.dirname, '../../docs/tui.md'), 'utf8');
+    for (const id of COMMAND_IDS) expect(docs, id).toContain(`\`${id}\``);
+  });
+
+  it('binds the living-in-it keys (SPEC §12) and marks only resizing repeatable', () => {
+    const bindings = resolveBindings({}, 'ctrl+b');
+    const expected: Record<string, string> = {
+      H: 'resize_left', J: 'resize_down', K: 'resize_up', L: 'resize_right', ',': 'rename_tab', $: 'rename_workspace',
+      ';': 'last_pane', o: 'next_pane', m: 'mute_pane',
+    };
+    for (const [key, command] of Object.entries(expected)) expect(bindings.get(key), key).toBe(command);
+    expect(COMMAND_IDS.filter((id) => COMMANDS[id].repeatable).sort()).toEqual(['resize_down', 'resize_left', 'resize_right', 'resize_up']);
   });
 
   it('has no key bound to two commands', () => {

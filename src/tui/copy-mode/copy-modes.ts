@@ -87,7 +87,7 @@ export class CopyModes {
     if (this.sessions.has(pane.id)) return;
     const terminal = this.options.core.host(pane).terminal;
     const source = terminalSource(terminal);
-    const buffer = terminal.xterm.buffer.active;
+    const buffer = terminal.scrollback;
     const cursor = { line: buffer.baseY + buffer.cursorY, col: Math.min(buffer.cursorX, terminal.cols - 1) };
     const state = enterCopyMode(source, { rows: terminal.rows, cols: terminal.cols }, cursor, { byWheel: options.byWheel, top: buffer.baseY });
     this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null });

@@ -5,12 +5,12 @@
  * - plain text lines, for an alternate-screen agent's gathered transcript (SPEC §5).
  * Copy mode and its search see only this interface, so the scrollback store behind it can change.
  */
-import type { IBuffer } from '@xterm/headless';
 import type { CellGrid } from '../../screen/cell-grid.js';
 import { drawAnsi } from '../../screen/ansi-source.js';
 import { clustersOf } from '../../screen/graphemes.js';
 import { copyXtermRows } from '../../screen/xterm-source.js';
 import type { PaneTerminal } from '../../terminal/pane-terminal.js';
+import type { LineBuffer } from '../../terminal/scrollback.js';
 
 export interface CopySource {
   /** Lines in the frozen view. */
@@ -27,8 +27,8 @@ export interface CopySource {
 
 /** A pane's buffer as it is now; lines appended later are not part of it. */
 export function terminalSource(terminal: PaneTerminal): CopySource {
-  const xterm = terminal.xterm;
-  const buffer: IBuffer = xterm.buffer.active;
+  // The pane's whole scrollback, rows in its compact store included (src/terminal/scrollback.ts).
+  const buffer: LineBuffer = terminal.scrollback;
   const alternate = buffer.type === 'alternate';
   const trimmedAtEntry = terminal.trimmedLines;
   // Only the normal buffer has a scrollback that trims; the alternate screen never scrolls into one.
@@ -37,7 +37,7 @@ export function terminalSource(terminal: PaneTerminal): CopySource {
   const nullCell = buffer.getNullCell();
   const lineAt = (i: number) => {
     const row = i - shift();
-    // getLine wraps negative indices around its ring buffer: a trimmed row must read as gone.
+    // xterm's getLine wraps negative indices around its ring buffer: a trimmed row must read as gone.
     return i < 0 || i >= lineCount || row < 0 ? undefined : buffer.getLine(row);
   };
   return {

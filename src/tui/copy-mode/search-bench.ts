@@ -75,7 +75,7 @@ export async function benchmarkCopySearch(panes = 20, lines = 10_000): Promise<C
       (terminal) =>
         new Promise<void>((resolve) => {
           const source = terminalSource(terminal);
-          const buffer = terminal.xterm.buffer.active;
+          const buffer = terminal.scrollback;
           let state: CopyState = enterCopyMode(source, VIEW, { line: buffer.baseY + buffer.cursorY, col: 0 }, { top: buffer.baseY });
           for (const key of ['?', ...'NEEDLE', '\r']) state = copyKey(state, key, source).state;
           const grid = new CellGrid(VIEW.cols, VIEW.rows);

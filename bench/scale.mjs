@@ -1,0 +1,261 @@
+/**
+ * Scale: what corral costs as panes add up, side by side with tmux in the same run.
+ *
+ * 1. Scrollback memory: 20 panes (160×48) each print 20,000 lines of ~70 characters, so each
+ *    holds a full 10,000-line scrollback. Server RSS (VmRSS) afterwards, once the server's CPU
+ *    is quiet plus 12 s (compact encoding and the memory release after it):
+ *    corral with the compact store, corral with it off (CORRAL_COMPACT_SCROLLBACK=0: every
+ *    row in xterm, as before), and tmux (history-limit 10000).
+ * 2. Pane count 1, 10, 50, 100 (`--quick`: 1, 10): half idle bash shells, half idle stand-in
+ *    agents (bench/fixtures/fake-claude; in corral started with `agent start`, so recognised
+ *    as claude and idle). Per count: server CPU over the same window for both servers, server
+ *    RSS for both, and corral's `fleet.list` and `surface.status` round trips on a held socket
+ *    (p50/p95 of 100 calls: server time plus one local socket hop). At the largest count:
+ *    `corral ps --json` against bare `node -e 0`, and event fan-out (see below).
+ * 3. Event fan-out: `pane.focused` events triggered one at a time; latency from the call to
+ *    the event's arrival at the last reading subscriber, with 1 subscriber and with 20
+ *    subscribers (all event types) of which one never reads its socket.
+ */
+import { connect } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-lib.mjs';
+import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, sleep, timeSpawn } from './lib.mjs';
+
+export const description = 'scale: memory, CPU and API latency from 1 to 100 panes, corral vs tmux';
+
+const SCROLLBACK_PANES = 20;
+const SCROLLBACK_LINES = 20_000;
+const LINE_FORMAT = "scrollback line %06g: the quick brown fox jumps over the lazy dog, twice";
+
+/** Resident memory of a process in MB. */
+function rssMB(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+  return kb / 1024;
+}
+
+async function rpcOf(server) {
+  return RpcClient.open(server.socketPath);
+}
+
+/** A workspace (root pane id) via the held socket. */
+async function newPane(rpc, cwd) {
+  const { result } = await rpc.call('workspace.create', { cwd, focus: false });
+  return result.root_pane.pane_id;
+}
+
+async function runAndWait(rpc, pane, command, tag, timeoutMs = 120_000) {
+  await rpc.call('pane.run', { pane_id: pane, command: `${command}; printf '%s-%s\\n' DONE ${tag}` });
+  await rpc.call('pane.wait_for_output', { pane_id: pane, match: { type: 'substring', value: `DONE-${tag}` }, timeout_ms: timeoutMs }, timeoutMs + 5000);
+}
+
+async function tmuxRunAndWait(tmux, pane, command, channel, timeoutMs = 120_000) {
+  await tmux.must(['send-keys', '-t', pane, `${command}; tmux wait-for -S ${channel}`, 'Enter']);
+  await tmux.must(['wait-for', channel], { timeoutMs });
+}
+
+/** Waits until the server's CPU stops moving (compact encoding runs once panes are quiet). */
+async function settle(pid, { quietMs = 1000, timeoutMs = 20_000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = cpuSeconds(pid);
+  while (Date.now() < deadline) {
+    await sleep(quietMs);
+    const now = cpuSeconds(pid);
+    if (now - last <= 1 / CLK_TCK) return;
+    last = now;
+  }
+}
+
+async function corralScrollbackRss(compact, quick) {
+  const server = agentServer();
+  if (!compact) server.env.CORRAL_COMPACT_SCROLLBACK = '0';
+  const panes = quick ? 4 : SCROLLBACK_PANES;
+  try {
+    await server.start();
+    const rpc = await rpcOf(server);
+    const ids = [];
+    for (let i = 0; i < panes; i++) ids.push(await newPane(rpc, server.dir));
+    await Promise.all(ids.map((p, i) => runAndWait(rpc, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    // Every pane really holds its scrollback: the oldest kept line is there.
+    const first = await rpc.call('pane.read', { pane_id: ids[0], source: 'recent', lines: 10_000 });
+    if (!first.result.read.text.includes(`line ${String(SCROLLBACK_LINES - 9_950).padStart(6, '0')}`)) throw new Error('scrollback not kept');
+    rpc.close();
+    await settle(server.pid);
+    // Raw rows are encoded once panes are quiet, and the memory they held is collected soon
+    // after (src/terminal/memory-release.ts, at most every 10 s): measure what stays.
+    await sleep(quick ? 3000 : 12_000);
+    return { rss: rssMB(server.pid), panes };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function tmuxScrollbackRss(quick) {
+  const tmux = new TmuxServer();
+  const panes = quick ? 4 : SCROLLBACK_PANES;
+  try {
+    const ids = [await tmux.start(160, 48)];
+    for (let i = 1; i < panes; i++) ids.push(await tmux.newWindowPane());
+    await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    const pid = await tmux.pid();
+    await settle(pid);
+    return { rss: rssMB(pid), panes };
+  } finally {
+    await tmux.stop();
+  }
+}
+
+/** N panes in corral: half shells, half recognised idle fake agents. */
+async function corralFleet(n) {
+  const server = agentServer();
+  await server.start();
+  const rpc = await rpcOf(server);
+  const shells = [];
+  const agents = [];
+  const agentCount = Math.floor(n / 2);
+  for (let i = 0; i < n - agentCount; i++) shells.push(await newPane(rpc, server.dir));
+  await Promise.all(shells.map((p, i) => runAndWait(rpc, p, 'true', `ready${i}`, 30_000)));
+  // Agents start a few at a time: each start waits for the fake to be detected and idle.
+  const agentPanes = [];
+  for (let i = 0; i < agentCount; i++) agentPanes.push(await newPane(rpc, server.dir));
+  for (let i = 0; i < agentPanes.length; i += 10) {
+    await Promise.all(
+      agentPanes.slice(i, i + 10).map(async (pane, k) => {
+        const name = `a${i + k}`;
+        const { result } = await rpc.call('agent.start', { name, kind: 'claude', pane_id: pane, args: ['--spinner-ms', '120'], timeout_ms: 60_000 }, 90_000);
+        agents.push(result.agent);
+      }),
+    );
+  }
+  return { server, rpc, shells, agentPanes };
+}
+
+async function tmuxFleet(n) {
+  const tmux = new TmuxServer();
+  tmux.env.PATH = `${FAKE_DIR}:${tmux.env.PATH}`;
+  const ids = [await tmux.start(160, 48)];
+  for (let i = 1; i < n; i++) ids.push(await tmux.newWindowPane());
+  const agentCount = Math.floor(n / 2);
+  await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, 'true', `ready${i}`, 30_000)));
+  for (let i = 0; i < agentCount; i++) await tmux.must(['send-keys', '-t', ids[ids.length - 1 - i], 'claude --spinner-ms 120', 'Enter']);
+  // The fakes draw their idle screen at once; give the slowest node start a moment.
+  await sleep(Math.min(10_000, 1000 + agentCount * 100));
+  return { tmux, pid: await tmux.pid(), ids };
+}
+
+async function latencies(rpc, method, paramsFor, count) {
+  const ms = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    await rpc.call(method, paramsFor(i));
+    ms.push(performance.now() - t0);
+  }
+  return stats(ms);
+}
+
+async function cliVsNode(server, rounds) {
+  const corralMs = [];
+  const nodeMs = [];
+  for (let i = 0; i < rounds; i++) {
+    const a = await timeSpawn(process.execPath, [BIN, 'ps', '--json'], { env: server.env });
+    if (a.code !== 0) throw new Error(`ps --json exited ${a.code}: ${a.stderr}`);
+    corralMs.push(a.ms);
+    nodeMs.push((await timeSpawn(process.execPath, ['-e', '0'], { env: server.env })).ms);
+  }
+  return { corral: median(corralMs), node: median(nodeMs) };
+}
+
+/** A raw subscriber socket: `stuck` never reads; otherwise it reads and discards. */
+async function rawSubscriber(server, stuck) {
+  const socket = connect(server.socketPath);
+  await new Promise((r, j) => socket.once('connect', r).once('error', j));
+  socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'events.subscribe', params: {} }) + '\n');
+  if (stuck) socket.pause();
+  else socket.on('data', () => {});
+  return socket;
+}
+
+/**
+ * Latency from `pane.focus` to its `pane.focused` event at one measured subscriber, which
+ * subscribes last (so the server writes to it after all others). The other subscribers only
+ * drain their sockets without parsing, so the figure is the server's fan-out, not this
+ * process parsing 20 streams.
+ */
+async function fanOut(server, rpc, panes, count, stuck, events) {
+  const others = [];
+  for (let i = 0; i < count - 1; i++) others.push(await rawSubscriber(server, i < stuck));
+  const reader = await RpcClient.open(server.socketPath);
+  reader.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'events.subscribe', params: { types: ['pane.focused'] } }) + '\n');
+  await reader.next((m) => m.id === 1, 10_000);
+  const ms = [];
+  for (let i = 0; i < events; i++) {
+    const pane = panes[i % panes.length];
+    reader.drainEvents();
+    const t0 = performance.now();
+    const got = reader.nextEvent((e) => e.type === 'pane.focused' && e.pane_id === pane, 10_000);
+    await rpc.call('pane.focus', { pane_id: pane });
+    await got;
+    ms.push(performance.now() - t0);
+  }
+  reader.close();
+  for (const s of others) s.destroy();
+  return stats(ms);
+}
+
+export async function run({ quick = false } = {}) {
+  const rows = [];
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+  // 1. Scrollback memory.
+  const loadBefore = load();
+  const compactRss = await corralScrollbackRss(true, quick);
+  const fullRss = await corralScrollbackRss(false, quick);
+  const tmuxRss = await tmuxScrollbackRss(quick);
+  const label = `${compactRss.panes} panes × ${SCROLLBACK_LINES} lines (10,000 kept)`;
+  rows.push({ name: `scale: server RSS, ${label}`, value: round(compactRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(compactRss.rss / tmuxRss.rss), target: '≤ 1.5×', pass: compactRss.rss <= 1.5 * tmuxRss.rss });
+  rows.push({ name: `scale: server RSS, ${label}, compact store off`, value: round(fullRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(fullRss.rss / tmuxRss.rss) });
+
+  // 2. Pane counts.
+  const counts = quick ? [1, 10] : [1, 10, 50, 100];
+  const windowMs = quick ? 2000 : 5000;
+  for (const n of counts) {
+    const c = await corralFleet(n);
+    const t = await tmuxFleet(n);
+    try {
+      const list = (await c.rpc.call('fleet.list', {})).result.agents;
+      const idle = list.filter((a) => a.tool === 'claude' && isIdleStatus(a.agent_status)).length;
+      await sleep(2000);
+      const c0 = cpuSeconds(c.server.pid);
+      const t0 = cpuSeconds(t.pid);
+      const start = performance.now();
+      await sleep(windowMs);
+      const elapsed = (performance.now() - start) / 1000;
+      const cpu = ((cpuSeconds(c.server.pid) - c0) / elapsed) * 100;
+      const tcpu = ((cpuSeconds(t.pid) - t0) / elapsed) * 100;
+      const rss = rssMB(c.server.pid);
+      const trss = rssMB(t.pid);
+      const all = [...c.shells, ...c.agentPanes];
+      const fleet = await latencies(c.rpc, 'fleet.list', () => ({}), 100);
+      const status = await latencies(c.rpc, 'surface.status', (i) => ({ target: all[i % all.length] }), 100);
+      const tag = `${n} panes (${c.shells.length} shells, ${c.agentPanes.length} agents, ${idle} seen idle)`;
+      rows.push({ name: `scale: server CPU, ${tag}, ${round(elapsed, 0)} s`, value: round(cpu, 2), unit: '% core', baseline: 'tmux', baselineValue: round(tcpu, 2), target: n === 100 ? '< 1%' : undefined, pass: n === 100 ? cpu < 1 : undefined });
+      rows.push({ name: `scale: server RSS, ${tag}`, value: round(rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(trss, 0), ratio: round(rss / trss), target: n === 100 ? '< 120 MB, ≤ 1.5×' : undefined, pass: n === 100 ? rss < 120 && rss <= 1.5 * trss : undefined });
+      rows.push({ name: `scale: fleet.list round trip, ${n} panes`, value: fleet.p50, p95: fleet.p95, unit: 'ms', target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? fleet.p95 < 5 : undefined });
+      rows.push({ name: `scale: surface.status round trip, ${n} panes`, value: status.p50, p95: status.p95, unit: 'ms', target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? status.p95 < 5 : undefined });
+      if (n === counts.at(-1)) {
+        const cli = await cliVsNode(c.server, quick ? 5 : 15);
+        rows.push({ name: `scale: corral ps --json, ${n} panes (median)`, value: round(cli.corral, 1), unit: 'ms', baseline: 'node -e 0', baselineValue: round(cli.node, 1), ratio: round(cli.corral / cli.node), target: '≤ 1.3×', pass: cli.corral <= 1.3 * cli.node });
+        const events = quick ? 10 : 40;
+        const one = await fanOut(c.server, c.rpc, all.slice(0, 10), 1, 0, events);
+        await sleep(500);
+        const twenty = await fanOut(c.server, c.rpc, all.slice(0, 10), 20, 1, events);
+        rows.push({ name: `scale: event fan-out, 20 subscribers (1 stuck) vs 1, ${n} panes (p50)`, value: twenty.p50, p95: twenty.p95, unit: 'ms', baseline: '1 subscriber', baselineValue: one.p50, ratio: one.p50 > 0 ? round(twenty.p50 / one.p50) : null, target: 'no slower', pass: twenty.p95 <= Math.max(one.p95 * 1.5, one.p95 + 2) });
+      }
+    } finally {
+      c.rpc.close();
+      await Promise.allSettled([c.server.stop(), t.tmux.stop()]);
+    }
+  }
+  rows.push({ name: `scale: machine load average before / after`, value: `${loadBefore} / ${load()}`, unit: '' });
+  return rows;
+}

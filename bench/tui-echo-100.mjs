@@ -1,0 +1,76 @@
+/**
+ * Keystroke echo through the TUI with 100 panes open: the focused pane plus 99 more
+ * workspaces (corral, created over the TUI's socket) / windows (tmux), each with an idle
+ * shell, then the same interleaved keystroke timing as `tui-latency` (120×40, 20–40 ms
+ * between keys). Target (issue 15): p50 ≤ 1.3× tmux.
+ */
+import { join } from 'node:path';
+import { RpcClient } from './agent-lib.mjs';
+import { median, percentile, round, sleep } from './lib.mjs';
+import { typeAndTime } from './tui-latency.mjs';
+import { CorralTui, TmuxTui } from './tui-lib.mjs';
+
+export const description = 'keystroke echo through the TUI with 100 panes open: corral vs tmux';
+
+const COLS = 120;
+const ROWS = 40;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+export async function run({ quick = false } = {}) {
+  const panes = quick ? 20 : 100;
+  const n = quick ? 30 : 150;
+  const corral = new CorralTui({ cols: COLS, rows: ROWS });
+  const tmux = new TmuxTui({ cols: COLS, rows: ROWS });
+  const sides = [corral, tmux];
+  try {
+    await Promise.all(sides.map((s) => s.ready()));
+    const rpc = await RpcClient.open(join(corral.sandbox.dir, 'run', 'corral', 'default.sock'));
+    try {
+      for (let i = 1; i < panes; i++) await rpc.call('workspace.create', { cwd: corral.sandbox.home, focus: false });
+    } finally {
+      rpc.close();
+    }
+    for (let i = 1; i < panes; i++) await tmux.must(['new-window', '-d']);
+    await sleep(3000);
+    await Promise.all(sides.map((s) => s.term.settle(500)));
+    const ms = new Map(sides.map((s) => [s.name, []]));
+    for (const side of sides) {
+      for (const ch of 'warmup') {
+        await typeAndTime(side, ch);
+        await sleep(25);
+      }
+      side.term.write('\x15');
+      await side.term.settle(60, 2000);
+    }
+    for (let i = 0; i < n; i++) {
+      const ch = LETTERS[i % LETTERS.length];
+      for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+        ms.get(side.name).push(await typeAndTime(side, ch));
+        await sleep(20 + Math.random() * 20);
+      }
+      if ((i + 1) % 40 === 0) {
+        for (const side of sides) {
+          side.term.write('\x15');
+          await side.term.settle(60, 2000);
+        }
+      }
+    }
+    const c = ms.get('corral');
+    const t = ms.get('tmux');
+    return [
+      {
+        name: `tui: keystroke echo p50 with ${panes} panes open, ${n} keys`,
+        value: round(median(c), 2),
+        p95: round(percentile(c, 95), 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(median(t), 2),
+        ratio: round(median(c) / median(t)),
+        target: 'p50 ≤ 1.3×',
+        pass: median(c) <= 1.3 * median(t),
+      },
+    ];
+  } finally {
+    await Promise.allSettled(sides.map((s) => s.close()));
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Rows just moved out of xterm, still in xterm's own cell words, packed one after another in
+ * a single growing ring of words. This is the hot path of a flood — one row per scrolled
+ * line — so a row costs one native copy of its words and two pointer stores, nothing more:
+ * no allocation (a typed array per row, or even a view, cost about as much as xterm's parsing
+ * of the row), no loop in JavaScript (scanning for the trailing blanks, or asking whether
+ * the row's side tables are empty, each cost more than the copy). Rows leave from the front,
+ * to be encoded as compact `CompactRow`s (trailing blanks dropped) once the pane is quiet, or
+ * dropped when the scrollback is full — most rows of a flood are never encoded. While a flood
+ * lasts, the ring costs what xterm's own scrollback did; after it, what the text needs.
+ */
+import { released } from './memory-release.js';
+import type { CoreBufferLine } from './xterm-internals.js';
+
+const WORDS_PER_CELL = 3;
+const FIRST_SLOTS = 16;
+const FIRST_WORDS = 4096;
+
+/** xterm never mutates a row's side tables once the row has left it (it gives a reused row new ones). */
+type Combined = CoreBufferLine['_combined'] | undefined;
+type Extended = CoreBufferLine['_extendedAttrs'] | undefined;
+
+export class RawRows {
+  private words = new Uint32Array(FIRST_WORDS);
+  /** Per slot: first word, cells stored, the row's length, wrapped flag. */
+  private start = new Int32Array(FIRST_SLOTS);
+  private stored = new Uint32Array(FIRST_SLOTS);
+  private lengths = new Uint32Array(FIRST_SLOTS);
+  private wrapped = new Uint8Array(FIRST_SLOTS);
+  /** Per slot: the row's own grapheme-cluster and extended-attribute tables (usually empty). */
+  private combined: Combined[] = new Array<Combined>(FIRST_SLOTS);
+  private extended: Extended[] = new Array<Extended>(FIRST_SLOTS);
+  private head = 0;
+  private count = 0;
+  /** Where the next row's words go. */
+  private tail = 0;
+
+  constructor(
+    /** The ring never holds more rows than this. */
+    private readonly maxRows: number,
+  ) {}
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Appends a copy of `line`; false when `maxRows` rows are held already. */
+  push(line: CoreBufferLine): boolean {
+    if (this.count >= this.maxRows) return false;
+    if (this.count === this.start.length) this.growSlots();
+    const data = line._data;
+    const words = data.length;
+    let at = this.place(words);
+    if (at < 0) {
+      this.growWords(words);
+      at = this.tail;
+    }
+    this.words.set(data, at);
+    const slot = (this.head + this.count) % this.start.length;
+    this.start[slot] = at;
+    this.stored[slot] = words / WORDS_PER_CELL;
+    this.lengths[slot] = line.length;
+    this.wrapped[slot] = line.isWrapped ? 1 : 0;
+    this.combined[slot] = line._combined;
+    this.extended[slot] = line._extendedAttrs;
+    this.tail = at + words;
+    this.count++;
+    return true;
+  }
+
+  /** Row `i` (0 = oldest) in xterm's row shape: its words are a view, valid until the next change. */
+  line(i: number): CoreBufferLine | undefined {
+    if (i < 0 || i >= this.count) return undefined;
+    const slot = (this.head + i) % this.start.length;
+    const start = this.start[slot]!;
+    return {
+      _data: this.words.subarray(start, start + this.stored[slot]! * WORDS_PER_CELL),
+      length: this.lengths[slot]!,
+      isWrapped: this.wrapped[slot] === 1,
+      _combined: this.combined[slot] ?? {},
+      _extendedAttrs: this.extended[slot] ?? {},
+    };
+  }
+
+  /** Drops the `n` oldest rows. */
+  dropFront(n: number): void {
+    n = Math.min(n, this.count);
+    for (let i = 0; i < n; i++) this.forget((this.head + i) % this.start.length);
+    this.head = (this.head + n) % this.start.length;
+    this.count -= n;
+    if (this.count === 0) this.head = this.tail = 0;
+  }
+
+  /** Drops the `n` newest rows. */
+  dropBack(n: number): void {
+    n = Math.min(n, this.count);
+    if (n === 0) return;
+    const slots = this.start.length;
+    for (let i = this.count - n; i < this.count; i++) this.forget((this.head + i) % slots);
+    this.tail = this.start[(this.head + this.count - n) % slots]!;
+    this.count -= n;
+    if (this.count === 0) this.head = this.tail = 0;
+  }
+
+  /** Empties the ring and gives its memory back (after the rows were encoded or dropped). */
+  clear(): void {
+    this.head = this.count = this.tail = 0;
+    this.combined.fill(undefined);
+    this.extended.fill(undefined);
+    if (this.words.length > FIRST_WORDS) {
+      released(this.words.byteLength);
+      this.words = new Uint32Array(FIRST_WORDS);
+    }
+    if (this.start.length > FIRST_SLOTS) this.resizeSlots(FIRST_SLOTS);
+  }
+
+  /** Lets go of a dropped slot's side tables. */
+  private forget(slot: number): void {
+    this.combined[slot] = undefined;
+    this.extended[slot] = undefined;
+  }
+
+  /** Where `words` free words start (rows never wrap around the end), or -1. */
+  private place(words: number): number {
+    if (this.count === 0) return words <= this.words.length ? 0 : -1;
+    const headStart = this.start[this.head]!;
+    // tail === headStart only when every row from the head on is empty: nothing is in use.
+    if (this.tail >= headStart) {
+      if (this.tail + words <= this.words.length) return this.tail;
+      return words < headStart ? 0 : -1;
+    }
+    // The tail wrapped: free space runs up to the oldest row.
+    return this.tail + words < headStart ? this.tail : -1;
+  }
+
+  /** Copies the rows, oldest first, into a larger word array. */
+  private growWords(need: number): void {
+    let total = need;
+    for (let i = 0; i < this.count; i++) total += this.stored[(this.head + i) % this.start.length]! * WORDS_PER_CELL;
+    const words = new Uint32Array(Math.max(this.words.length * 2, total * 2));
+    let at = 0;
+    for (let i = 0; i < this.count; i++) {
+      const slot = (this.head + i) % this.start.length;
+      const from = this.start[slot]!;
+      const n = this.stored[slot]! * WORDS_PER_CELL;
+      words.set(this.words.subarray(from, from + n), at);
+      this.start[slot] = at;
+      at += n;
+    }
+    this.words = words;
+    this.tail = at;
+  }
+
+  private growSlots(): void {
+    this.resizeSlots(Math.max(this.count + 1, Math.min(this.maxRows, this.start.length * 2)));
+  }
+
+  private resizeSlots(slots: number): void {
+    const old = { start: this.start, stored: this.stored, lengths: this.lengths, wrapped: this.wrapped, combined: this.combined, extended: this.extended, n: this.start.length };
+    this.start = new Int32Array(slots);
+    this.stored = new Uint32Array(slots);
+    this.lengths = new Uint32Array(slots);
+    this.wrapped = new Uint8Array(slots);
+    this.combined = new Array<Combined>(slots);
+    this.extended = new Array<Extended>(slots);
+    for (let i = 0; i < this.count; i++) {
+      const from = (this.head + i) % old.n;
+      this.start[i] = old.start[from]!;
+      this.stored[i] = old.stored[from]!;
+      this.lengths[i] = old.lengths[from]!;
+      this.wrapped[i] = old.wrapped[from]!;
+      this.combined[i] = old.combined[from];
+      this.extended[i] = old.extended[from];
+    }
+    this.head = 0;
+  }
+}

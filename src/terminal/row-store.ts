@@ -1,0 +1,172 @@
+/**
+ * One pane's older scrollback, numbered by absolute row (the numbers `endLine` uses): rows
+ * `first … end - 1`. The older part is `CompactRow`s in a ring; the newest part is rows just
+ * copied out of xterm, still raw (`RawRows`), until `encodeRaw` encodes them (when the pane is
+ * quiet). Appending and dropping the oldest row are O(1), so a flood costs the same per row
+ * however full the store is.
+ */
+import { CompactRow, decodeRowInto, encodeRow, rowBytes } from './compact-row.js';
+import { RawRows } from './raw-rows.js';
+import type { CoreBufferLine } from './xterm-internals.js';
+
+/** The row kept for one that was lost (it cannot happen, but numbering must survive it). */
+const EMPTY_ROW = new CompactRow('', null, null, null, null, false);
+
+export class RowStore {
+  private ring: Array<CompactRow | undefined> = new Array(16);
+  private head = 0;
+  /** Encoded rows (the older part). */
+  private count = 0;
+  private _first = 0;
+  private raw: RawRows;
+
+  constructor(
+    /** Rows the store will ever hold at once (bounds the raw ring). */
+    private readonly maxRows: number,
+  ) {
+    this.raw = new RawRows(Math.max(1, maxRows));
+  }
+
+  /** Copies `line` in raw, as the newest row (encoding it at once if it does not fit a slot). */
+  pushCopy(line: CoreBufferLine): void {
+    if (this.raw.push(line)) return;
+    this.encodeRaw(Infinity);
+    this.push(encodeRow(line));
+  }
+
+  /** Rows still raw. */
+  get rawSize(): number {
+    return this.raw.size;
+  }
+
+  /** Encodes up to `limit` raw rows, oldest first; true when none are left. */
+  encodeRaw(limit: number): boolean {
+    let n = 0;
+    while (this.raw.size > 0 && n < limit) {
+      const row = encodeRow(this.raw.line(0)!);
+      this.raw.dropFront(1);
+      this.append(row);
+      n++;
+    }
+    if (this.raw.size > 0) return false;
+    this.raw.clear();
+    return true;
+  }
+
+  /** Rebuilds row `abs` as an xterm row made by `newLine(cells)`; undefined if not stored. */
+  readInto(abs: number, newLine: (cells: number) => CoreBufferLine, minCells: number): CoreBufferLine | undefined {
+    const row = this.get(abs);
+    if (row) {
+      const line = newLine(Math.max(minCells, row.cells));
+      decodeRowInto(row, line);
+      return line;
+    }
+    const raw = this.raw.line(abs - this._first - this.count);
+    if (!raw) return undefined;
+    const line = newLine(Math.max(minCells, raw.length));
+    line._data.fill(0);
+    for (let x = 0; x < line.length; x++) line._data[x * 3] = 1 << 22;
+    line._data.set(raw._data);
+    line.isWrapped = raw.isWrapped;
+    line._combined = { ...raw._combined };
+    line._extendedAttrs = { ...raw._extendedAttrs };
+    return line;
+  }
+
+  /** Approximate bytes held. */
+  bytes(): number {
+    let total = 0;
+    for (const row of this.rows()) total += rowBytes(row);
+    for (let i = 0; i < this.raw.size; i++) total += this.raw.line(i)!._data.byteLength;
+    return total;
+  }
+
+  /** Absolute number of the oldest stored row. */
+  get first(): number {
+    return this._first;
+  }
+
+  /** Absolute number one past the newest stored row. */
+  get end(): number {
+    return this._first + this.count + this.raw.size;
+  }
+
+  get size(): number {
+    return this.count + this.raw.size;
+  }
+
+  /** The encoded row with absolute number `abs`, or undefined. */
+  private get(abs: number): CompactRow | undefined {
+    const i = abs - this._first;
+    if (i < 0 || i >= this.count) return undefined;
+    return this.ring[(this.head + i) % this.ring.length];
+  }
+
+  /** Appends an encoded row numbered `end` (raw rows are encoded first, to keep the order). */
+  push(row: CompactRow): void {
+    if (this.raw.size > 0) this.encodeRaw(Infinity);
+    this.append(row);
+  }
+
+  /** Appends to the encoded part (which ends where the raw part begins). */
+  private append(row: CompactRow): void {
+    if (this.count === this.ring.length) this.grow();
+    this.ring[(this.head + this.count) % this.ring.length] = row;
+    this.count++;
+  }
+
+  /** Appends empty rows so the store ends at `abs` (rows that were never seen). */
+  padTo(abs: number, maxRows: number): void {
+    if (abs - this.end > maxRows) this.reset(abs - maxRows);
+    while (this.end < abs) this.push(EMPTY_ROW);
+  }
+
+  /** Drops rows numbered below `abs`. */
+  dropBefore(abs: number): void {
+    const total = Math.min(this.size, abs - this._first);
+    if (total <= 0) return;
+    let drop = Math.min(this.count, total);
+    if (total > drop) {
+      this.raw.dropFront(total - drop);
+      this._first += total - drop;
+    }
+    this._first += drop;
+    this.count -= drop;
+    while (drop-- > 0) {
+      this.ring[this.head] = undefined;
+      this.head = (this.head + 1) % this.ring.length;
+    }
+    if (this.count === 0) this.head = 0;
+  }
+
+  /** Drops rows numbered `abs` and above. */
+  dropFrom(abs: number): void {
+    const keep = Math.max(0, abs - this._first);
+    if (keep < this.size) this.raw.dropBack(Math.min(this.raw.size, this.size - keep));
+    while (this.count > keep) {
+      this.count--;
+      this.ring[(this.head + this.count) % this.ring.length] = undefined;
+    }
+  }
+
+  /** Empties the store; the next row appended is numbered `abs`. */
+  reset(abs: number): void {
+    this.raw.clear();
+    this.ring = new Array(16);
+    this.head = 0;
+    this.count = 0;
+    this._first = abs;
+  }
+
+  /** Every encoded row, oldest first (for measuring). */
+  *rows(): Iterable<CompactRow> {
+    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) % this.ring.length]!;
+  }
+
+  private grow(): void {
+    const next = new Array<CompactRow | undefined>(this.ring.length * 2);
+    for (let i = 0; i < this.count; i++) next[i] = this.ring[(this.head + i) % this.ring.length];
+    this.ring = next;
+    this.head = 0;
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The compact scrollback store (src/terminal/scrollback.ts): reads cannot tell whether a row
+ * lives in xterm or in the store. The property test feeds the same random output to a pane
+ * with the store (and a tiny xterm window, so most rows live in the store) and one without,
+ * and compares every read byte for byte.
+ */
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PaneTerminal, type ReadOptions } from '../../src/terminal/pane-terminal.js';
+import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
+
+const terminals: PaneTerminal[] = [];
+function make(options: { cols?: number; rows?: number; scrollback?: number; compact: boolean; window?: number }): PaneTerminal {
+  const t = new PaneTerminal({
+    cols: options.cols ?? 12,
+    rows: options.rows ?? 4,
+    scrollback: options.scrollback ?? 40,
+    compactScrollback: options.compact,
+    scrollbackWindow: options.window ?? 3,
+  });
+  terminals.push(t);
+  return t;
+}
+afterEach(() => {
+  for (const t of terminals.splice(0)) t.dispose();
+});
+
+const READS: ReadOptions[] = [
+  { source: 'recent', lines: 1000 },
+  { source: 'recent', lines: 7 },
+  { source: 'recent', lines: 1000, format: 'ansi' },
+  { source: 'recent-unwrapped', lines: 1000 },
+  { source: 'recent-unwrapped', lines: 5 },
+  { source: 'recent-unwrapped', lines: 1000, format: 'ansi' },
+  { source: 'visible' },
+  { source: 'visible', format: 'ansi' },
+];
+
+/** Everything a caller can observe through the read interface. */
+function observe(t: PaneTerminal): unknown {
+  return {
+    reads: READS.map((r) => t.read(r)),
+    endLine: t.endLine,
+    search: t.search('a', { maxMatches: 1000 }),
+    searchRegex: t.search('[界é]|\\d', { regex: true, maxMatches: 1000 }),
+    firstLine: t.scrollbackFirstLine,
+  };
+}
+
+/** Output a program might write: text (wide, combining, astral), styles, wraps, clears, scrolls. */
+const piece = fc.oneof(
+  { weight: 6, arbitrary: fc.stringMatching(/^[a-z0-9 界é]{1,30}$/) },
+  { weight: 4, arbitrary: fc.constantFrom('\r\n', '\r\n', '\n', '\r') },
+  fc.constantFrom('🚀', 'e\u0301', '✔\ufe0f', '\t', '\b', '\x1bM', '\x1bD', '\x1bE'),
+  fc.constantFrom('\x1b[31m', '\x1b[1;44m', '\x1b[38;2;1;2;3m', '\x1b[48;5;200m', '\x1b[7m', '\x1b[4:3m', '\x1b[58;5;9m', '\x1b[0m', '\x1b[9;53m'),
+  fc.constantFrom('\x1b[K', '\x1b[2K', '\x1b[J', '\x1b[2J', '\x1b[3J', '\x1b[?3J', '\x1b[3S', '\x1b[2T', '\x1b[L', '\x1b[M', '\x1b[3X', '\x1b[2P', '\x1b[2@'),
+  fc.constantFrom('\x1b[?1049h', '\x1b[?1049l', '\x1b[2;3r', '\x1b[r', '\x1b[?7l', '\x1b[?7h'),
+  fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 14 })).map(([r, c]) => `\x1b[${r};${c}H`),
+  { weight: 1, arbitrary: fc.constant('\x1bc') },
+);
+
+describe('compact scrollback store', () => {
+  it('gives byte-identical reads, search and line numbers with the store on and off', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.array(piece, { minLength: 1, maxLength: 12 }), fc.boolean()), { minLength: 1, maxLength: 30 }), async (writes) => {
+        const on = make({ compact: true });
+        const off = make({ compact: false });
+        for (const [w, encode] of writes) {
+          const data = w.join('');
+          await on.write(data);
+          await off.write(data);
+          // Rows are copied raw first and encoded when the pane is quiet: check both forms.
+          if (encode) on.compactScrollbackNow();
+        }
+        expect(observe(on)).toEqual(observe(off));
+        expect(on.scrollbackStats().missedRows).toBe(0);
+        on.dispose();
+        off.dispose();
+      }),
+      { numRuns: 150 },
+    );
+  }, 120_000);
+
+  it('really moves rows out of xterm: most of a long output lives in the store', async () => {
+    const t = make({ compact: true, scrollback: 500, window: 10, cols: 40, rows: 5 });
+    await t.write(Array.from({ length: 300 }, (_, i) => `row ${i}`).join('\r\n'));
+    expect(t.xterm.buffer.normal.length).toBe(15);
+    t.compactScrollbackNow();
+    const stats = t.scrollbackStats();
+    expect(stats.compact).toBe(true);
+    expect(stats.storedRows).toBe(300 - 15);
+    // "row N" is 5–7 cells: about a hundred bytes a row, where xterm spends 40 × 12.
+    expect(stats.storedBytes / stats.storedRows).toBeLessThan(120);
+    const all = t.read({ source: 'recent', lines: 1000 }).text.split('\n');
+    expect(all).toEqual(Array.from({ length: 300 }, (_, i) => `row ${i}`));
+  });
+
+  it('keeps exactly scrollback_lines rows, and absolute line numbers after trimming', async () => {
+    const t = make({ compact: true, scrollback: 50, window: 5, cols: 20, rows: 4 });
+    await t.write(Array.from({ length: 1000 }, (_, i) => `n${i}`).join('\r\n'));
+    const read = t.read({ source: 'recent', lines: 10_000 });
+    const rows = read.text.split('\n');
+    expect(rows).toHaveLength(54);
+    expect(rows[0]).toBe('n946');
+    expect(rows.at(-1)).toBe('n999');
+    expect(read.totalLines).toBe(54);
+    expect(read.endLine).toBe(1000);
+    expect(t.scrollbackFirstLine).toBe(946);
+    // search reports 1-based rows of the spanning buffer: n950 is row 5.
+    expect(t.search('n950').matches).toEqual([{ line: 5, text: 'n950' }]);
+  });
+
+  it('joins soft-wrapped rows across the store/xterm boundary and keeps wide characters', async () => {
+    const t = make({ compact: true, scrollback: 100, window: 2, cols: 10, rows: 3 });
+    const long = 'ab界cd界' + 'x'.repeat(30) + 'END';
+    await t.write(`${long}\r\n` + 'tail\r\n'.repeat(6));
+    expect(t.scrollbackStats().storedRows).toBeGreaterThan(2);
+    const unwrapped = t.read({ source: 'recent-unwrapped', lines: 100 }).text.split('\n');
+    expect(unwrapped[0]).toBe(long);
+    // The wide character that did not fit at the end of row 1 moved to row 2, as xterm does it.
+    const rows = t.read({ source: 'recent', lines: 100 }).text.split('\n');
+    expect(rows[0]).toBe('ab界cd界xx');
+    expect(t.search('xEND').matches[0]).toEqual({ line: 1, text: long });
+  });
+
+  it('keeps colours and attributes of stored rows for ansi reads', async () => {
+    const t = make({ compact: true, scrollback: 100, window: 2, cols: 20, rows: 3 });
+    await t.write('\x1b[1;31mred\x1b[0m plain \x1b[48;2;10;20;30mbg\x1b[0m\r\n' + 'x\r\n'.repeat(8));
+    expect(t.scrollbackStats().storedRows).toBeGreaterThan(0);
+    const first = t.read({ source: 'recent', lines: 100, format: 'ansi' }).text.split('\n')[0];
+    expect(first).toBe('\x1b[0;1;31mred\x1b[0m plain \x1b[0;48;2;10;20;30mbg\x1b[0m');
+  });
+
+  it('clears the store with the scrollback (CSI 3 J) and after a full reset', async () => {
+    const t = make({ compact: true, scrollback: 100, window: 2, cols: 20, rows: 3 });
+    await t.write('old\r\n'.repeat(20) + 'last');
+    expect(t.scrollbackStats().storedRows).toBeGreaterThan(0);
+    await t.write('\x1b[H\x1b[2J\x1b[3J');
+    expect(t.scrollbackStats().storedRows).toBe(0);
+    expect(t.search('old').matches).toEqual([]);
+    await t.write('new\r\n'.repeat(20));
+    await t.write('\x1bc');
+    expect(t.search('new').matches).toEqual([]);
+    expect(t.scrollbackStats().missedRows).toBe(0);
+  });
+
+  it('loses no row when a resize reflows and trims', async () => {
+    const t = make({ compact: true, scrollback: 1000, window: 3, cols: 30, rows: 4 });
+    const text = Array.from({ length: 60 }, (_, i) => `line-${i}-` + 'z'.repeat(i % 40)).join('\r\n');
+    await t.write(text + '\r\n');
+    t.resize(11, 3);
+    t.resize(50, 6);
+    await t.write('after\r\n');
+    const unwrapped = t.read({ source: 'recent-unwrapped', lines: 1000 }).text.split('\n');
+    expect(unwrapped.slice(0, 60)).toEqual(text.split('\r\n'));
+    expect(unwrapped[60]).toBe('after');
+    expect(t.scrollbackStats().missedRows).toBe(0);
+  });
+});
+
+describe('raw row ring', () => {
+  /** A row of `cols` cells whose first `filled` cells hold `tag`. */
+  function row(cols: number, filled: number, tag: number, wrapped: boolean): CoreBufferLine {
+    const data = new Uint32Array(cols * 3);
+    for (let x = 0; x < cols; x++) data[x * 3] = x < filled ? (1 << 22) | (0x41 + ((tag + x) % 26)) : 1 << 22;
+    const combined: Record<number, string> = filled > 3 ? { 2: 'e\u0301' } : {};
+    return { _data: data, length: cols, isWrapped: wrapped, _combined: combined, _extendedAttrs: {} };
+  }
+
+  it('holds exactly what a plain list would, through pushes, drops from both ends and growth', async () => {
+    const { RawRows } = await import('../../src/terminal/raw-rows.js');
+    const op = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ push: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.boolean()) }) },
+      fc.record({ front: fc.integer({ min: 0, max: 6 }) }),
+      fc.record({ back: fc.integer({ min: 0, max: 3 }) }),
+      fc.constant({ clear: true }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 50 }), fc.array(op, { maxLength: 300 }), (maxRows, ops) => {
+        const ring = new RawRows(maxRows);
+        const model: CoreBufferLine[] = [];
+        let tag = 0;
+        for (const o of ops) {
+          if ('push' in o) {
+            const [cols, filled, wrapped] = o.push;
+            const r = row(cols, Math.min(cols, filled), tag++, wrapped);
+            expect(ring.push(r)).toBe(model.length < maxRows);
+            if (model.length < maxRows) model.push(r);
+          } else if ('front' in o) {
+            ring.dropFront(o.front);
+            model.splice(0, o.front);
+          } else if ('back' in o) {
+            ring.dropBack(o.back);
+            model.splice(Math.max(0, model.length - o.back), o.back);
+          } else {
+            ring.clear();
+            model.length = 0;
+          }
+          expect(ring.size).toBe(model.length);
+        }
+        model.forEach((m, i) => {
+          const got = ring.line(i)!;
+          expect(Array.from(got._data)).toEqual(Array.from(m._data));
+          expect([got.length, got.isWrapped, got._combined]).toEqual([m.length, m.isWrapped, m._combined]);
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('copy mode’s view of the compact store', () => {
+  it('draws rows scrolled back into the store exactly as rows still in xterm', async () => {
+    const { CellGrid, copyXtermRows, topLineFor } = await import('../../src/screen/index.js');
+    const on = make({ compact: true, scrollback: 200, window: 4, cols: 16, rows: 4 });
+    const off = make({ compact: false, scrollback: 200, cols: 16, rows: 4 });
+    const text = Array.from({ length: 120 }, (_, i) => `\x1b[3${i % 8}mrow ${i} 界\x1b[0m`).join('\r\n');
+    await on.write(text);
+    await off.write(text);
+    on.compactScrollbackNow();
+    expect(on.scrollbackStats().storedRows).toBeGreaterThan(100);
+    for (const offset of [0, 3, 50, 116]) {
+      const grids = [on, off].map((t) => {
+        const grid = new CellGrid(16, 4);
+        copyXtermRows(t.scrollback, grid, { x: 0, y: 0, cols: 16, rows: 4 }, { top: topLineFor(t.scrollback, offset) });
+        return grid;
+      });
+      expect(grids[0]!.toLines()).toEqual(grids[1]!.toLines());
+      for (let y = 0; y < 4; y++) for (let x = 0; x < 16; x++) expect(grids[0]!.get(x, y)).toEqual(grids[1]!.get(x, y));
+    }
+    // Fully scrolled back, the top row is the oldest kept row, from the store.
+    const top = new CellGrid(16, 4);
+    copyXtermRows(on.scrollback, top, { x: 0, y: 0, cols: 16, rows: 4 }, { top: topLineFor(on.scrollback, 116) });
+    expect(top.toLines()[0]).toBe('row 0 界        ');
+  });
+});
+
+describe('copy mode over the compact store', () => {
+  it('reads and wraps every kept row, including those only the store holds', async () => {
+    const { terminalSource } = await import('../../src/tui/copy-mode/copy-source.js');
+    const t = make({ compact: true, scrollback: 300, window: 5, cols: 20, rows: 4 });
+    await t.write(Array.from({ length: 100 }, (_, i) => `line ${i}` + (i % 10 === 0 ? ' '.repeat(15) + 'wrapped' : '')).join('\r\n'));
+    expect(t.scrollbackStats().storedRows).toBeGreaterThan(50);
+    const source = terminalSource(t);
+    expect(source.lineCount).toBe(t.scrollback.length);
+    expect(source.text(0, true)).toBe('line 0' + ' '.repeat(14));
+    expect(source.wrapped(1)).toBe(true);
+    expect(source.text(1, true)).toBe(' wrapped');
+    expect(source.text(2, true)).toBe('line 1');
+  });
+});
