@@ -6,15 +6,18 @@
 import { codePointWidth } from '../src/screen/char-width.js';
 import { clustersOf, NEEDS_CLUSTERING } from '../src/screen/graphemes.js';
 import { RESET } from './paint.js';
+import { visibleControls } from '../src/terminal/control-chars.js';
 
 const ELLIPSIS = '…';
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-/** C0, DEL and C1 controls: a label holding ESC or a newline would break the layout or inject escapes. */
-const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 
-/** Replaces control characters (ESC, newline, tab…) with spaces so user text stays on its line. */
+/**
+ * Control characters (ESC, newline, tab, C1…) made visible (`^[`, `^J`, `\x9b`): a label
+ * holding them would break the layout or act on the terminal (SPEC §8). The chrome model
+ * has done this already for peer text; this is the net for anything drawn.
+ */
 export function clean(text: string): string {
-  return text.replace(CONTROLS, ' ');
+  return visibleControls(text);
 }
 
 /** Grapheme clusters of `text` with their cell widths. */

@@ -37,9 +37,15 @@ export const AGENT_TIMING = {
  */
 export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, default: 200 };
 
-/** Quotes an argument for a POSIX shell command line. */
+/**
+ * Quotes an argument as one word for the shell at a pane's prompt: single quotes, with `'`
+ * and `\` written outside them (`'\''`, `'\\'`) — the same word in sh, bash, zsh and fish
+ * (fish reads `\'` and `\\` as escapes even inside single quotes). Controls never get here:
+ * the gate refuses them in `args` (src/rpc/gate.ts).
+ */
 export function shellQuote(arg: string): string {
-  return /^[A-Za-z0-9_./:=@%+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+  if (/^[A-Za-z0-9_./:=@%+-]+$/.test(arg)) return arg;
+  return `'${arg.replace(/[\\']/g, (char) => (char === "'" ? `'\\''` : `'\\\\'`))}'`;
 }
 
 export interface StartOptions {
@@ -201,7 +207,6 @@ export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: st
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
   if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
-  core.requireScripting('agent prompt');
   const info = agentView(core, pane);
   if (info.agent_status === 'blocked') {
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });

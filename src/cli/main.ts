@@ -20,7 +20,7 @@ import { workspaceCommand } from './commands/workspace.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
 import { EXIT } from '../rpc/protocol.js';
-import { UsageError } from './output.js';
+import { humanText, UsageError } from './output.js';
 import { reportError } from './run.js';
 
 /** Widest help text, so `--help` stays readable on wide terminals. */
@@ -89,7 +89,7 @@ function onFail(message: string | undefined, error: Error | undefined, y: Argv):
     throw new Reported();
   }
   const context = commandPath(y);
-  process.stderr.write(`corral: ${message ?? error?.message ?? 'invalid usage'}\n`);
+  process.stderr.write(`corral: ${humanText(message ?? error?.message ?? 'invalid usage')}\n`);
   process.stderr.write(`Run 'corral${context ? ` ${context}` : ''} --help' for usage.\n`);
   process.exitCode = EXIT.usage;
   throw new Reported();

@@ -5,6 +5,7 @@
  */
 import { CorralError, EXIT, exitCodeFor } from '../rpc/protocol.js';
 import { codePointWidth } from '../screen/char-width.js';
+import { visibleControls } from '../terminal/control-chars.js';
 
 /** A mistake in how the CLI was called that yargs could not see (e.g. `--current` outside a pane). */
 export class UsageError extends Error {
@@ -17,7 +18,7 @@ export class UsageError extends Error {
 /** The stderr line for an error; unexpected exceptions become `internal_error`. */
 export function formatError(error: unknown): string {
   const { code, message } = describeError(error);
-  return JSON.stringify({ error: { code, message } });
+  return terminalJson({ error: { code, message } });
 }
 
 /** Where the request's params came from, which decides what a refused param means. */
@@ -52,12 +53,28 @@ function describeError(error: unknown): { code: string; message: string } {
 
 /** The herdr-style envelope, one line. */
 export function formatResult(result: unknown): string {
-  return JSON.stringify({ result: result ?? null });
+  return terminalJson({ result: result ?? null });
 }
 
 /** One JSON value on one line (Conductor `--json`, `watch`). */
 export function formatJsonLine(value: unknown): string {
-  return JSON.stringify(value ?? null);
+  return terminalJson(value ?? null);
+}
+
+/** DEL and the C1 controls, which JSON.stringify leaves raw but a terminal may act on (C1 CSI, OSC). */
+const JSON_UNESCAPED_CONTROLS = /[\x7f-\x9f]/g;
+
+/**
+ * JSON for a terminal: JSON.stringify escapes C0 controls but prints DEL and C1 raw; those
+ * become `\u009b` too — the same JSON value, nothing a terminal acts on (SPEC §8).
+ */
+export function terminalJson(value: unknown): string {
+  return JSON.stringify(value).replace(JSON_UNESCAPED_CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Human-readable output: control characters made visible (SPEC §8), line breaks kept. */
+export function humanText(text: string): string {
+  return visibleControls(text, { keepNewlines: true });
 }
 
 /** Text with exactly one trailing newline unless it is empty. */
@@ -66,10 +83,14 @@ export function asTextBlock(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** Table cells: null/undefined/empty render as `-` so columns never collapse. */
+/**
+ * Table cells: null/undefined/empty render as `-` so columns never collapse; control
+ * characters (a newline or ESC in a directory name, a title, an agent message) are made
+ * visible, so a cell stays on its row and cannot act on the terminal (SPEC §8).
+ */
 export function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return '-';
-  return String(value).replace(/[\r\n\t]+/g, ' ');
+  return visibleControls(String(value));
 }
 
 /** A left-aligned, space-padded table with a header row; the last column is not padded. */

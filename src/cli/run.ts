@@ -5,7 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { resolveSocketPath } from '../paths.js';
 import { connect, type RpcClient } from '../rpc/client.js';
-import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, UsageError, type ErrorContext } from './output.js';
+import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, humanText, UsageError, type ErrorContext } from './output.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
 /** Options every verb accepts. */
@@ -49,7 +49,7 @@ export function out(text: string): void {
 export function reportError(error: unknown, context: ErrorContext = {}): void {
   endQuietlyOnClosedPipe();
   if (error instanceof UsageError) {
-    process.stderr.write(`corral: ${error.message}\n`);
+    process.stderr.write(`corral: ${humanText(error.message)}\n`);
   } else {
     process.stderr.write(`${formatError(error)}\n`);
   }
@@ -103,7 +103,7 @@ export async function conductorCall<T>(
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     const result = await client.call<T>(method, params);
-    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(human(result)));
+    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(humanText(human(result))));
   }, FROM_FLAGS);
 }
 

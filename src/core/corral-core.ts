@@ -332,16 +332,7 @@ export class CorralCore {
     return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null, exitSignal: live?.exitSignal ?? null };
   }
 
-  /** Throws `scripting_disabled` unless the gate is open (SPEC §8). */
-  requireScripting(what: string): void {
-    if (this.scripting) return;
-    throw new CorralError(
-      'scripting_disabled',
-      `${what} submits input to a pane, which needs the scripting gate: start the server with --scripting ` +
-        `(or CORRAL_SCRIPTING=1), set ai_unrestricted = true in config.toml, or press ctrl+b s in the TUI`,
-    );
-  }
-
+  /** Opens or closes the scripting gate (SPEC §8); src/rpc/gate.ts checks it on every request. */
   setScripting(on: boolean): void {
     this.scripting = on;
     this.emit({ type: 'scripting.changed', scripting: on });
@@ -458,6 +449,7 @@ export class CorralCore {
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
     });
+    host.terminal.log.label = `surface ${pane.surfaceId}`;
     const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {

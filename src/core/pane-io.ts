@@ -88,11 +88,6 @@ export function logicalLinesInRows(text: string, starts: readonly number[], endL
   return lines.filter((_, i) => (starts[i + 1] ?? endLine) > windowStart);
 }
 
-/** Whether sending `text` without an explicit submit would still submit (a raw newline). */
-function typesANewline(text: string): boolean {
-  return /[\r\n]/.test(text);
-}
-
 function checkTextSize(text: string): void {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > LIMITS.maxSendTextBytes) {
@@ -109,8 +104,8 @@ export interface SendResult {
 
 /**
  * Types text into a pane, as a bracketed paste when the app asked for that mode, and with
- * `submit` presses Enter after a short pause. Text that would submit on its own (a newline
- * typed outside a paste) needs the scripting gate just like `submit`.
+ * `submit` presses Enter after a short pause. The scripting gate was checked before this
+ * runs (src/rpc/gate.ts): submitting, or text that is not inert, needs it open.
  */
 export async function sendText(
   core: CorralCore,
@@ -122,7 +117,6 @@ export async function sendText(
   const host = core.host(pane);
   const paste = host.terminal.bracketedPasteMode && text.length > 0;
   const submit = opts.submit ?? false;
-  if (submit || (!paste && typesANewline(text))) core.requireScripting(submit ? 'send --submit' : 'text with a newline');
   if (text.length > 0) core.writeToPane(pane, paste ? bracketedPaste(text) : text);
   if (submit) {
     if (text.length > 0) await delay(opts.enterDelayMs ?? SUBMIT_ENTER_DELAY_MS);
@@ -131,29 +125,23 @@ export async function sendText(
   return { sent: true, length: text.length, submitted: submit, paste };
 }
 
-/** Raw typing for `pane.send_text`: exactly the given bytes; a newline counts as submitting. */
+/** Raw typing for `pane.send_text`: exactly the given text (inert unless the gate is open). */
 export function typeRaw(core: CorralCore, pane: PaneRecord, text: string): void {
   checkTextSize(text);
-  if (typesANewline(text)) core.requireScripting('pane send-text with a newline');
   core.writeToPane(pane, text);
 }
 
 /** Runs a shell command line in a pane: the text, then Enter. */
 export function runCommand(core: CorralCore, pane: PaneRecord, command: string): void {
   checkTextSize(command);
-  core.requireScripting('pane run');
   core.writeToPane(pane, command + '\r');
 }
 
-/**
- * Sends named keys (SPEC §6), honouring the app's cursor-key mode. `verb` is the command the
- * caller used (`key`, `pane send-keys`, `agent send-keys`), so a closed gate names it.
- */
-export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[], verb = 'send-keys'): void {
+/** Sends named keys (SPEC §6), honouring the app's cursor-key mode (the gate was checked before). */
+export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): void {
   if (keys.length === 0) throw new CorralError('invalid_params', 'keys must name at least one key');
   const host = core.host(pane);
   const bytes = encodeKeys(keys, { applicationCursor: host.terminal.applicationCursorKeys });
-  core.requireScripting(verb);
   core.writeToPane(pane, bytes);
 }
 

@@ -6,6 +6,8 @@
  * smuggle escape sequences to the user's terminal.
  */
 
+import { visibleControls } from '../terminal/control-chars.js';
+
 const NOTIFY_TEXT = {
   /** Desktop notifications are a glance; terminals cut or reject long payloads anyway. */
   maxChars: 200,
@@ -14,20 +16,15 @@ const NOTIFY_TEXT = {
 const BEL = '\x07';
 const OSC = '\x1b]';
 
+/** Line breaks and TAB: a notification is one line, so they become spaces rather than `^J`. */
+const LINE_BREAKS = /[\r\n\t]/g;
+
 /**
- * `text` with C0/C1 controls and DEL shown as visible escapes (`^[`, `^?`, `\u009b`), on
- * one line, cut to a notification's length.
+ * `text` on one line with the other controls made visible (`^[`, `^?`, `\x9b`: the one
+ * helper, src/terminal/control-chars.ts), cut to a notification's length.
  */
 export function visibleText(text: string): string {
-  let out = '';
-  for (const ch of text) {
-    const code = ch.codePointAt(0)!;
-    if (code === 0x0a || code === 0x0d || code === 0x09) out += ' ';
-    else if (code < 0x20) out += `^${String.fromCharCode(code + 0x40)}`;
-    else if (code === 0x7f) out += '^?';
-    else if (code >= 0x80 && code < 0xa0) out += `\\u${code.toString(16).padStart(4, '0')}`;
-    else out += ch;
-  }
+  const out = visibleControls(text.replace(LINE_BREAKS, ' '));
   const chars = [...out];
   return chars.length > NOTIFY_TEXT.maxChars ? `${chars.slice(0, NOTIFY_TEXT.maxChars - 1).join('')}…` : out;
 }

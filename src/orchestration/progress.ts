@@ -4,6 +4,7 @@
  * per status change. Plus the human summary `flow run` prints at the end.
  */
 import type { FlowReport, StepState, StepStatus } from './scheduler.js';
+import { visibleControls } from '../terminal/control-chars.js';
 
 const SYMBOL: Record<StepStatus, string> = {
   pending: '·',
@@ -37,7 +38,8 @@ function seconds(ms: number | null): string {
 export function formatStepLine(state: StepState, idWidth: number, now: number): string {
   const elapsed = state.status === 'running' && state.startedAt !== null ? now - state.startedAt : state.duration_ms;
   const detail = state.error ? state.error.message : (state.phase ?? '');
-  return `${SYMBOL[state.status]} ${state.id.padEnd(idWidth)}  ${state.status.padEnd(7)}  ${seconds(elapsed).padStart(7)}  ${(state.pane_id ?? '').padEnd(6)}  ${detail}`.trimEnd();
+  // Error messages may quote a pane (its command line, an agent's message): made visible (SPEC §8).
+  return visibleControls(`${SYMBOL[state.status]} ${state.id.padEnd(idWidth)}  ${state.status.padEnd(7)}  ${seconds(elapsed).padStart(7)}  ${(state.pane_id ?? '').padEnd(6)}  ${detail}`.trimEnd());
 }
 
 /** Live progress on a stream; call `update` on every change and `finish` at the end. */
@@ -69,7 +71,8 @@ export class ProgressView {
       this.lastStatus.set(state.id, key);
       const detail = state.error ? `: ${state.error.message}` : '';
       const time = state.status === 'running' ? '' : ` after ${seconds(state.duration_ms)}`;
-      this.stream.write(`flow ${this.flow}: step ${state.id} ${state.status}${state.pane_id ? ` (${state.pane_id})` : ''}${state.duration_ms === null ? '' : time}${detail}\n`);
+      const line = `flow ${this.flow}: step ${state.id} ${state.status}${state.pane_id ? ` (${state.pane_id})` : ''}${state.duration_ms === null ? '' : time}${detail}`;
+      this.stream.write(`${visibleControls(line)}\n`);
     }
   }
 

@@ -107,63 +107,122 @@ export function exitCodeFor(code: string): number {
   return EXIT.runtime;
 }
 
+/**
+ * How the scripting gate (SPEC §8) treats a method. The gate's principle: with it closed,
+ * nothing a caller sends can make a program already running in a pane act on text the
+ * caller chose.
+ * - `read`: touches no pane's input (reads, waits, listings); always allowed.
+ * - `never`: allowed with the gate closed (structure, typing without submitting, starting
+ *   an agent), but the caller text it carries must be inert (see `inert` and `words`).
+ * - `when-submitting`: `never` unless the `submit` param is true, then `always`.
+ * - `always`: submits input to a pane; refused with `scripting_disabled` while closed.
+ */
+export type Gating = 'read' | 'never' | 'when-submitting' | 'always';
+
+export interface MethodSpec {
+  gated: Gating;
+  /**
+   * Params holding caller text that reaches a pane or a name without the gate: while it is
+   * closed they may hold printable characters and TAB only. A path: `text`, `panes.*.prompt`
+   * (`*` walks an array); a string array param is checked item by item.
+   */
+  inert?: readonly string[];
+  /**
+   * The CLI verb a refusal names (`key`, `send --submit`); by default the method's own name
+   * as the herdr-style CLI spells it (`pane.send_keys` → `pane send-keys`).
+   */
+  verb?: string;
+  /**
+   * Params typed at a shell prompt as separate quoted words (`agent.start` args): printable
+   * characters only, gate open or not — a control cannot be typed as part of a word, and a
+   * TAB would run the shell's completion, which may rewrite the line before its Enter.
+   */
+  words?: readonly string[];
+}
+
+/**
+ * Every method the server answers, with its gating — declared here once; the dispatcher
+ * enforces it (src/rpc/gate.ts) and test/integration/gate-table.test.ts walks it.
+ */
+export const METHOD_TABLE = {
+  'system.ping': { gated: 'read' },
+  'system.identify': { gated: 'read' },
+  'system.capabilities': { gated: 'read' },
+  'fleet.list': { gated: 'read' },
+  'surface.list': { gated: 'read' },
+  'surface.status': { gated: 'read' },
+  'surface.read': { gated: 'read' },
+  'surface.search': { gated: 'read' },
+  'surface.send_text': { gated: 'when-submitting', inert: ['text'], verb: 'send --submit' },
+  'surface.send_keys': { gated: 'always', verb: 'key' },
+  'surface.focus': { gated: 'never' },
+  'surface.rename': { gated: 'never', inert: ['name'] },
+  'events.subscribe': { gated: 'read' },
+  'workspace.create': { gated: 'never', inert: ['label'] },
+  // Runs commands only in panes it creates itself, so not gated (SPEC §8); prompts are typed, not submitted.
+  'workspace.up': { gated: 'never', inert: ['name', 'panes.*.name', 'panes.*.prompt'] },
+  'workspace.list': { gated: 'read' },
+  'workspace.get': { gated: 'read' },
+  'workspace.focus': { gated: 'never' },
+  'workspace.rename': { gated: 'never', inert: ['label'] },
+  'workspace.close': { gated: 'never' },
+  'tab.create': { gated: 'never', inert: ['label'] },
+  'tab.list': { gated: 'read' },
+  'tab.get': { gated: 'read' },
+  'tab.focus': { gated: 'never' },
+  'tab.rename': { gated: 'never', inert: ['label'] },
+  'tab.close': { gated: 'never' },
+  'pane.split': { gated: 'never' },
+  'pane.move': { gated: 'never' },
+  'pane.list': { gated: 'read' },
+  'pane.get': { gated: 'read' },
+  'pane.current': { gated: 'read' },
+  'pane.focus': { gated: 'never' },
+  'pane.rename': { gated: 'never', inert: ['name'] },
+  'pane.close': { gated: 'never' },
+  'pane.zoom': { gated: 'never' },
+  'pane.resize': { gated: 'never' },
+  'pane.swap': { gated: 'never' },
+  'pane.read': { gated: 'read' },
+  'pane.send_text': { gated: 'never', inert: ['text'] },
+  'pane.send_keys': { gated: 'always' },
+  'pane.run': { gated: 'always' },
+  'pane.wait_for_output': { gated: 'read' },
+  'agent.list': { gated: 'read' },
+  'agent.get': { gated: 'read' },
+  'agent.rename': { gated: 'never', inert: ['name'] },
+  'agent.release': { gated: 'never' },
+  'agent.focus': { gated: 'never' },
+  'agent.explain': { gated: 'read' },
+  'agent.start': { gated: 'never', inert: ['name'], words: ['args'] },
+  'agent.prompt': { gated: 'always' },
+  'agent.wait': { gated: 'read' },
+  'agent.read': { gated: 'read' },
+  'agent.send_keys': { gated: 'always' },
+} as const satisfies Record<string, MethodSpec>;
+
+export type MethodName = keyof typeof METHOD_TABLE;
+
 /** Every method the server answers. The CLI and `system.capabilities` read this list. */
-export const METHODS = [
-  'system.ping',
-  'system.identify',
-  'system.capabilities',
-  'fleet.list',
-  'surface.list',
-  'surface.status',
-  'surface.read',
-  'surface.search',
-  'surface.send_text',
-  'surface.send_keys',
-  'surface.focus',
-  'surface.rename',
-  'events.subscribe',
-  'workspace.create',
-  'workspace.up',
-  'workspace.list',
-  'workspace.get',
-  'workspace.focus',
-  'workspace.rename',
-  'workspace.close',
-  'tab.create',
-  'tab.list',
-  'tab.get',
-  'tab.focus',
-  'tab.rename',
-  'tab.close',
-  'pane.split',
-  'pane.move',
-  'pane.list',
-  'pane.get',
-  'pane.current',
-  'pane.focus',
-  'pane.rename',
-  'pane.close',
-  'pane.zoom',
-  'pane.resize',
-  'pane.swap',
-  'pane.read',
-  'pane.send_text',
-  'pane.send_keys',
-  'pane.run',
-  'pane.wait_for_output',
-  'agent.list',
-  'agent.get',
-  'agent.rename',
-  'agent.release',
-  'agent.focus',
-  'agent.explain',
-  'agent.start',
-  'agent.prompt',
-  'agent.wait',
-  'agent.read',
-  'agent.send_keys',
-] as const;
-export type MethodName = (typeof METHODS)[number];
+export const METHODS = Object.keys(METHOD_TABLE) as MethodName[];
+
+/**
+ * Hook notifications (`corral hook` in a pane → `ai.*`, SPEC §4): they update an agent's
+ * status and never reach a pane's input, so they are `read` for the gate.
+ */
+export const HOOK_METHODS = ['ai.session_start', 'ai.prompt_submit', 'ai.tool_use', 'ai.notification', 'ai.stop', 'ai.exit', 'ai.session_end'] as const;
+
+/** The CLI verb that calls `method`, for messages: its declared `verb`, else `pane.send_keys` → `pane send-keys`. */
+export function methodVerb(method: string): string {
+  return methodSpec(method)?.verb ?? method.replace('.', ' ').replaceAll('_', '-');
+}
+
+/** The gating of any method the server registers (hook notifications included); undefined if unknown. */
+export function methodSpec(method: string): MethodSpec | undefined {
+  if (Object.hasOwn(METHOD_TABLE, method)) return METHOD_TABLE[method as MethodName];
+  if ((HOOK_METHODS as readonly string[]).includes(method)) return { gated: 'read' };
+  return undefined;
+}
 
 /** Name of the JSON-RPC notification that carries one event on a subscribed connection. */
 export const EVENT_NOTIFICATION = 'events.event';

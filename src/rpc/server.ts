@@ -20,11 +20,13 @@ import { surfaceHandlers } from './handlers/surface.js';
 import { eventHandlers } from './handlers/events.js';
 import { agentHandlers } from './handlers/agents.js';
 import { upHandlers } from './handlers/up.js';
+import { withGate } from './gate.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 
-const HANDLERS: HandlerTable = {
+// Every handler behind the scripting gate, as the method table declares it (SPEC §8).
+const HANDLERS: HandlerTable = withGate({
   ...systemHandlers,
   ...structureHandlers,
   ...paneIoHandlers,
@@ -32,7 +34,7 @@ const HANDLERS: HandlerTable = {
   ...eventHandlers,
   ...agentHandlers,
   ...upHandlers,
-};
+});
 
 /** Converts anything thrown by a handler into a JSON-RPC error with a `data.code`. */
 function toRpcError(error: unknown): JSONRPCErrorException {

@@ -10,6 +10,7 @@ import { CorralError } from '../rpc/protocol.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter, type Disposable } from './emitter.js';
 import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
@@ -104,6 +105,8 @@ export interface PaneTerminalOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** Where xterm's own errors are reported, rate-limited (default: the server's stderr). */
+  log?: RateLimitedXtermLog;
   /** Keep older scrollback rows in the pane's compact store (default true; see scrollback.ts). */
   compactScrollback?: boolean;
   /** Rows xterm itself keeps above the screen when the compact store is on. */
@@ -146,13 +149,18 @@ export class PaneTerminal {
   private _progress: Progress | null = null;
   private disposed = false;
 
+  /** xterm's complaints about this pane's output, at most one line a minute; set `log.label`. */
+  readonly log: RateLimitedXtermLog;
+
   constructor(options: PaneTerminalOptions) {
+    this.log = options.log ?? new RateLimitedXtermLog();
     const scrollback = {
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
       compact: options.compactScrollback,
       window: options.scrollbackWindow,
     };
     this.xterm = new Terminal({
+      logger: this.log,
       cols: options.cols,
       rows: options.rows,
       scrollback: xtermScrollbackFor(scrollback),
@@ -437,6 +445,7 @@ export class PaneTerminal {
     this.outputEmitter.clear();
     this.replyEmitter.clear();
     this.xterm.dispose();
+    this.log.flush();
   }
 
   /** The absolute number of the buffer's row 0. */

@@ -7,6 +7,7 @@ import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
+import { visibleControls as shown } from '../terminal/control-chars.js';
 
 /** TUI state the chrome shows. */
 export interface UiState {
@@ -48,13 +49,17 @@ export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { pan
   }));
 }
 
-/** Everything the chrome views draw. */
+/**
+ * Everything the chrome views draw. Every text that came from a pane or a peer (labels,
+ * names, titles, messages) goes through `shown` (visibleControls): ESC, OSC, C1 appear as
+ * `^[`, `\x9b` and cannot act on the user's terminal (SPEC §8).
+ */
 export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
   const model = core.model;
   const focusedPane = model.focusedPane();
   const workspaces: SidebarWorkspace[] = [...model.workspaces.values()].map((w, i) => ({
     id: w.id,
-    label: w.label,
+    label: shown(w.label),
     index: i + 1,
     focused: model.focusedWorkspace === w.id,
     badge: workspaceRollup(core, w),
@@ -62,7 +67,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
   const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
   const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
     id,
-    label: model.tab(id).label,
+    label: shown(model.tab(id).label),
     index: i + 1,
     focused: focusedWorkspace!.focusedTab === id,
     badge: tabRollup(core, model.tab(id)),
@@ -94,7 +99,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
       prefixLabel: ui.prefixLabel,
       scripting: core.scripting,
       hint: statusHint(ui),
-      message: ui.message?.text ?? null,
+      message: ui.message ? shown(ui.message.text) : null,
       messageIsError: ui.message?.error ?? false,
     },
     overlay: overlayModel(core, ui),
@@ -106,7 +111,7 @@ function sidebarAgents(core: CorralCore, ui: Pick<UiState, 'notify'>): SidebarAg
   const focused = core.model.focusedPane();
   return [...core.agents.agents()].map(({ pane, agent }) => ({
     key: pane.id,
-    label: agent.name ?? agent.kind,
+    label: shown(agent.name ?? agent.kind),
     where: pane.tabId,
     status: agent.state.status,
     notified: ui.notify?.isMarked(pane.surfaceId) ?? false,
@@ -126,7 +131,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
     const title = core.host(pane).terminal.title;
     if (title) parts.push(`· ${title}`);
   }
-  return parts.join(' ');
+  return shown(parts.join(' '));
 }
 
 /** The next agent that needs the user: blocked ones first, then finished (done) ones. */
@@ -151,7 +156,7 @@ function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
       return {
         kind: 'workspace-switcher',
         selected: overlay.selected,
-        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: w.label, badge: null })),
+        items: [...core.model.workspaces.values()].map((w) => ({ id: w.id, label: shown(w.label), badge: null })),
       };
     case 'rename':
       return { kind: 'rename', what: `${overlay.target.kind} ${overlay.target.id}`, value: overlay.value };

@@ -6,7 +6,9 @@ import {
   exitCodeForError,
   formatError,
   formatResult,
+  formatJsonLine,
   formatTable,
+  humanText,
   UsageError,
 } from '../../src/cli/output.js';
 import stringWidth from '../../src/cli/string-width-lite.js';
@@ -73,6 +75,37 @@ describe('tables', () => {
       ],
     });
     expect(text.split('\n')[1]).toBe('1*       w1:p1  -     w1         w1:t1  /src  bash');
+  });
+
+  it('shows peer text with its control characters made visible, each row on its own line', () => {
+    const text = formatSurfaces({
+      surfaces: [
+        { surface_id: 1, pane_id: 'w1:p1', name: 'n\x1b]0;pwn\x07', title: '', cwd: '/x\x1b]52;c;cHduZWQ=\x07\x1b[2J', cmd: 'vi\nfake row', workspace: 'w1', tab: 'w1:t1', focused: false },
+      ],
+    });
+    expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+    expect(text.trimEnd().split('\n')).toHaveLength(2);
+    expect(text).toContain('/x^[]52;c;cHduZWQ=^G^[[2J');
+    expect(text).toContain('n^[]0;pwn^G');
+    expect(text).toContain('vi^Jfake row');
+    const fleet = formatFleet({ agents: [row({ name: 'a\x9b2J' })] });
+    expect(fleet).toContain('a\\x9b2J');
+  });
+});
+
+describe('JSON for a terminal', () => {
+  it('escapes DEL and C1 controls as well, keeping the same JSON value', () => {
+    const value = { title: 'a\x9b2J\x7f\x1b]0;x\x07\x85' };
+    const line = formatJsonLine(value);
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f]/);
+    expect(line).toContain('\\u009b');
+    expect(JSON.parse(line)).toEqual(value);
+    expect(JSON.parse(formatResult(value))).toEqual({ result: value });
+    expect(formatError(new UsageError('x\x9by'))).not.toMatch(/\x9b/);
+  });
+
+  it('keeps line breaks in human text but nothing else', () => {
+    expect(humanText('a\n\x1b[2Jb\r')).toBe('a\n^[[2Jb^M');
   });
 });
 

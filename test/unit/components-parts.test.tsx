@@ -74,8 +74,10 @@ describe('text cells', () => {
     expect(textWidth(fit('日本語', 5))).toBe(5);
   });
 
-  it('turns control characters into spaces', () => {
-    expect(clean('a\x1b[2Jb\nc\td')).toBe('a [2Jb c d');
+  it('makes control characters visible, so they neither act on the terminal nor break the row', () => {
+    expect(clean('a\x1b[2Jb\nc\td\x9b')).toBe('a^[[2Jb^Jc^Id\\x9b');
+    expect(fit('\x1b]0;x\x07', 8)).toBe('^[]0;x^G');
+    expect(truncate('\x1b[2J long label', 6)).toBe('^[[2J…');
   });
 
   it('fits ANSI lines: pads, cuts, resets styles and keeps wide characters whole', () => {

@@ -5,7 +5,7 @@ import { notificationBytes, visibleText } from '../../src/notify/notify-text.js'
 describe('notification text', () => {
   it('shows control characters instead of sending them', () => {
     expect(visibleText('a\x1b]52;c;x\x07b')).toBe('a^[]52;c;x^Gb');
-    expect(visibleText('x\x7f\u009by\nz')).toBe('x^?\\u009by z');
+    expect(visibleText('x\x7f\u009by\nz')).toBe('x^?\\x9by z');
   });
 
   it('never lets peer text end the OSC or start another sequence', () => {

@@ -298,6 +298,14 @@ describe('progress output', () => {
     expect(tty).toContain('\x1b[2A');
   });
 
+  it('shows an error quoting a pane with its control characters made visible', () => {
+    const error = { code: 'agent_pane_busy', message: 'not at a shell prompt (running: vi \x1b]52;c;eA==\x07\x9b2J)' };
+    expect(formatStepLine(state({ status: 'failed', duration_ms: 1000, error }), 5, 0)).toContain('vi ^[]52;c;eA==^G\\x9b2J)');
+    let plain = '';
+    new ProgressView({ write: (t: string) => (plain += t), isTTY: false }, 'f', () => 0).update([state({ status: 'failed', duration_ms: 1000, error })]);
+    expect(plain).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);
+  });
+
   it('formats the final report', () => {
     expect(
       formatFlowReport({ flow: 'f', status: 'failed', steps: [{ id: 'a', status: 'failed', duration_ms: 1500, pane_id: null, error: { code: 'x', message: 'boom' } }] }),

@@ -7,7 +7,7 @@ import type { Argv } from 'yargs';
 import { READ_SOURCES } from '../../rpc/protocol.js';
 import { BOUNDS } from '../../rpc/bounds.js';
 import { AGENT_KINDS } from '../../agents/kinds.js';
-import { UsageError } from '../output.js';
+import { humanText, UsageError } from '../output.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { KEY_NAMES } from '../options.js';
 import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
@@ -86,7 +86,7 @@ const explain = defineCommand({
   handler: (argv) =>
     argv.json
       ? herdrCall(argv, 'agent.explain', () => ({ target: target(argv) }))
-      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => r.explanation),
+      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => humanText(r.explanation)),
 });
 
 const rename = defineCommand({

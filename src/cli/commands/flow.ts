@@ -5,7 +5,7 @@ import { readPlanFile } from '../../orchestration/load-file.js';
 import { RpcStepRunner } from '../../orchestration/flow-runner.js';
 import { runScheduler } from '../../orchestration/scheduler.js';
 import { formatFlowReport, ProgressView } from '../../orchestration/progress.js';
-import { formatJsonLine } from '../output.js';
+import { formatJsonLine, humanText } from '../output.js';
 import { defineCommand, out, reportError, withClient, type GlobalArgs } from '../run.js';
 
 /** Exit code of a second Ctrl-C, which gives up at once (128 + SIGINT). */
@@ -34,7 +34,7 @@ const run = defineCommand({
       return reportError(error);
     }
     if (argv.dryRun) {
-      out(argv.json ? `${formatJsonLine(planToJson(plan))}\n` : formatFlowPlan(plan));
+      out(argv.json ? `${formatJsonLine(planToJson(plan))}\n` : humanText(formatFlowPlan(plan)));
       return;
     }
     const interrupt = new AbortController();
@@ -53,7 +53,7 @@ const run = defineCommand({
           onChange: (states) => view.update(states),
         });
         view.finish();
-        out(argv.json ? `${formatJsonLine(report)}\n` : formatFlowReport(report));
+        out(argv.json ? `${formatJsonLine(report)}\n` : humanText(formatFlowReport(report)));
         process.exitCode = exitCode;
       });
     } finally {

@@ -7,7 +7,7 @@ import { HOOK_AGENTS, type HookAgent } from '../../agents/hook-events.js';
 import { type HooksReport, HooksConfigError, hooksStatus, installHooks, uninstallHooks } from '../../agents/hooks-install.js';
 import { EXIT } from '../../rpc/protocol.js';
 import { displayPath } from '../../paths.js';
-import { formatJsonLine } from '../output.js';
+import { formatJsonLine, humanText, terminalJson } from '../output.js';
 import { defineCommand, out } from '../run.js';
 
 interface HooksArgs {
@@ -39,12 +39,12 @@ function run(verb: 'install' | 'uninstall' | 'status', argv: HooksArgs): void {
   const opts = { project: argv.project };
   try {
     const report = verb === 'install' ? installHooks(agent, opts) : verb === 'uninstall' ? uninstallHooks(agent, opts) : hooksStatus(agent, opts);
-    out(argv.json ? `${formatJsonLine(report)}\n` : formatHooksReport(report, verb));
+    out(argv.json ? `${formatJsonLine(report)}\n` : humanText(formatHooksReport(report, verb)));
   } catch (error) {
     // A malformed agent config file is bad input (SPEC §3 has no config-specific code); the
     // message names the file.
     const code = error instanceof HooksConfigError ? 'invalid_params' : 'internal_error';
-    process.stderr.write(`${JSON.stringify({ error: { code, message: (error as Error).message } })}\n`);
+    process.stderr.write(`${terminalJson({ error: { code, message: (error as Error).message } })}\n`);
     process.exitCode = EXIT.runtime;
   }
 }

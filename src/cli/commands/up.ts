@@ -2,7 +2,7 @@
 import type { PaneInfo, WorkspaceInfo } from '../../rpc/protocol.js';
 import { formatUpPlan, parseUpFile, type UpPlan } from '../../orchestration/up-file.js';
 import { readPlanFile } from '../../orchestration/load-file.js';
-import { formatResult } from '../output.js';
+import { formatResult, humanText } from '../output.js';
 import { defineCommand, out, reportError, withClient } from '../run.js';
 
 /** The short human summary of what `up` created. */
@@ -35,12 +35,12 @@ export const upCommand = defineCommand({
       return reportError(error);
     }
     if (argv.dryRun) {
-      out(argv.json ? `${formatResult({ dry_run: true, plan })}\n` : formatUpPlan(plan, `${argv.file} (dry run: nothing was created)`));
+      out(argv.json ? `${formatResult({ dry_run: true, plan })}\n` : humanText(formatUpPlan(plan, `${argv.file} (dry run: nothing was created)`)));
       return;
     }
     await withClient(argv, async (client) => {
       const result = await client.call<{ workspace: WorkspaceInfo; panes: PaneInfo[] }>('workspace.up', { ...plan });
-      out(argv.json ? `${formatResult(result)}\n` : formatUpResult(result));
+      out(argv.json ? `${formatResult(result)}\n` : humanText(formatUpResult(result)));
     });
   },
 });

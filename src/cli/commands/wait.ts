@@ -1,6 +1,6 @@
 /** `corral wait`: block until panes are idle and/or print a pattern (SPEC §9). Timeout in SECONDS. */
 import { connect } from '../../rpc/client.js';
-import { formatJsonLine } from '../output.js';
+import { formatJsonLine, humanText } from '../output.js';
 import { jsonOption } from '../options.js';
 import { BOUNDS } from '../../rpc/bounds.js';
 import { numberOption, TIMEOUT_SECONDS } from '../numbers.js';
@@ -49,7 +49,7 @@ export const waitCommand = defineCommand({
     }
     await withClient(argv, async (client) => {
       const outcome = await runWait({ client, openEvents: () => connect(socketPathOf(argv)) }, opts);
-      out(argv.json ? `${formatJsonLine(outcome)}\n` : formatOutcome(outcome));
+      out(argv.json ? `${formatJsonLine(outcome)}\n` : humanText(formatOutcome(outcome)));
     }, FROM_FLAGS);
   },
 });

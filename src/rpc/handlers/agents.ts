@@ -1,7 +1,7 @@
 /** herdr-style `agent.*` methods and the `ai.*` hook notifications (SPEC §4, §5). */
 import { CorralError } from '../protocol.js';
 import { optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
-import { AGENT_STATUSES, type AgentStatus } from '../protocol.js';
+import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../protocol.js';
 import { promptAgent, startAgent } from '../../agents/agent-actions.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../agents/agent-wait.js';
 import { readAgent } from '../../agents/transcript.js';
@@ -24,8 +24,6 @@ export function agentPane(core: CorralCore, p: Params): PaneRecord {
   return pane;
 }
 
-/** Hook events arrive as notifications; each maps onto the agent in the sending pane. */
-const HOOK_EVENTS = ['ai.session_start', 'ai.prompt_submit', 'ai.tool_use', 'ai.notification', 'ai.stop', 'ai.exit', 'ai.session_end'] as const;
 
 function hookHandler(event: string) {
   return (p: Params, { core }: { core: CorralCore }) => {
@@ -92,7 +90,7 @@ export const agentHandlers: HandlerTable = {
   'agent.send_keys': (p, { core }) => {
     const keys = keysParam(p);
     const pane = agentPane(core, p);
-    sendKeys(core, pane, keys, 'agent send-keys');
+    sendKeys(core, pane, keys);
     return { agent: agentView(core, pane) };
   },
   'agent.list': (p, { core }) => {
@@ -123,5 +121,6 @@ export const agentHandlers: HandlerTable = {
     const pane = agentPane(core, p);
     return { agent: agentView(core, pane), explanation: core.agents.explain(pane) };
   },
-  ...Object.fromEntries(HOOK_EVENTS.map((event) => [event, hookHandler(event)])),
+  // Hook events arrive as notifications; each maps onto the agent in the sending pane.
+  ...Object.fromEntries(HOOK_METHODS.map((event) => [event, hookHandler(event)])),
 };

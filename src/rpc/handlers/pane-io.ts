@@ -32,7 +32,7 @@ export const paneIoHandlers: HandlerTable = {
     return { sent: true };
   },
   'pane.send_keys': (p, { core }) => {
-    sendKeys(core, paneParam(core, p), keysParam(p), 'pane send-keys');
+    sendKeys(core, paneParam(core, p), keysParam(p));
     return { sent: true };
   },
   'pane.run': (p, { core }) => {

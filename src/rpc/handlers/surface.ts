@@ -80,7 +80,7 @@ export const surfaceHandlers: HandlerTable = {
     return send(target(core, p));
   },
   'surface.send_keys': (p, { core }) => {
-    sendKeys(core, target(core, p), keysParam(p), 'key');
+    sendKeys(core, target(core, p), keysParam(p));
     return { sent: true };
   },
   'surface.focus': (p, { core }) => {
