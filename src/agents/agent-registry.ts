@@ -148,6 +148,7 @@ export class AgentRegistry {
     const now = Date.now();
     const visible = this.core.isWatched(pane);
     const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
+    const wasReady = agent.state.snapshot().interactiveReady;
     // The agent's own session id, for resuming it later (SPEC §13); hooks carry it on every event.
     agent.sessionId = text('session_id') ?? agent.sessionId;
     let change: StatusChange | null = null;
@@ -177,6 +178,11 @@ export class AgentRegistry {
     }
     this.core.emit({ type: event as CorralEvent['type'], ...this.ref(pane), ...this.eventFields(agent), source: 'hook' });
     if (change) this.publish(pane, agent, change, null);
+    else if (!wasReady && agent.state.snapshot().interactiveReady) {
+      // Same status (Qwen's SessionStart hook on an idle screen), but its input just became
+      // live: `agent start` waits on status changes and must hear of it, as from the screen.
+      this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), interactive_ready: true });
+    }
   }
 
   // -- queries ----------------------------------------------------------------
