@@ -170,9 +170,14 @@ export class AgentRegistry {
         change = agent.state.exited(code, now, visible);
         break;
       }
-      case 'ai.session_start':
-        change = agent.state.observeHook('idle', now, { visible });
+      case 'ai.session_start': {
+        // Codex 0.171 fires SessionStart lazily, with the first prompt, after that turn began:
+        // a session starting says nothing of a turn in progress, and must not finish it (it
+        // read as done 0.1 s into the answer, with no last_result).
+        const current = agent.state.snapshot().detected;
+        if (current !== 'working' && current !== 'blocked') change = agent.state.observeHook('idle', now, { visible });
         break;
+      }
       default:
         break;
     }
