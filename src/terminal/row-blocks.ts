@@ -42,8 +42,8 @@ function seal(rows: CompactRow[]): SealedBlock {
   return { data: deflateRawSync(packRows(rows), { level: DEFLATE_LEVEL }).toString('latin1'), kept };
 }
 
-function unseal(block: SealedBlock): CompactRow[] {
-  return unpackRows(inflateRawSync(Buffer.from(block.data, 'latin1')), BLOCK_ROWS, (i) => block.kept!.get(i)!);
+function unseal(block: SealedBlock, rows: number): CompactRow[] {
+  return unpackRows(inflateRawSync(Buffer.from(block.data, 'latin1')), rows, (i) => block.kept!.get(i)!);
 }
 
 export class RowBlocks {
@@ -54,6 +54,11 @@ export class RowBlocks {
   /** The blocks read last, newest first. */
   private cache: Array<{ block: SealedBlock; rows: CompactRow[] }> = [];
 
+  constructor(
+    /** Rows per block (small in tests, to cross block boundaries). */
+    private readonly blockRows = BLOCK_ROWS,
+  ) {}
+
   get length(): number {
     return this.count;
   }
@@ -61,8 +66,8 @@ export class RowBlocks {
   get(i: number): CompactRow | undefined {
     if (i < 0 || i >= this.count) return undefined;
     const j = this.skip + i;
-    const block = this.blocks[Math.floor(j / BLOCK_ROWS)]!;
-    const k = j % BLOCK_ROWS;
+    const block = this.blocks[Math.floor(j / this.blockRows)]!;
+    const k = j % this.blockRows;
     return Array.isArray(block) ? block[k] : this.rowsOf(block)[k];
   }
 
@@ -74,7 +79,7 @@ export class RowBlocks {
     }
     last.push(row);
     this.count++;
-    if (last.length === BLOCK_ROWS) this.blocks[this.blocks.length - 1] = seal(last);
+    if (last.length === this.blockRows) this.blocks[this.blocks.length - 1] = seal(last);
   }
 
   /** Drops the `n` oldest rows. */
@@ -82,10 +87,10 @@ export class RowBlocks {
     n = Math.min(n, this.count);
     this.count -= n;
     this.skip += n;
-    const whole = Math.floor(this.skip / BLOCK_ROWS);
+    const whole = Math.floor(this.skip / this.blockRows);
     if (whole > 0) {
       for (const block of this.blocks.splice(0, whole)) this.forget(block);
-      this.skip -= whole * BLOCK_ROWS;
+      this.skip -= whole * this.blockRows;
     }
     if (this.count === 0) this.clear();
   }
@@ -97,12 +102,14 @@ export class RowBlocks {
     this.count -= n;
     if (this.count === 0) return this.clear();
     const end = this.skip + this.count;
-    const lastIndex = Math.floor((end - 1) / BLOCK_ROWS);
+    const lastIndex = Math.floor((end - 1) / this.blockRows);
     for (const block of this.blocks.splice(lastIndex + 1)) this.forget(block);
     const last = this.blocks[lastIndex]!;
+    // A block left full stays as it is (only the newest block may be open, and never full).
+    if (end - lastIndex * this.blockRows === this.blockRows) return;
     const rows = Array.isArray(last) ? last : this.rowsOf(last).slice();
     if (!Array.isArray(last)) this.forget(last);
-    rows.length = end - lastIndex * BLOCK_ROWS;
+    rows.length = end - lastIndex * this.blockRows;
     this.blocks[lastIndex] = rows;
   }
 
@@ -130,7 +137,7 @@ export class RowBlocks {
   private rowsOf(block: SealedBlock): CompactRow[] {
     const hit = this.cache.find((c) => c.block === block);
     if (hit) return hit.rows;
-    const rows = unseal(block);
+    const rows = unseal(block, this.blockRows);
     this.cache.unshift({ block, rows });
     this.cache.length = Math.min(this.cache.length, CACHED_BLOCKS);
     return rows;
