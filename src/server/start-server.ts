@@ -10,7 +10,6 @@ import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
-import { keepYoungGenerationSmall } from '../terminal/memory-release.js';
 
 export interface StartOptions {
   socket?: string;
@@ -32,7 +31,6 @@ export interface RunningServer {
 /** Loads config, claims the socket, and serves a fresh core on it. */
 export async function startServer(opts: StartOptions = {}): Promise<RunningServer> {
   const env = opts.env ?? process.env;
-  keepYoungGenerationSmall();
   const socketPath = resolveSocketPath({ socket: opts.socket, session: opts.session }, env);
   const { config, error: configError } = loadConfig(resolveConfigPath(env), env);
   await claimSocketPath(socketPath);

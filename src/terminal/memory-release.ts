@@ -49,21 +49,3 @@ export function released(bytes: number): void {
   }, wait);
   timer.unref();
 }
-
-/**
- * Keeps V8's young generation at its initial size (2 MB) instead of letting it grow to 32 MB.
- * A flood allocates fast, so V8 grows the young generation to its maximum, and it only
- * shrinks it again while allocation goes on at a low rate — never on an idle server, where
- * it stays committed and resident: measured, 28 MB of 32 MB resident after 20 panes' floods,
- * with 1.4 MB in use. Flood CPU in-process was the same within noise (6 panes × 20,000
- * lines: 1.27–1.56 s either way); the server's `throughput` and `scrollback-cost` benches
- * measure it end to end. The flag is read whenever the young generation would grow, so
- * setting it at run time works; call once, when the server starts.
- */
-export function keepYoungGenerationSmall(): void {
-  try {
-    v8.setFlagsFromString('--semi-space-growth-factor=1');
-  } catch {
-    // Memory is then only what V8 keeps by default.
-  }
-}
