@@ -35,10 +35,10 @@ function seal(rows: CompactRow[]): SealedBlock {
   rows.forEach((row, i) => {
     if (!packable(row)) (kept ??= new Map()).set(i, row);
   });
-  // Kept as a one-byte string, on V8's heap, rather than as a Buffer (malloc'd): thousands of
-  // small long-lived allocations between a flood's large transient ones (the raw rings) keep
-  // the allocator from returning the flood's memory to the system (measured: +60 MB RSS for
-  // 20 panes). A Buffer from zlib would also pin its 16 KB output chunk.
+  // Kept as a one-byte string, on V8's heap, rather than as a Buffer (malloc'd): a Buffer from
+  // zlib pins its 16 KB output chunk (20 panes: +12 MB), and thousands of small long-lived C
+  // allocations among a flood's large transient ones (the raw rings) keep the allocator from
+  // returning the flood's memory to the system.
   return { data: deflateRawSync(packRows(rows), { level: DEFLATE_LEVEL }).toString('latin1'), kept };
 }
 
