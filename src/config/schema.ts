@@ -11,6 +11,7 @@ export interface Config {
   agent_stall_threshold_secs: number;
   shell: string;
   scrollback_lines: number;
+  max_panes: number;
   keys: KeysConfig;
   ui: UiConfig;
   notify: NotifyConfig;
@@ -41,6 +42,8 @@ type Env = Record<string, string | undefined>;
 export const CONFIG_LIMITS = {
   /** More than a million lines per pane would cost hundreds of MB per pane in xterm's buffer. */
   maxScrollbackLines: 1_000_000,
+  /** Each pane is a process and a pty; past this many the host's limits (fds, pids) bite first. */
+  maxMaxPanes: 65_536,
   /** A stall threshold past a day is meaningless, and keeps the ms value far from setTimeout's 2^31 overflow. */
   maxStallThresholdSecs: 86_400,
   /** Narrower than 10 cells cannot show an agent name; wider than 80 leaves no room for panes. */
@@ -99,6 +102,12 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '10000',
     doc: 'lines of scrollback kept per pane',
   },
+  {
+    path: 'max_panes',
+    check: intBetween(1, CONFIG_LIMITS.maxMaxPanes),
+    defaultText: '512',
+    doc: 'most panes one server holds; creating more is refused with invalid_params',
+  },
   { path: 'keys.prefix', check: isChord, defaultText: '"ctrl+b"', doc: 'the prefix key that starts every TUI command' },
   {
     path: 'ui.sidebar_width',
@@ -134,6 +143,7 @@ export function defaultConfig(env: Env = process.env): Config {
     agent_stall_threshold_secs: 120,
     shell,
     scrollback_lines: 10_000,
+    max_panes: 512,
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },

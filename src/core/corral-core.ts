@@ -118,6 +118,7 @@ export class CorralCore {
 
   /** `env`: extra variables for the root pane's shell (an `up` file's `env`); corral's own win. */
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
+    this.requirePaneRoom(1);
     this.requireShell();
     const created = this.model.createWorkspace(opts);
     this.startPane(created.pane, opts.env);
@@ -130,6 +131,7 @@ export class CorralCore {
   }
 
   createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
+    this.requirePaneRoom(1);
     this.requireShell();
     const created = this.model.createTab(opts);
     this.startPane(created.pane);
@@ -147,6 +149,7 @@ export class CorralCore {
     opts: { ratio?: number; cwd?: string; focus?: boolean; env?: Record<string, string> } = {},
   ) {
     const target = this.model.pane(paneId);
+    this.requirePaneRoom(1);
     this.requireShell();
     // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
     const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
@@ -157,6 +160,22 @@ export class CorralCore {
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged();
     return pane;
+  }
+
+  /**
+   * Refuses to go past `max_panes` (SPEC §11) before anything is created, so a client cannot
+   * exhaust the host's processes and ptys through the server; `count` lets `up` check all of
+   * its panes at once instead of building half a workspace.
+   */
+  requirePaneRoom(count: number): void {
+    const max = this.config.max_panes;
+    if (this.model.panes.size + count > max) {
+      throw new CorralError(
+        'invalid_params',
+        `cannot create ${count === 1 ? 'a pane' : `${count} panes`}: this server holds ${this.model.panes.size} of at most ${max} (config key max_panes)`,
+        { max_panes: max, panes: this.model.panes.size },
+      );
+    }
   }
 
   closePane(paneId: string): CloseResult {

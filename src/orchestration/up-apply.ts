@@ -30,6 +30,7 @@ export interface UpResult {
 
 /** Creates the panes of `plan` (in a new workspace, or added to `workspaceId`'s focused tab). */
 function createPanes(core: CorralCore, plan: UpPlan, workspaceId: string | undefined): { workspaceId: string; tabId: string; panes: PaneRecord[] } {
+  core.requirePaneRoom(plan.panes.length);
   const panes: PaneRecord[] = [];
   let tabId: string;
   let anchor: string;

@@ -235,6 +235,12 @@ export const LIMITS = {
   maxConnections: 64,
   /** A client that sent half a line and then nothing for this long is dropped. */
   partialLineTimeoutMs: 30_000,
+  /** A connection that sent nothing for this long and holds no stream or wait is closed. */
+  idleConnectionMs: 60_000,
+  /** Replies queued for a client that does not read them; past this, its requests wait unread. */
+  maxQueuedReplyBytes: 8 * 1024 * 1024,
+  /** Requests one connection may have running at once (waits included); more wait their turn. */
+  maxRequestsInFlight: 64,
   /** Largest text `send_text` accepts. */
   maxSendTextBytes: 64 * 1024,
   /** Per-subscriber queue before events are dropped. */

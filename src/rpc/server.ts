@@ -9,6 +9,7 @@ import { JSONRPCErrorException, JSONRPCServer, type JSONRPCResponse } from 'json
 import { LineSplitter } from './ndjson.js';
 import { CorralError, ERROR_CODES, EVENT_NOTIFICATION, LIMITS, RPC_CODES, errorCodeForRpc, rpcCodeFor, type ErrorCode } from './protocol.js';
 import { asParams } from './params.js';
+import { requestShapeProblem } from './request-shape.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Frame, FrameSink } from '../core/event-bus.js';
 import type { HandlerTable, RequestContext } from './handlers/context.js';
@@ -75,10 +76,28 @@ function buildDispatcher(): JSONRPCServer<RequestContext> {
 }
 
 function errorLine(id: unknown, code: ErrorCode, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code: rpcCodeFor(code), message, data: { code } } }) + '\n';
+  return JSON.stringify(errorResponse(id, code, message)) + '\n';
 }
 
-/** One client connection: framing, dispatch, its subscriptions and waits. */
+function errorResponse(id: unknown, code: ErrorCode, message: string): JSONRPCResponse {
+  return { jsonrpc: '2.0', id: (id ?? null) as never, error: { code: rpcCodeFor(code), message, data: { code } } };
+}
+
+/** Transport timings a test may shorten (the defaults are SPEC §3's). */
+export interface TransportOptions {
+  /** Close a connection that sent nothing for this long and holds no stream or wait. */
+  idleConnectionMs: number;
+}
+
+/**
+ * The defaults, with `CORRAL_TEST_IDLE_CONNECTION_MS` honoured so an integration test can
+ * watch the idle close without waiting a minute. Whoever sets a server's environment
+ * already controls it; a shorter idle close only closes connections sooner.
+ */
+export function transportOptions(env: NodeJS.ProcessEnv = process.env): TransportOptions {
+  const idle = Number(env.CORRAL_TEST_IDLE_CONNECTION_MS);
+  return { idleConnectionMs: Number.isInteger(idle) && idle > 0 ? idle : LIMITS.idleConnectionMs };
+}
 
 /**
  * One event goes to every subscriber as the same frame object: serialise it once, not once per
@@ -94,18 +113,40 @@ function notificationLine(frame: Frame): string {
   return line;
 }
 
+/**
+ * One client connection: framing, dispatch, its subscriptions and waits.
+ *
+ * Nothing a client does here may freeze or bloat the server (SPEC §3). Requests are taken off
+ * a queue one per event-loop turn, so a pipelined read's reply is already in the socket's
+ * write queue before the next read runs, and other connections get turns in between. While
+ * more than `maxQueuedReplyBytes` of replies wait unread, no further request is started and
+ * the socket is paused (also while a MiB of requests waits), so the kernel's buffer, not the
+ * server's heap, holds whatever else the client sends. At most `maxRequestsInFlight` requests
+ * of one connection run at once; the rest wait their turn. A connection that sent nothing
+ * for `idleConnectionMs` and holds no stream or running request is closed.
+ */
 class Connection {
   private readonly abort = new AbortController();
   private readonly closeCallbacks: Array<() => void> = [];
   private readonly drainListeners: Array<() => void> = [];
   private partialTimer: NodeJS.Timeout | null = null;
+  private readonly idleTimer: NodeJS.Timeout;
   private readonly splitter: LineSplitter;
+  /** Complete request lines not started yet (bounded: the socket pauses while they wait). */
+  private readonly queue: string[] = [];
+  private queuedChars = 0;
+  private pumpScheduled = false;
+  private inFlight = 0;
+  /** Streams (event subscriptions, which last until the connection closes); never idle with one. */
+  private streams = 0;
+  private paused = false;
   private closed = false;
 
   constructor(
     private readonly socket: Socket,
     private readonly core: CorralCore,
     private readonly dispatcher: JSONRPCServer<RequestContext>,
+    options: TransportOptions,
   ) {
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
@@ -115,16 +156,28 @@ class Connection {
         this.close();
       },
     });
+    this.idleTimer = setTimeout(() => this.onIdle(), options.idleConnectionMs);
+    this.idleTimer.unref();
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('drain', () => this.drainListeners.forEach((listener) => listener()));
+    socket.on('drain', () => {
+      // A client that reads its backlog is not idle, even if it sends nothing meanwhile.
+      this.idleTimer.refresh();
+      this.drainListeners.forEach((listener) => listener());
+      this.pump();
+    });
     socket.on('close', () => this.close());
     socket.on('error', () => this.close());
   }
 
   private onData(chunk: Buffer): void {
     if (this.closed) return;
-    for (const line of this.splitter.push(chunk)) this.handleLine(line);
+    this.idleTimer.refresh();
+    for (const line of this.splitter.push(chunk)) {
+      this.queue.push(line);
+      this.queuedChars += line.length;
+    }
     this.armPartialTimer();
+    this.pump();
   }
 
   /** Drops a client that left half a line hanging (SPEC §3). */
@@ -134,6 +187,44 @@ class Connection {
     if (this.splitter.pendingBytes === 0 || this.closed) return;
     this.partialTimer = setTimeout(() => this.socket.destroy(), LIMITS.partialLineTimeoutMs);
     this.partialTimer.unref();
+  }
+
+  /** Closes a connection that is only holding a slot; one with a stream or a running request stays. */
+  private onIdle(): void {
+    if (this.closed) return;
+    if (this.streams > 0 || this.inFlight > 0) this.idleTimer.refresh();
+    else this.socket.destroy();
+  }
+
+  /** Replies wait unread past the bound: the client is not reading. */
+  private get repliesBackedUp(): boolean {
+    return this.socket.writableLength >= LIMITS.maxQueuedReplyBytes;
+  }
+
+  /** Starts the next queued request if the connection has room, then pauses or resumes reading. */
+  private pump(): void {
+    if (this.closed || this.pumpScheduled) return;
+    if (this.queue.length > 0 && !this.repliesBackedUp && this.inFlight < LIMITS.maxRequestsInFlight) {
+      const line = this.queue.shift()!;
+      this.queuedChars -= line.length;
+      this.handleLine(line);
+      if (this.queue.length > 0) {
+        // One request per turn: the reply of a quick one is queued (and counted) before the next starts.
+        this.pumpScheduled = true;
+        setImmediate(() => {
+          this.pumpScheduled = false;
+          this.pump();
+        });
+      }
+    }
+    // Stop reading while replies pile up unread, or while a MiB of requests waits its turn
+    // (behind 64 running waits, say); the kernel's socket buffer then holds the rest.
+    const shouldPause = (this.queue.length > 0 && this.repliesBackedUp) || this.queuedChars >= LIMITS.maxLineBytes;
+    if (shouldPause !== this.paused) {
+      this.paused = shouldPause;
+      if (shouldPause) this.socket.pause();
+      else this.socket.resume();
+    }
   }
 
   private handleLine(line: string): void {
@@ -151,16 +242,58 @@ class Connection {
       sink: this.sink,
       afterResponse: (callback) => after.push(callback),
       onClose: (callback) => this.closeCallbacks.push(callback),
+      holdStream: () => {
+        this.streams++;
+      },
     };
-    Promise.resolve(this.dispatcher.receive(request as never, ctx))
+    this.inFlight++;
+    this.dispatch(request, ctx)
       .then((response) => {
-        const fixed = withDataCode(response);
-        if (fixed) this.write(JSON.stringify(fixed) + '\n');
+        if (response) this.write(JSON.stringify(response) + '\n');
         after.forEach((callback) => callback());
       })
       .catch((error: unknown) => {
         this.write(errorLine(null, 'internal_error', `internal error: ${(error as Error)?.message ?? error}`));
+      })
+      .finally(() => {
+        this.inFlight--;
+        this.idleTimer.refresh();
+        this.pump();
       });
+  }
+
+  /**
+   * Answers one parsed message: a request, a notification, or a batch. Malformed messages are
+   * -32600 before json-rpc-2.0 sees them. A batch runs its requests one after another and stops
+   * at `maxQueuedReplyBytes` of replies (the rest answer `server_busy`), because its reply is
+   * one line that must be built whole.
+   */
+  private async dispatch(message: unknown, ctx: RequestContext): Promise<JSONRPCResponse | JSONRPCResponse[] | null> {
+    if (!Array.isArray(message) || message.length === 0) {
+      const problem = Array.isArray(message) ? null : requestShapeProblem(message);
+      if (problem !== null) return errorResponse(null, 'invalid_request', problem);
+      return withDataCode(await this.dispatcher.receive(message as never, ctx)) as JSONRPCResponse | JSONRPCResponse[] | null;
+    }
+    const responses: JSONRPCResponse[] = [];
+    let bytes = 0;
+    for (const item of message) {
+      const problem = requestShapeProblem(item);
+      if (problem !== null) {
+        responses.push(errorResponse(null, 'invalid_request', problem));
+        continue;
+      }
+      const id = (item as { id?: unknown }).id;
+      if (bytes >= LIMITS.maxQueuedReplyBytes) {
+        if (id !== undefined) responses.push(errorResponse(id, 'server_busy', `server busy: this batch's replies passed ${LIMITS.maxQueuedReplyBytes} bytes; send the rest again`));
+        continue;
+      }
+      const response = withDataCode(await this.dispatcher.receive(item as never, ctx)) as JSONRPCResponse | null;
+      if (response) {
+        responses.push(response);
+        bytes += JSON.stringify(response).length;
+      }
+    }
+    return responses.length > 0 ? responses : null;
   }
 
   /** Event frames go out as JSON-RPC notifications on this connection. */
@@ -181,6 +314,9 @@ class Connection {
     if (this.closed) return;
     this.closed = true;
     if (this.partialTimer) clearTimeout(this.partialTimer);
+    clearTimeout(this.idleTimer);
+    this.queue.length = 0;
+    this.queuedChars = 0;
     this.abort.abort();
     for (const callback of this.closeCallbacks.splice(0)) {
       try {
@@ -192,13 +328,22 @@ class Connection {
   }
 }
 
+/** How long a refused (server_busy) client gets to read its error before its socket is destroyed. */
+const REFUSED_LINGER_MS = 1000;
+
 /** Listens on `socketPath` and serves the core until `close()`. */
 export class RpcServer {
   private readonly server: Server;
   private readonly dispatcher = buildDispatcher();
+  /** Served connections; they count against `maxConnections`. */
   private readonly connections = new Set<Socket>();
+  /** Every open socket, refused ones included, so `close()` can end them all. */
+  private readonly sockets = new Set<Socket>();
 
-  constructor(private readonly core: CorralCore) {
+  constructor(
+    private readonly core: CorralCore,
+    private readonly options: TransportOptions = transportOptions(),
+  ) {
     this.server = createServer((socket) => this.accept(socket));
   }
 
@@ -213,18 +358,26 @@ export class RpcServer {
   }
 
   private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.on('close', () => {
+      this.sockets.delete(socket);
+      this.connections.delete(socket);
+    });
     if (this.connections.size >= LIMITS.maxConnections) {
+      socket.on('error', () => socket.destroy());
       socket.end(errorLine(null, 'server_busy', `server busy: more than ${LIMITS.maxConnections} connections`));
+      // A client that never closes its side must not keep the socket (or shutdown) waiting.
+      setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
       return;
     }
     this.connections.add(socket);
-    socket.on('close', () => this.connections.delete(socket));
-    new Connection(socket, this.core, this.dispatcher);
+    new Connection(socket, this.core, this.dispatcher, this.options);
   }
 
-  /** Stops accepting and ends every connection. */
+  /** Stops accepting and destroys every open socket, so shutdown never waits on a client. */
   close(): Promise<void> {
-    for (const socket of this.connections) socket.destroy();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    for (const socket of this.sockets) socket.destroy();
+    return closed;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The one regex engine for every user pattern over pane text: `surface.search --regex`,
- * `pane.wait_for_output` with a regex match, `corral wait --pattern` and a flow's
- * `ready.pattern` (SPEC §3, §9; the herdr seed says "Rust regex syntax").
+ * `pane.wait_for_output` with a regex match, `corral wait --pattern`, a flow's `ready.pattern`
+ * and the TUI's copy-mode search (SPEC §3, §9; the herdr seed says "Rust regex syntax").
  *
  * RE2 (the `re2` binding) because it is both: its syntax is the one Rust's `regex` crate
  * copied — `(?i)`, `(?P<name>…)`, `[[:digit:]]`, `\z`, `\p{Greek}` — and it matches in time
@@ -33,21 +33,22 @@ function re2(): typeof RE2Type {
   return engine;
 }
 
-/**
- * Compiles `source`; a pattern RE2 rejects is `invalid_regex` naming `label` (the flag or
- * key the user wrote it in) and RE2's reason.
- */
-export function compilePaneRegex(source: string, label = 'regex'): PaneRegex {
+/** Compiles with RE2; a pattern it rejects is `invalid_regex` naming `label` (the flag or key the user wrote it in) and RE2's reason. */
+function compile(source: string, flags: string, label: string): RE2Type {
   const RE2 = re2();
-  let re: RE2Type;
   try {
-    // No 'g' or 'y' flag: those keep lastIndex between test() calls and would skip matches.
-    re = new RE2(source);
+    return new RE2(source, flags);
   } catch (error) {
     throw new CorralError('invalid_regex', `invalid ${label} ${JSON.stringify(source)}: ${(error as Error).message} (${PANE_REGEX_SYNTAX})`, {
       pattern: source,
     });
   }
+}
+
+/** Compiles `source` to match one line at a time. */
+export function compilePaneRegex(source: string, label = 'regex'): PaneRegex {
+  // No 'g' or 'y' flag: those keep lastIndex between test() calls and would skip matches.
+  const re = compile(source, '', label);
   return { source, test: (line) => re.test(line) };
 }
 
@@ -63,15 +64,7 @@ export interface PaneRegexScanner {
  * folds case. Throws `invalid_regex` like `compilePaneRegex`.
  */
 export function compilePaneScanner(source: string, options: { ignoreCase?: boolean } = {}): PaneRegexScanner {
-  const RE2 = re2();
-  let re: RE2Type;
-  try {
-    re = new RE2(source, options.ignoreCase ? 'gim' : 'gm');
-  } catch (error) {
-    throw new CorralError('invalid_regex', `invalid regex ${JSON.stringify(source)}: ${(error as Error).message} (${PANE_REGEX_SYNTAX})`, {
-      pattern: source,
-    });
-  }
+  const re = compile(source, options.ignoreCase ? 'gim' : 'gm', 'regex');
   return {
     source,
     forEachMatch(text, fn) {

@@ -22,6 +22,7 @@ describe('defaults', () => {
       agent_stall_threshold_secs: 120,
       shell: '/bin/zsh',
       scrollback_lines: 10000,
+      max_panes: 512,
       keys: { prefix: 'ctrl+b', overrides: {} },
       ui: { sidebar_width: 28 },
       notify: { on: ['blocked', 'done'], command: '' },
@@ -43,6 +44,7 @@ describe('parseConfig', () => {
         'agent_stall_threshold_secs = 300',
         'shell = "/usr/bin/fish"',
         'scrollback_lines = 0',
+        'max_panes = 3',
         '[keys]',
         'prefix = "ctrl+a"',
         'split_right = "|"',
@@ -57,6 +59,7 @@ describe('parseConfig', () => {
     expect(config.agent_stall_threshold_secs).toBe(300);
     expect(config.shell).toBe('/usr/bin/fish');
     expect(config.scrollback_lines).toBe(0);
+    expect(config.max_panes).toBe(3);
     expect(config.keys).toEqual({ prefix: 'ctrl+a', overrides: { split_right: '|', new_tab: 'alt+t' } });
     expect(config.ui.sidebar_width).toBe(40);
   });

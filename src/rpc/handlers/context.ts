@@ -13,6 +13,8 @@ export interface RequestContext {
   afterResponse(callback: () => void): void;
   /** Ties a resource's life to the connection. */
   onClose(callback: () => void): void;
+  /** Marks the connection as holding a stream until it closes, so it is never closed as idle. */
+  holdStream(): void;
 }
 
 export type Handler = (params: Params, ctx: RequestContext) => unknown | Promise<unknown>;

@@ -29,6 +29,8 @@ export const eventHandlers: HandlerTable = {
       : undefined;
     const subscription = ctx.core.bus.subscribe({ surfaces, types: types ? new Set(types) : undefined }, ctx.sink, { paused: true });
     ctx.afterResponse(() => subscription.start());
+    // A subscriber may legitimately say nothing for hours: its connection is not idle.
+    ctx.holdStream();
     ctx.onClose(() => subscription.dispose());
     return { type: 'subscribed', id: subscription.id };
   },
