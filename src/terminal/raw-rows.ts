@@ -15,6 +15,7 @@ import type { CoreBufferLine } from './xterm-internals.js';
 const WORDS_PER_CELL = 3;
 const FIRST_SLOTS = 16;
 const FIRST_WORDS = 4096;
+const NO_WORDS = new Uint32Array(0);
 
 /** xterm never mutates a row's side tables once the row has left it (it gives a reused row new ones). */
 type Combined = CoreBufferLine['_combined'] | undefined;
@@ -109,7 +110,10 @@ export class RawRows {
     this.extended.fill(undefined);
     if (this.words.length > FIRST_WORDS) {
       released(this.words.byteLength);
-      this.words = new Uint32Array(FIRST_WORDS);
+      // No new array until the next row: a small array allocated now, while a flood's large
+      // ones are still live, lands above them in the C heap and pins it — it cannot shrink
+      // below a live allocation (measured: most of 20 panes' floods stayed resident).
+      this.words = NO_WORDS;
     }
     if (this.start.length > FIRST_SLOTS) this.resizeSlots(FIRST_SLOTS);
   }

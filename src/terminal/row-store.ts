@@ -1,11 +1,12 @@
 /**
  * One pane's older scrollback, numbered by absolute row (the numbers `endLine` uses): rows
- * `first … end - 1`. The older part is `CompactRow`s in a ring; the newest part is rows just
- * copied out of xterm, still raw (`RawRows`), until `encodeRaw` encodes them (when the pane is
- * quiet). Appending and dropping the oldest row are O(1), so a flood costs the same per row
+ * `first … end - 1`. The older part is `CompactRow`s, packed and compressed by blocks
+ * (`RowBlocks`); the newest part is rows just copied out of xterm, still raw (`RawRows`), until
+ * `encodeRaw` encodes them (when the pane is quiet). Appending and dropping the oldest row are O(1), so a flood costs the same per row
  * however full the store is.
  */
-import { CompactRow, decodeRowInto, encodeRow, rowBytes } from './compact-row.js';
+import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
+import { RowBlocks } from './row-blocks.js';
 import { RawRows } from './raw-rows.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
@@ -13,10 +14,8 @@ import type { CoreBufferLine } from './xterm-internals.js';
 const EMPTY_ROW = new CompactRow('', null, null, null, null, false);
 
 export class RowStore {
-  private ring: Array<CompactRow | undefined> = new Array(16);
-  private head = 0;
   /** Encoded rows (the older part). */
-  private count = 0;
+  private encoded = new RowBlocks();
   private _first = 0;
   private raw: RawRows;
 
@@ -75,8 +74,7 @@ export class RowStore {
 
   /** Approximate bytes held. */
   bytes(): number {
-    let total = 0;
-    for (const row of this.rows()) total += rowBytes(row);
+    let total = this.encoded.bytes();
     for (let i = 0; i < this.raw.size; i++) total += this.raw.line(i)!._data.byteLength;
     return total;
   }
@@ -97,9 +95,12 @@ export class RowStore {
 
   /** The encoded row with absolute number `abs`, or undefined. */
   private get(abs: number): CompactRow | undefined {
-    const i = abs - this._first;
-    if (i < 0 || i >= this.count) return undefined;
-    return this.ring[(this.head + i) % this.ring.length];
+    return this.encoded.get(abs - this._first);
+  }
+
+  /** Encoded rows. */
+  private get count(): number {
+    return this.encoded.length;
   }
 
   /** Appends an encoded row numbered `end` (raw rows are encoded first, to keep the order). */
@@ -110,9 +111,7 @@ export class RowStore {
 
   /** Appends to the encoded part (which ends where the raw part begins). */
   private append(row: CompactRow): void {
-    if (this.count === this.ring.length) this.grow();
-    this.ring[(this.head + this.count) % this.ring.length] = row;
-    this.count++;
+    this.encoded.push(row);
   }
 
   /** Appends empty rows so the store ends at `abs` (rows that were never seen). */
@@ -125,48 +124,26 @@ export class RowStore {
   dropBefore(abs: number): void {
     const total = Math.min(this.size, abs - this._first);
     if (total <= 0) return;
-    let drop = Math.min(this.count, total);
+    const drop = Math.min(this.count, total);
     if (total > drop) {
       this.raw.dropFront(total - drop);
       this._first += total - drop;
     }
     this._first += drop;
-    this.count -= drop;
-    while (drop-- > 0) {
-      this.ring[this.head] = undefined;
-      this.head = (this.head + 1) % this.ring.length;
-    }
-    if (this.count === 0) this.head = 0;
+    this.encoded.dropFront(drop);
   }
 
   /** Drops rows numbered `abs` and above. */
   dropFrom(abs: number): void {
     const keep = Math.max(0, abs - this._first);
     if (keep < this.size) this.raw.dropBack(Math.min(this.raw.size, this.size - keep));
-    while (this.count > keep) {
-      this.count--;
-      this.ring[(this.head + this.count) % this.ring.length] = undefined;
-    }
+    if (this.count > keep) this.encoded.dropBack(this.count - keep);
   }
 
   /** Empties the store; the next row appended is numbered `abs`. */
   reset(abs: number): void {
     this.raw.clear();
-    this.ring = new Array(16);
-    this.head = 0;
-    this.count = 0;
+    this.encoded.clear();
     this._first = abs;
-  }
-
-  /** Every encoded row, oldest first (for measuring). */
-  *rows(): Iterable<CompactRow> {
-    for (let i = 0; i < this.count; i++) yield this.ring[(this.head + i) % this.ring.length]!;
-  }
-
-  private grow(): void {
-    const next = new Array<CompactRow | undefined>(this.ring.length * 2);
-    for (let i = 0; i < this.count; i++) next[i] = this.ring[(this.head + i) % this.ring.length];
-    this.ring = next;
-    this.head = 0;
   }
 }
