@@ -66,8 +66,17 @@ export interface AgentRules {
   generic: boolean;
   /** How to resume one of this agent's own sessions (SPEC §13), or null when not known. */
   resume: ResumeSpec | null;
+  /**
+   * How a transcript read scrolls the agent's own view (`transcript_scroll`): "wheel" (the
+   * default) sends SGR mouse-wheel reports; "page-keys" sends PageUp/PageDown, for an agent
+   * that takes the mouse but does not scroll its conversation on wheel input (Kilo 7.7.7).
+   */
+  transcriptScroll: TranscriptScroll;
   rules: readonly Rule[];
 }
+
+export const TRANSCRIPT_SCROLLS = ['wheel', 'page-keys'] as const;
+export type TranscriptScroll = (typeof TRANSCRIPT_SCROLLS)[number];
 
 /** The agent's own session id and the argv that resumes it, as data (`[resume]`). */
 export interface ResumeSpec {
@@ -119,7 +128,7 @@ export const RULE_DEFAULTS = {
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'rule'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with'] as const;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
@@ -221,6 +230,12 @@ export function parseRules(text: string, file: string): AgentRules {
   const generic = raw.generic === true;
   if (raw.generic !== undefined && typeof raw.generic !== 'boolean') fail(topLines.get('generic') ?? null, 'generic', `key "generic" must be true or false, got ${describe(raw.generic)}`);
   const resume = parseResume(raw.resume, topLines.get('resume') ?? null, fail);
+  let transcriptScroll: TranscriptScroll = 'wheel';
+  if (raw.transcript_scroll !== undefined) {
+    if (!(TRANSCRIPT_SCROLLS as readonly unknown[]).includes(raw.transcript_scroll)) {
+      fail(topLines.get('transcript_scroll') ?? null, 'transcript_scroll', `key "transcript_scroll" must be one of ${TRANSCRIPT_SCROLLS.map((m) => `"${m}"`).join(', ')}, got ${describe(raw.transcript_scroll)}`);
+    } else transcriptScroll = raw.transcript_scroll as TranscriptScroll;
+  }
 
   const rules: Rule[] = [];
   const rawRules = raw.rule;
@@ -336,7 +351,7 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, rules };
 }
 
 /** The `[resume]` table: `args` with exactly one `{id}`, `id_from`, optional `verified_with`. */

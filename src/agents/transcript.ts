@@ -10,6 +10,7 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { readPane, type ReadOptions } from '../core/pane-io.js';
+import type { TranscriptScroll } from './rules-schema.js';
 
 export const SCROLL_GATHER = {
   /** Wheel notches per step; each moves a few lines in most TUIs. */
@@ -57,7 +58,8 @@ export async function readGathering(core: CorralCore, pane: PaneRecord, opts: Re
   }
   // An app that does not take the mouse cannot be scrolled without typing into it: stay passive.
   if (terminal.mouseTrackingMode === 'none') return plain;
-  const lines = await oneGatherAtATime(host, () => gatherTranscript(host, opts.lines!));
+  const scroll = agent?.rules?.transcriptScroll ?? 'wheel';
+  const lines = await oneGatherAtATime(host, () => gatherTranscript(host, opts.lines!, scroll));
   const text = lines.slice(-opts.lines!).join('\n');
   return { ...plain, text, truncated: lines.length > opts.lines!, revision: host.outputGeneration };
 }
@@ -77,14 +79,14 @@ function oneGatherAtATime<T>(host: PaneHost, gather: () => Promise<T>): Promise<
 }
 
 /** Scrolls up page by page until the top (or enough lines), stitches the pages, scrolls back. */
-async function gatherTranscript(host: PaneHost, wanted: number): Promise<string[]> {
+async function gatherTranscript(host: PaneHost, wanted: number, scroll: TranscriptScroll): Promise<string[]> {
   const screen = () => host.terminal.read({ source: 'visible' }).text.split('\n');
   const bottom = screen();
   const pages: string[][] = [bottom];
   let steps = 0;
   try {
     while (pages.length < SCROLL_GATHER.maxPages) {
-      await wheel(host, 'up');
+      await scrollStep(host, scroll, 'up');
       steps++;
       const page = screen();
       if (samePage(page, pages[pages.length - 1]!)) break;
@@ -94,7 +96,7 @@ async function gatherTranscript(host: PaneHost, wanted: number): Promise<string[
   } finally {
     // Put the viewport back where the user left it: at the bottom.
     for (let i = 0; i < steps + 2; i++) {
-      await wheel(host, 'down');
+      await scrollStep(host, scroll, 'down');
       if (samePage(screen(), bottom)) break;
     }
   }
@@ -170,12 +172,18 @@ function stitchScrolling(pages: string[][]): string[] {
   return out;
 }
 
-/** Sends wheel notches in the middle of the pane and waits for the redraw to settle. */
-function wheel(host: PaneHost, direction: 'up' | 'down'): Promise<void> {
+/** The input that scrolls the agent's view one step: wheel notches mid-pane, or one page key. */
+export function scrollInput(scroll: TranscriptScroll, direction: 'up' | 'down', cols: number, rows: number): string {
+  if (scroll === 'page-keys') return direction === 'up' ? '\x1b[5~' : '\x1b[6~';
   const code = direction === 'up' ? 64 : 65;
-  const x = Math.max(1, Math.floor(host.terminal.cols / 2));
-  const y = Math.max(1, Math.floor(host.terminal.rows / 2));
-  const report = `\x1b[<${code};${x};${y}M`.repeat(SCROLL_GATHER.notchesPerStep);
+  const x = Math.max(1, Math.floor(cols / 2));
+  const y = Math.max(1, Math.floor(rows / 2));
+  return `\x1b[<${code};${x};${y}M`.repeat(SCROLL_GATHER.notchesPerStep);
+}
+
+/** Scrolls the agent's view one step and waits for the redraw to settle. */
+function scrollStep(host: PaneHost, scroll: TranscriptScroll, direction: 'up' | 'down'): Promise<void> {
+  const report = scrollInput(scroll, direction, host.terminal.cols, host.terminal.rows);
   return new Promise((resolve) => {
     let quiet: NodeJS.Timeout | null = null;
     const done = () => {

@@ -335,6 +335,17 @@ describe('shipped rule files', () => {
     expect(proven).toEqual(['claude', 'codex', 'qwen', 'pi', 'kilo']);
   });
 
+  it('reads transcript_scroll per kind: the wheel by default, page keys for Kilo', () => {
+    const all = loadAllRules();
+    expect(all.get('kilo')!.transcriptScroll).toBe('page-keys');
+    expect(all.get('codex')!.transcriptScroll).toBe('wheel');
+    expect(parseRules(DEMO, FILE).transcriptScroll).toBe('wheel');
+    expect(parseRules(`transcript_scroll = "page-keys"\n${DEMO}`, FILE).transcriptScroll).toBe('page-keys');
+    const err = parseError(`transcript_scroll = "arrows"\n${DEMO}`);
+    expect(err.message).toContain('transcript_scroll');
+    expect(err.message).toContain('"wheel", "page-keys"');
+  });
+
   it('CORRAL_AGENT_RULES=generic sets every kind\'s own rules aside', () => {
     const all = loadAllRules();
     expect(rulesInUse(all, {})).toBe(all);

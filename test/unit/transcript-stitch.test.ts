@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixedRows, stitch } from '../../src/agents/transcript.js';
+import { fixedRows, scrollInput, stitch } from '../../src/agents/transcript.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 
@@ -94,5 +94,14 @@ describe('transcript stitching on real Codex pages', () => {
     expect(count('› Ask Codex to do anything')).toBe(1);
     expect(lines.some((l) => l.includes('Back to bottom') || l.includes('enter/esc latest'))).toBe(false);
     expect(lines.filter((l) => l.includes('Worked for'))).toHaveLength(3);
+  });
+});
+
+describe('scrollInput', () => {
+  it('sends SGR wheel notches mid-pane by default, and PageUp/PageDown for page-keys', () => {
+    expect(scrollInput('wheel', 'up', 100, 30)).toBe('\x1b[<64;50;15M'.repeat(5));
+    expect(scrollInput('wheel', 'down', 1, 1)).toBe('\x1b[<65;1;1M'.repeat(5));
+    expect(scrollInput('page-keys', 'up', 100, 30)).toBe('\x1b[5~');
+    expect(scrollInput('page-keys', 'down', 100, 30)).toBe('\x1b[6~');
   });
 });
