@@ -4,7 +4,7 @@
  * everywhere. Every glyph is one cell wide in Ink's string-width, in the compositor's
  * char-width and in xterm's Unicode 6 tables (checked by a test).
  */
-import type { AgentStatus } from '../src/rpc/protocol.js';
+import type { AgentStatus } from '../src/contract/protocol.js';
 import { COLOR, type Style } from './paint.js';
 
 export interface Badge {

@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { CorralError } from './rpc/protocol.js';
+import { CorralError } from './contract/protocol.js';
 
 /** Session names become file names; a closed alphabet keeps them free of `/` and shell surprises. */
 export const SESSION_NAME_RE = /^[A-Za-z0-9_.-]+$/;

@@ -8,7 +8,7 @@
  * On the CLI path: node builtins and the dependency-free protocol module only.
  */
 import { lstatSync, mkdirSync, type Stats } from 'node:fs';
-import { CorralError } from './rpc/protocol.js';
+import { CorralError } from './contract/protocol.js';
 
 function currentUid(): number {
   return process.getuid?.() ?? 0;

@@ -5,7 +5,7 @@
  * and into `agent.*` and `ai.*` events.
  */
 import { isAgentKind } from './kinds.js';
-import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '../rpc/protocol.js';
+import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '../contract/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';

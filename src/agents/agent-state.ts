@@ -4,7 +4,7 @@
  * `seen` flag, `state_change_seq` and `completion_seq` come out. Time is passed in, so tests
  * run on a fake clock; the tracker owns the timers.
  */
-import type { AgentStatus } from '../rpc/protocol.js';
+import type { AgentStatus } from '../contract/protocol.js';
 
 /** What a detector can say about an agent's screen or hooks. */
 export type DetectedStatus = 'idle' | 'working' | 'blocked' | 'unknown';

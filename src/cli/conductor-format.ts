@@ -6,7 +6,7 @@ import type {
   SurfaceSearchResult,
   SurfaceSendTextResult,
   SurfaceStatus,
-} from '../rpc/protocol.js';
+} from '../contract/protocol.js';
 import { cell, formatTable } from './output.js';
 
 /** `ps`: one row per agent, or `No agents.`. */

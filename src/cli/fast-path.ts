@@ -6,7 +6,7 @@
  * these exact shapes — help, other flags, typos — goes to the full yargs CLI, so behaviour
  * and errors stay defined in one place; this file only skips the parser.
  */
-import type { FleetListResult, SurfaceStatus } from '../rpc/protocol.js';
+import type { FleetListResult, SurfaceStatus } from '../contract/protocol.js';
 import { formatFleet, formatStatus } from './conductor-format.js';
 import { conductorCall } from './run.js';
 

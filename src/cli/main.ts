@@ -19,7 +19,7 @@ import { watchCommand } from './commands/watch.js';
 import { workspaceCommand } from './commands/workspace.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
-import { EXIT } from '../rpc/protocol.js';
+import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError } from './run.js';
 

@@ -5,7 +5,7 @@
  * own `type: 'number'` turns `abc` into NaN (which JSON then sends as null, "not given"),
  * so these options take the text as typed and parse it strictly here.
  */
-import { BOUNDS, type Range } from '../rpc/bounds.js';
+import { BOUNDS, type Range } from '../contract/bounds.js';
 
 /** Decimal digits, optionally a fraction; no signs, exponents, hex, Infinity or blanks. */
 const DECIMAL = /^\d+(\.\d+)?$/;

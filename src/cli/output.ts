@@ -3,7 +3,7 @@
  * print human text or the bare result, errors go to stderr as `{"error":{code,message}}`.
  * Pure formatting lives here so it can be tested without a server.
  */
-import { CorralError, EXIT, exitCodeFor } from '../rpc/protocol.js';
+import { CorralError, EXIT, exitCodeFor } from '../contract/protocol.js';
 import { codePointWidth } from '../screen/char-width.js';
 import { visibleControls } from '../terminal/control-chars.js';
 

@@ -10,7 +10,7 @@ import {
   type SurfaceListResult,
   type SurfaceReadResult,
   type SurfaceStatus,
-} from '../rpc/protocol.js';
+} from '../contract/protocol.js';
 import { compilePaneRegex, type PaneRegex } from '../terminal/pane-regex.js';
 
 /** Timing and sizes of `wait`, as the Conductor reference fixes them. */

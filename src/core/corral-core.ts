@@ -3,7 +3,7 @@
  * event stream, the scripting gate and every action a client can take. The RPC handlers and
  * the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, type SplitDirection, type CorralEvent } from '../rpc/protocol.js';
+import { CorralError, type SplitDirection, type CorralEvent } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';

@@ -4,7 +4,7 @@
  * counted and replaced by one `dropped` frame. A slow subscriber therefore costs the server
  * at most one queue's worth of memory and never delays anyone else.
  */
-import { LIMITS, type ControlFrame, type CorralEvent } from '../rpc/protocol.js';
+import { LIMITS, type ControlFrame, type CorralEvent } from '../contract/protocol.js';
 
 export type Frame = CorralEvent | ControlFrame;
 

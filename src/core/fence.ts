@@ -4,7 +4,7 @@
  * tricked by output that prints a closing tag of its own.
  */
 import { randomBytes } from 'node:crypto';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 
 export const FENCE_TAG = 'untrusted_terminal_output';
 

@@ -2,7 +2,7 @@
  * Builds the API's plain objects (SPEC §5 "Objects") from the core's state. Kept apart from
  * the core so every handler shapes a pane, tab or workspace the same way.
  */
-import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type PaneInfo, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../rpc/protocol.js';
+import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type PaneInfo, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../contract/protocol.js';
 import { rollup } from '../agents/agent-state.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';

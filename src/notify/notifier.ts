@@ -12,7 +12,7 @@
  */
 import type { CorralCore } from '../core/corral-core.js';
 import type { Disposable } from '../core/event-bus.js';
-import type { CorralEvent } from '../rpc/protocol.js';
+import type { CorralEvent } from '../contract/protocol.js';
 import type { NotifyConfig } from '../config/schema.js';
 import { notificationBytes } from './notify-text.js';
 import { runNotifyCommand } from './notify-command.js';

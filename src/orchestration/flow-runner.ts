@@ -11,7 +11,7 @@
  *   once it changed state since), or a pane without an agent has been quiet for a second.
  * - a capture is the last N lines of the pane's `recent` text (see docs/orchestration.md).
  */
-import type { PaneInfo, SurfaceReadResult, SurfaceStatus, AgentInfo, PaneReadResult, WorkspaceInfo } from '../rpc/protocol.js';
+import type { PaneInfo, SurfaceReadResult, SurfaceStatus, AgentInfo, PaneReadResult, WorkspaceInfo } from '../contract/protocol.js';
 import {
   applyStatus,
   baselineOf,
@@ -26,7 +26,7 @@ import {
 } from '../cli/wait.js';
 import type { FlowPlan, FlowStep } from './flow-file.js';
 import type { StepContext, StepHandle, StepRunner } from './scheduler.js';
-import { UP_TIMING } from './up-apply.js';
+import { UP_TIMING } from '../actions/up-apply.js';
 
 export interface RunnerOptions {
   /** Poll interval of ready barriers (SPEC §9: 500 ms). */

@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import type { ParseFileOptions } from './up-file.js';
 
 /** The file's text and how to parse it; an unreadable file is an `invalid_params` error (exit 1). */

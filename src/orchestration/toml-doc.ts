@@ -8,7 +8,7 @@
  * `[[panes]]` instance a key belongs to, so array-of-tables headers are counted here.
  */
 import { parse, TomlError } from 'smol-toml';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import { definingLine, isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
 import { suggest } from '../config/suggest.js';
 

@@ -8,7 +8,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { assertPrivateDir } from '../socket-dir.js';
-import { CorralError, errorCodeForRpc, type ErrorCode } from './protocol.js';
+import { CorralError, errorCodeForRpc, type ErrorCode } from '../contract/protocol.js';
 import { LineSplitter, encodeLine } from './ndjson.js';
 
 /** Limits on what the client accepts from the server. */

@@ -5,7 +5,7 @@
  * text the caller chose: methods that submit are refused, and text that reaches a pane
  * without the gate (typing, names, labels) must be inert — printable characters and TAB.
  */
-import { CorralError, methodSpec, methodVerb, type MethodSpec } from './protocol.js';
+import { CorralError, methodSpec, methodVerb, type MethodSpec } from '../contract/protocol.js';
 import { codePointId, controlName, firstControl } from '../terminal/control-chars.js';
 import type { Params } from './params.js';
 import type { Handler, HandlerTable } from './handlers/context.js';
@@ -94,7 +94,7 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
 export function withGate(handlers: HandlerTable): HandlerTable {
   const gated: HandlerTable = {};
   for (const [method, handler] of Object.entries(handlers)) {
-    if (!methodSpec(method)) throw new Error(`method ${method} has no gating in METHOD_TABLE (src/rpc/protocol.ts)`);
+    if (!methodSpec(method)) throw new Error(`method ${method} has no gating in METHOD_TABLE (src/contract/protocol.ts)`);
     const wrapped: Handler = (params, ctx) => {
       enforceGate(method, params, ctx.core.scripting);
       return handler(params, ctx);

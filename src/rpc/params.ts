@@ -2,7 +2,7 @@
  * Reading a request's params with one clear `invalid_params` error per mistake, naming the
  * param and what was expected, so a wrong type never reaches the core.
  */
-import { CorralError } from './protocol.js';
+import { CorralError } from '../contract/protocol.js';
 
 export type Params = Record<string, unknown>;
 

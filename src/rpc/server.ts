@@ -7,7 +7,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { JSONRPCErrorException, JSONRPCServer, type JSONRPCResponse } from 'json-rpc-2.0';
 import { LineSplitter } from './ndjson.js';
-import { CorralError, ERROR_CODES, EVENT_NOTIFICATION, LIMITS, RPC_CODES, errorCodeForRpc, rpcCodeFor, type ErrorCode } from './protocol.js';
+import { CorralError, ERROR_CODES, EVENT_NOTIFICATION, LIMITS, RPC_CODES, errorCodeForRpc, rpcCodeFor, type ErrorCode } from '../contract/protocol.js';
 import { asParams } from './params.js';
 import { requestShapeProblem } from './request-shape.js';
 import type { CorralCore } from '../core/corral-core.js';

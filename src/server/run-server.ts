@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { constants, openSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import { resolveSocketPath } from '../paths.js';
 import { startServer, type StartOptions } from './start-server.js';
 import { probeServer } from './socket-guard.js';

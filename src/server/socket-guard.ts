@@ -7,7 +7,7 @@
 import { chmodSync, linkSync, lstatSync, unlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname, join } from 'node:path';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import { ensurePrivateDir } from '../socket-dir.js';
 
 /** How long a probe waits for an existing socket to answer `system.identify`. */

@@ -3,7 +3,7 @@
  * (numbered per workspace) and global numeric surface ids. None is ever reused in a
  * server's life, so a stale id in a script fails loudly instead of hitting a new pane.
  */
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 
 const WORKSPACE_RE = /^w[1-9][0-9]*$/;
 const TAB_RE = /^(w[1-9][0-9]*):t[1-9][0-9]*$/;

@@ -6,7 +6,7 @@
  * the top pane of a `down` split. Splitting a pane keeps it first: the new pane goes to
  * its right or below it.
  */
-import { CorralError, type SplitDirection } from '../rpc/protocol.js';
+import { CorralError, type SplitDirection } from '../contract/protocol.js';
 
 export type LayoutNode =
   | { kind: 'leaf'; paneId: string }

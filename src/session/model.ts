@@ -4,7 +4,7 @@
  * (`src/core/corral-core.ts`) pairs every pane record with a live pty and turns each
  * operation's result into events, so this file can be unit-tested on its own.
  */
-import { CorralError, type SplitDirection } from '../rpc/protocol.js';
+import { CorralError, type SplitDirection } from '../contract/protocol.js';
 import { IdAllocator } from './ids.js';
 import {
   type LayoutNode,

@@ -13,7 +13,7 @@
  * an agent name shadows a pane of the same name. Consequence of rules 3–4 coming first: a
  * pane named `42` or `w1:p9` cannot be addressed by its name — use its pane id.
  */
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import { isPaneId, isSurfaceIdText } from './ids.js';
 
 export interface SelectorCandidate {

@@ -2,7 +2,7 @@
  * Key names (SPEC §6) → the bytes a terminal sends for them, as xterm does.
  * Used by `send-keys` and by the TUI-independent parts of the core; pure and dependency-free.
  */
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 
 /** Options that change how keys are encoded. */
 export interface EncodeKeyOptions {

@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import type RE2Type from 're2';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 
 /** A compiled pattern: does one line (one logical pane line, no newline) match? */
 export interface PaneRegex {

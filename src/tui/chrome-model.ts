@@ -3,7 +3,7 @@
  * and overlays. The controller builds it from the core; the Ink views in `components/`
  * render it offscreen. Pane contents are not in here — the compositor draws those.
  */
-import type { AgentStatus } from '../rpc/protocol.js';
+import type { AgentStatus } from '../contract/protocol.js';
 
 export interface Rect {
   x: number;

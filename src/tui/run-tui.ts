@@ -4,7 +4,7 @@
  * only here; everything else in src/ stays free of UI code.
  */
 import { startServer } from '../server/start-server.js';
-import { CorralError } from '../rpc/protocol.js';
+import { CorralError } from '../contract/protocol.js';
 import { Compositor } from '../screen/compositor.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { enterTerminalMode } from './terminal-mode.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'n
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { METHOD_TABLE, METHODS, type MethodName } from '../../src/rpc/protocol.js';
+import { METHOD_TABLE, METHODS, type MethodName } from '../../src/contract/protocol.js';
 import { TestServer, type RawClient } from './harness.js';
 
 /** What every pane's bash shows once it is ready for input. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { guessHookAgent, lastAssistantText, mapHookEvent, parseAiEvent } from '../../src/agents/hook-events.js';
-import { runHook } from '../../src/agents/hook-send.js';
+import { runHook } from '../../src/cli/hooks/hook-send.js';
 import {
   HooksConfigError,
   addCodexTrust,
@@ -21,7 +21,7 @@ import {
   removeCodexTrust,
   uninstallFromDoc,
   uninstallHooks,
-} from '../../src/agents/hooks-install.js';
+} from '../../src/cli/hooks/hooks-install.js';
 
 /** Payloads as the real agents sent them (agent-lab fake model; ids shortened). */
 const PAYLOADS = {

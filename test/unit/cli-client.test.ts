@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/rpc/client.js';
-import { CorralError, EVENT_NOTIFICATION } from '../../src/rpc/protocol.js';
+import { CorralError, EVENT_NOTIFICATION } from '../../src/contract/protocol.js';
 
 let dir: string;
 let server: Server | undefined;

@@ -13,7 +13,7 @@ import {
 } from '../../src/cli/output.js';
 import stringWidth from '../../src/cli/string-width-lite.js';
 import { errorFromRpc } from '../../src/rpc/client.js';
-import { CorralError, EXIT, type FleetRow, type SurfaceStatus } from '../../src/rpc/protocol.js';
+import { CorralError, EXIT, type FleetRow, type SurfaceStatus } from '../../src/contract/protocol.js';
 
 const row = (over: Partial<FleetRow>): FleetRow => ({
   pid: 100,

@@ -16,7 +16,7 @@ import {
   type PaneProgress,
   type RpcCaller,
 } from '../../src/cli/wait.js';
-import { CorralError, type SurfaceStatus } from '../../src/rpc/protocol.js';
+import { CorralError, type SurfaceStatus } from '../../src/contract/protocol.js';
 
 /** A read of the given lines ending at absolute line `end`. */
 const read = (end: number, lines: string[]) => ({ text: lines.join('\n'), lines: lines.length, end_line: end });

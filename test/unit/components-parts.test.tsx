@@ -10,7 +10,7 @@ import { tabBarSegments } from '../../components/TabBar.js';
 import { GLYPH } from '../../components/theme.js';
 import { clean, fit, fitAnsi, textWidth, truncate, truncateStart } from '../../components/text-cells.js';
 import { codePointWidth } from '../../src/screen/index.js';
-import type { AgentStatus } from '../../src/rpc/protocol.js';
+import type { AgentStatus } from '../../src/contract/protocol.js';
 import type { TabEntry } from '../../src/tui/chrome-model.js';
 
 const { Terminal } = xterm;

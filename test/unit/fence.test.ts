@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { neutraliseFenceTags, newFenceId, wrapUntrusted } from '../../src/core/fence.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 const CLOSE_RE = /<\/untrusted_terminal_output id="([^"]*)">/g;
 

@@ -2,10 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { enforceGate, textsAt, withGate } from '../../src/rpc/gate.js';
-import { CorralError, HOOK_METHODS, METHOD_TABLE, METHODS, methodSpec } from '../../src/rpc/protocol.js';
+import { CorralError, HOOK_METHODS, METHOD_TABLE, METHODS, methodSpec } from '../../src/contract/protocol.js';
 import { controlName, firstControl, visibleControls } from '../../src/terminal/control-chars.js';
 import { bracketedPaste, PASTE_END, PASTE_START, stripPasteMarkers } from '../../src/terminal/paste.js';
-import { shellQuote } from '../../src/agents/agent-actions.js';
+import { shellQuote } from '../../src/actions/agent-actions.js';
 
 function refusal(fn: () => void): CorralError {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IdAllocator, isPaneId, isSurfaceIdText, isTabId, isWorkspaceId, workspaceOf } from '../../src/session/ids.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 describe('IdAllocator', () => {
   it('hands out monotonic workspace, per-workspace tab/pane and global surface ids', () => {

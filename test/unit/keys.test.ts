@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { encodeKey, encodeKeys, KEY_NAMES } from '../../src/terminal/keys.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 describe('encodeKey', () => {
   it.each([

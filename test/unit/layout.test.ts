@@ -18,7 +18,7 @@ import {
   type LayoutNode,
   type Rect,
 } from '../../src/session/layout.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 const AREA: Rect = { x: 0, y: 0, cols: 100, rows: 40 };
 

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Notifier } from '../../src/notify/notifier.js';
 import type { CorralCore } from '../../src/core/corral-core.js';
-import type { CorralEvent } from '../../src/rpc/protocol.js';
+import type { CorralEvent } from '../../src/contract/protocol.js';
 
 function setup() {
   let listener: (event: CorralEvent) => void = () => {};

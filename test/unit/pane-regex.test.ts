@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilePaneRegex } from '../../src/terminal/pane-regex.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 function rejection(source: string, label?: string): CorralError {
   try {

@@ -6,7 +6,7 @@ import {
   resolveSocketPath,
   validateSessionName,
 } from '../../src/paths.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 describe('resolveSocketPath', () => {
   const env = { XDG_RUNTIME_DIR: '/run/user/1000', CORRAL_SOCKET: '/env/sock', CORRAL_SESSION: 'envsess' };

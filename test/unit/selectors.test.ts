@@ -6,7 +6,7 @@ import {
   resolveSelector,
   type SelectorCandidate,
 } from '../../src/session/selectors.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 function pane(paneId: string, surfaceId: number, more: Partial<SelectorCandidate> = {}): SelectorCandidate {
   return { paneId, aliases: [], surfaceId, paneName: null, agentName: null, cmdline: 'bash', cwd: '/home/u', ...more };

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
-import { CorralError } from '../../src/rpc/protocol.js';
+import { CorralError } from '../../src/contract/protocol.js';
 
 const terminals: PaneTerminal[] = [];
 function make(cols = 20, rows = 5): PaneTerminal {

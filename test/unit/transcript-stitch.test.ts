@@ -1,12 +1,12 @@
 /**
- * Stitching the pages a transcript read gathers (src/agents/transcript.ts): pages of a
+ * Stitching the pages a transcript read gathers (src/actions/transcript.ts): pages of a
  * full-screen agent scrolled through its history, with and without rows fixed on every page.
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixedRows, scrollInput, stitch } from '../../src/agents/transcript.js';
+import { fixedRows, scrollInput, stitch } from '../../src/actions/transcript.js';
 
 const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 

@@ -1,6 +1,6 @@
-/** Which unwrapped lines `pane.wait_for_output` matches on its `recent` source (src/core/pane-io.ts). */
+/** Which unwrapped lines `pane.wait_for_output` matches on its `recent` source (src/actions/pane-io.ts). */
 import { describe, expect, it } from 'vitest';
-import { logicalLinesInRows } from '../../src/core/pane-io.js';
+import { logicalLinesInRows } from '../../src/actions/pane-io.js';
 
 describe('logicalLinesInRows', () => {
   // Rows 10-12 are one wrapped line, 13 a short line, 14-15 another wrapped line; 16 is one past the end.

@@ -4,8 +4,8 @@
  * Timeouts are in MILLISECONDS, as in the herdr reference.
  */
 import type { Argv } from 'yargs';
-import { READ_SOURCES } from '../../rpc/protocol.js';
-import { BOUNDS } from '../../rpc/bounds.js';
+import { READ_SOURCES } from '../../contract/protocol.js';
+import { BOUNDS } from '../../contract/bounds.js';
 import { AGENT_KINDS } from '../../agents/kinds.js';
 import { humanText, UsageError } from '../output.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';

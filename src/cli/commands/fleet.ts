@@ -1,5 +1,5 @@
 /** Conductor overview verbs: `ps`, `ls`, `status` (SPEC §6). Human text, or the bare result with --json. */
-import type { FleetListResult, SurfaceListResult, SurfaceStatus } from '../../rpc/protocol.js';
+import type { FleetListResult, SurfaceListResult, SurfaceStatus } from '../../contract/protocol.js';
 import { formatFleet, formatStatus, formatSurfaces } from '../conductor-format.js';
 import { jsonOption, targetPositional } from '../options.js';
 import { conductorCall, defineCommand } from '../run.js';

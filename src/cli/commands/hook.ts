@@ -5,7 +5,7 @@
  * a failing or slow hook shows up as an error or a stall in the agent.
  */
 import { AI_EVENTS, HOOK_AGENTS, type HookAgent, parseAiEvent } from '../../agents/hook-events.js';
-import { runHook } from '../../agents/hook-send.js';
+import { runHook } from '../hooks/hook-send.js';
 import { defineCommand } from '../run.js';
 
 /** `corral hook <event>`. */

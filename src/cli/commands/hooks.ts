@@ -4,8 +4,8 @@
  */
 import type { Argv } from 'yargs';
 import { HOOK_AGENTS, type HookAgent } from '../../agents/hook-events.js';
-import { type HooksReport, HooksConfigError, hooksStatus, installHooks, uninstallHooks } from '../../agents/hooks-install.js';
-import { EXIT } from '../../rpc/protocol.js';
+import { type HooksReport, HooksConfigError, hooksStatus, installHooks, uninstallHooks } from '../hooks/hooks-install.js';
+import { EXIT } from '../../contract/protocol.js';
 import { displayPath } from '../../paths.js';
 import { formatJsonLine, humanText, terminalJson } from '../output.js';
 import { defineCommand, out } from '../run.js';

@@ -5,10 +5,10 @@
  * optional here and checked in paneAndArgs.
  */
 import type { Argv } from 'yargs';
-import { READ_SOURCES, type PaneReadResult } from '../../rpc/protocol.js';
+import { READ_SOURCES, type PaneReadResult } from '../../contract/protocol.js';
 import { UsageError } from '../output.js';
 import { absoluteCwd, focusOption, KEY_NAMES } from '../options.js';
-import { BOUNDS } from '../../rpc/bounds.js';
+import { BOUNDS } from '../../contract/bounds.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 import {

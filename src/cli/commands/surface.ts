@@ -4,12 +4,12 @@ import type {
   SurfaceReadResult,
   SurfaceSearchResult,
   SurfaceSendTextResult,
-} from '../../rpc/protocol.js';
+} from '../../contract/protocol.js';
 import { formatFocused, formatSearch, formatSent } from '../conductor-format.js';
 import { UsageError } from '../output.js';
 import { afterDashes, conductorCall, defineCommand, textArg } from '../run.js';
 import { jsonOption, KEY_NAMES, targetPositional } from '../options.js';
-import { BOUNDS } from '../../rpc/bounds.js';
+import { BOUNDS } from '../../contract/bounds.js';
 import { linesOption, numberOption } from '../numbers.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
 

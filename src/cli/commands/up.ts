@@ -1,5 +1,5 @@
 /** `corral up FILE`: a declarative workspace from a TOML file (SPEC §10). */
-import type { PaneInfo, WorkspaceInfo } from '../../rpc/protocol.js';
+import type { PaneInfo, WorkspaceInfo } from '../../contract/protocol.js';
 import { formatUpPlan, parseUpFile, type UpPlan } from '../../orchestration/up-file.js';
 import { readPlanFile } from '../../orchestration/load-file.js';
 import { formatResult, humanText } from '../output.js';

@@ -2,7 +2,7 @@
 import { connect } from '../../rpc/client.js';
 import { formatJsonLine, humanText } from '../output.js';
 import { jsonOption } from '../options.js';
-import { BOUNDS } from '../../rpc/bounds.js';
+import { BOUNDS } from '../../contract/bounds.js';
 import { numberOption, TIMEOUT_SECONDS } from '../numbers.js';
 import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient } from '../run.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';

@@ -1,5 +1,5 @@
 /** `corral watch`: the event stream as NDJSON on stdout until killed or the server goes away (SPEC §7). */
-import { EVENT_NOTIFICATION } from '../../rpc/protocol.js';
+import { EVENT_NOTIFICATION } from '../../contract/protocol.js';
 import { formatJsonLine } from '../output.js';
 import { defineCommand, FROM_FLAGS, out, withClient } from '../run.js';
 

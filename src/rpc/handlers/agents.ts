@@ -1,17 +1,17 @@
 /** herdr-style `agent.*` methods and the `ai.*` hook notifications (SPEC §4, §5). */
-import { CorralError } from '../protocol.js';
+import { CorralError } from '../../contract/protocol.js';
 import { optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
-import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../protocol.js';
-import { promptAgent, startAgent } from '../../agents/agent-actions.js';
-import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../agents/agent-wait.js';
-import { readAgent } from '../../agents/transcript.js';
-import { sendKeys } from '../../core/pane-io.js';
+import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../../contract/protocol.js';
+import { promptAgent, startAgent } from '../../actions/agent-actions.js';
+import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-wait.js';
+import { readAgent } from '../../actions/transcript.js';
+import { sendKeys } from '../../actions/pane-io.js';
 import { keysParam, readOptions } from './pane-io.js';
 import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import type { HandlerTable } from './context.js';
-import { BOUNDS } from '../bounds.js';
+import { BOUNDS } from '../../contract/bounds.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
 export function agentPane(core: CorralCore, p: Params): PaneRecord {

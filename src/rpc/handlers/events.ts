@@ -1,5 +1,5 @@
 /** `events.subscribe`: a stream of events on the caller's connection (SPEC §7). */
-import { CorralError, EVENT_TYPES } from '../protocol.js';
+import { CorralError, EVENT_TYPES } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
 import type { HandlerTable } from './context.js';
 

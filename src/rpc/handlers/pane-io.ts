@@ -1,11 +1,11 @@
 /** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
-import { CorralError, READ_SOURCES } from '../protocol.js';
+import { CorralError, READ_SOURCES } from '../../contract/protocol.js';
 import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
-import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../core/pane-io.js';
+import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../actions/pane-io.js';
 import { paneParam } from './structure.js';
 import type { HandlerTable } from './context.js';
-import { BOUNDS } from '../bounds.js';
-import { readGathering } from '../../agents/transcript.js';
+import { BOUNDS } from '../../contract/bounds.js';
+import { readGathering } from '../../actions/transcript.js';
 
 function readOptions(p: Params): ReadOptions {
   return {

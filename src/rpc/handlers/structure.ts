@@ -1,12 +1,12 @@
 /** herdr-style `workspace.*`, `tab.*` and the structural `pane.*` methods. */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { CorralError } from '../protocol.js';
+import { CorralError } from '../../contract/protocol.js';
 import { optBool, optInt, optNumber, optOneOf, optStr, optStrAny, str, text, type Params } from '../params.js';
 import { paneView, tabView, workspaceView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { HandlerTable } from './context.js';
-import { BOUNDS } from '../bounds.js';
+import { BOUNDS } from '../../contract/bounds.js';
 
 /** A `cwd` param must name an existing directory, so a typo fails here and not in a shell. */
 function optCwd(p: Params): string | undefined {

@@ -1,14 +1,14 @@
 /** The Conductor surface: `surface.*` and `fleet.list` (SPEC §5). */
-import { READ_SOURCES } from '../protocol.js';
+import { READ_SOURCES } from '../../contract/protocol.js';
 import { optBool, optInt, optOneOf, optStr, str, text, type Params } from '../params.js';
-import { readPane, sendText, sendKeys } from '../../core/pane-io.js';
+import { readPane, sendText, sendKeys } from '../../actions/pane-io.js';
 import { wrapUntrusted } from '../../core/fence.js';
 import { fleetRow, surfaceRow, surfaceStatus } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import { keysParam } from './pane-io.js';
-import { BOUNDS } from '../bounds.js';
-import { SUBMIT_DELAY_MS } from '../../agents/agent-actions.js';
+import { BOUNDS } from '../../contract/bounds.js';
+import { SUBMIT_DELAY_MS } from '../../actions/agent-actions.js';
 import type { HandlerTable } from './context.js';
 
 /** Default rows for `surface.read` (SPEC §5). */

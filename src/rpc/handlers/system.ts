@@ -1,5 +1,5 @@
 /** `system.*`: liveness, identity and what this server can do. */
-import { METHODS } from '../protocol.js';
+import { METHODS } from '../../contract/protocol.js';
 import { VERSION } from '../../version.js';
 import type { HandlerTable } from './context.js';
 

@@ -1,10 +1,10 @@
 /** `workspace.up` (SPEC §5, §10): a workspace from a parsed `up` plan. */
 import os from 'node:os';
-import { CorralError } from '../protocol.js';
+import { CorralError } from '../../contract/protocol.js';
 import { optStrAny } from '../params.js';
 import { Checker, FileError, locateIssues } from '../../orchestration/toml-doc.js';
 import { checkUpDocument } from '../../orchestration/up-file.js';
-import { applyUp } from '../../orchestration/up-apply.js';
+import { applyUp } from '../../actions/up-apply.js';
 import type { HandlerTable } from './context.js';
 
 /** Params besides the plan's own keys: `workspace` adds the panes to an existing workspace. */

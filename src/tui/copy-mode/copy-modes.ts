@@ -6,7 +6,7 @@
  */
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
-import { readAgent } from '../../agents/transcript.js';
+import { readAgent } from '../../actions/transcript.js';
 import { CellGrid } from '../../screen/cell-grid.js';
 import { LAYER_Z, type Compositor } from '../../screen/compositor.js';
 import type { Rect } from '../../screen/rect.js';

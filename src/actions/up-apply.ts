@@ -6,14 +6,14 @@
  * With `workspace`, the panes are added to that workspace's focused tab instead, and the
  * preset is applied again over all of the tab's panes (how `flow run` grows its workspace).
  */
-import { CorralError, type PaneInfo, type WorkspaceInfo } from '../rpc/protocol.js';
+import { CorralError, type PaneInfo, type WorkspaceInfo } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { leaves, presetLayout } from '../session/layout.js';
 import { paneView, workspaceView } from '../core/views.js';
-import { sendText } from '../core/pane-io.js';
-import { startAgent } from '../agents/agent-actions.js';
-import type { UpPlan } from './up-file.js';
+import { sendText } from './pane-io.js';
+import { startAgent } from './agent-actions.js';
+import type { UpPlan } from '../orchestration/up-file.js';
 
 export const UP_TIMING = {
   /**

@@ -4,7 +4,7 @@
  * pane moves to another workspace), `timeout` when time runs out, and quietly when the
  * caller goes away.
  */
-import { CorralError, type AgentInfo, type AgentStatus } from '../rpc/protocol.js';
+import { CorralError, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';

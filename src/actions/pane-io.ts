@@ -3,12 +3,12 @@
  * and waiting for a line of output. Shared by the herdr-style `pane.*` and the Conductor
  * `surface.*` methods so both behave the same.
  */
-import { CorralError, LIMITS, type PaneRead, type ReadFormat, type ReadSource } from '../rpc/protocol.js';
+import { CorralError, LIMITS, type PaneRead, type ReadFormat, type ReadSource } from '../contract/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import { encodeKeys } from '../terminal/keys.js';
 import { compilePaneRegex } from '../terminal/pane-regex.js';
 import { bracketedPaste } from '../terminal/paste.js';
-import type { CorralCore } from './corral-core.js';
+import type { CorralCore } from '../core/corral-core.js';
 
 /** Default rows for `recent` reads (SPEC §5). */
 export const DEFAULT_RECENT_LINES = 80;

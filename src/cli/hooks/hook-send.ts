@@ -8,9 +8,9 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { connect } from 'node:net';
 import { dirname } from 'node:path';
-import { resolveSocketPath } from '../paths.js';
-import { assertPrivateDir } from '../socket-dir.js';
-import { type AiEvent, type HookAgent, lastAssistantText, mapHookEvent } from './hook-events.js';
+import { resolveSocketPath } from '../../paths.js';
+import { assertPrivateDir } from '../../socket-dir.js';
+import { type AiEvent, type HookAgent, lastAssistantText, mapHookEvent } from '../../agents/hook-events.js';
 
 /** Time and size bounds of one hook run. */
 export const HOOK_RUN_LIMITS = {

@@ -3,15 +3,15 @@
  * prompt the way a person would — text (as a paste when the app asked for that), a pause,
  * then Enter — optionally waiting for the turn to settle.
  */
-import { CorralError, type AgentInfo, type AgentStatus } from '../rpc/protocol.js';
+import { CorralError, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
-import { sendText } from '../core/pane-io.js';
-import { AGENT_KINDS, canonicalExecutable } from './kinds.js';
-import { BOUNDS } from '../rpc/bounds.js';
+import { sendText } from './pane-io.js';
+import { AGENT_KINDS, canonicalExecutable } from '../agents/kinds.js';
+import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
-import { watchMissingCommand } from './missing-command.js';
+import { watchMissingCommand } from '../agents/missing-command.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */

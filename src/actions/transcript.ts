@@ -5,12 +5,12 @@
  * "Read sources"; herdr: "the same behaviour applies to `pane read` when the pane holds such
  * an agent").
  */
-import { CorralError, type PaneRead } from '../rpc/protocol.js';
+import { CorralError, type PaneRead } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
-import { readPane, type ReadOptions } from '../core/pane-io.js';
-import type { TranscriptScroll } from './rules-schema.js';
+import { readPane, type ReadOptions } from './pane-io.js';
+import type { TranscriptScroll } from '../agents/rules-schema.js';
 
 export const SCROLL_GATHER = {
   /** Wheel notches per step; each moves a few lines in most TUIs. */

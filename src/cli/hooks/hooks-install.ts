@@ -24,7 +24,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSyn
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { type AiEvent, type HookAgent, NATIVE_EVENTS } from './hook-events.js';
+import { type AiEvent, type HookAgent, NATIVE_EVENTS } from '../../agents/hook-events.js';
 
 /** A config file corral cannot safely edit; nothing was written. */
 export class HooksConfigError extends Error {
