@@ -1,7 +1,8 @@
 /**
  * Runs the real `corral` binary in a real pty (node-pty) and feeds everything it writes into
  * a headless terminal, so tests assert on the screen a person would see — and wait for
- * screen content instead of sleeping.
+ * screen content instead of sleeping. `corral` is the thin client: it starts the session's
+ * server in the background (in this test's own runtime directory), and `close()` kills it.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -158,11 +159,13 @@ export class TuiSession {
     ]);
   }
 
+  /** Ends the client, then the background server it started (each test has its own runtime dir, so its own socket). */
   async close(): Promise<void> {
     if (this.exitCode === null) {
       this.proc.kill('SIGTERM');
       await this.waitExit().catch(() => this.proc.kill('SIGKILL'));
     }
+    await this.cli(['kill-server']);
     this.screen.dispose();
     rmSync(this.dir, { recursive: true, force: true });
   }
