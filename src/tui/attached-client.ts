@@ -29,6 +29,8 @@ export interface AttachedClientOptions {
   startupMessage: { text: string; error: boolean } | null;
   /** Input arrived from this client (it becomes the most recently active one). */
   onActive(client: AttachedClient): void;
+  /** Whether this client is the most recently active one (its size lays tabs out). */
+  isActive(client: AttachedClient): boolean;
   /** `prefix d`, or the client said it is leaving. */
   onDetach(client: AttachedClient): void;
   /** The connection closed or broke. */
@@ -45,6 +47,14 @@ export class AttachedClient {
   cols: number;
   rows: number;
   readonly controller: TuiController;
+  /**
+   * The core as this client sees it: the same core, except that while another client is
+   * active it shows the workspace this client was on (`savedWorkspace`). Every action comes
+   * with input, which makes its client active first, so actions always act on the real focus.
+   */
+  readonly view: CorralCore;
+  /** The workspace this client shows while another client is active. */
+  savedWorkspace: string | null = null;
   private readonly compositor: Compositor;
   private readonly socket: Socket;
   private readonly reader = new MessageReader();
@@ -58,6 +68,7 @@ export class AttachedClient {
     this.socket = options.socket;
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
+    this.view = this.viewOf(options.core);
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,
@@ -67,7 +78,7 @@ export class AttachedClient {
     });
     this.socket.on('drain', () => this.compositor.outputDrained());
     this.controller = new TuiController({
-      core: options.core,
+      core: this.view,
       compositor: this.compositor,
       renderer: options.renderer,
       cols: this.cols,
@@ -77,10 +88,25 @@ export class AttachedClient {
       startupMessage: options.startupMessage,
       notifier: options.notifier,
       writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
+      ownsLayout: () => options.isActive(this),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('close', () => options.onGone(this));
     this.socket.on('error', () => this.socket.destroy());
+  }
+
+  /** `core` with its model's focused workspace read per client (see `view`). */
+  private viewOf(core: CorralCore): CorralCore {
+    const model = new Proxy(core.model, {
+      get: (target, key, receiver) => {
+        if (key === 'focusedWorkspace' && !this.options.isActive(this)) {
+          const saved = this.savedWorkspace;
+          if (saved !== null && target.workspaces.has(saved)) return saved;
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return new Proxy(core, { get: (target, key, receiver) => (key === 'model' ? model : Reflect.get(target, key, receiver)) });
   }
 
   private onData(chunk: Buffer): void {

@@ -16,6 +16,8 @@ import type { ChromeRenderer } from './controller.js';
 
 export interface ClientInfo {
   client_id: string;
+  /** The most recently active client: tabs are laid out for its size. */
+  active: boolean;
   pid: number;
   tty: string;
   cols: number;
@@ -103,20 +105,32 @@ export class ClientHub {
       renderer,
       startupMessage: this.options.configError ? { text: this.options.configError.message, error: true } : null,
       onActive: (c) => this.makeActive(c),
+      isActive: (c) => this.active === c,
       onDetach: (c) => this.drop(c, 0, DETACH_NOTE),
       onGone: (c) => this.drop(c, null, ''),
       onEmpty: () => this.options.onEmpty(),
     });
     this.clients.set(id, client);
-    this.active = client;
+    this.makeActive(client);
     core.bus.emit({ type: 'client.attached', client_id: id, cols: client.cols, rows: client.rows, tty: hello.tty });
   }
 
+  /**
+   * Input (or a resize) came from `client`: the session's focus becomes the workspace it
+   * shows, the one active before keeps showing its own, and tabs are laid out for its size
+   * (SPEC §1: the others see that layout clipped or padded).
+   */
   private makeActive(client: AttachedClient): void {
     if (this.active === client) return;
+    const core = this.options.core;
+    const previous = this.active;
+    if (previous) previous.savedWorkspace = core.model.focusedWorkspace;
     this.active = client;
-    // Lay the tabs out for this client's size again (its controller sets the viewport).
+    const wanted = client.savedWorkspace;
+    if (wanted !== null && wanted !== core.model.focusedWorkspace && core.model.workspaces.has(wanted)) core.focusWorkspace(wanted);
+    // The active client first: its controller sets the viewport; the others then draw that layout.
     client.controller.resize(client.cols, client.rows);
+    for (const other of this.clients.values()) if (other !== client) other.controller.resize(other.cols, other.rows);
   }
 
   /** Ends a client: `code` null when its connection is already gone. */
@@ -140,19 +154,22 @@ export class ClientHub {
 
   list(): ClientInfo[] {
     const now = Date.now();
-    const focus = this.options.core.model.focusedPane();
-    return [...this.clients.values()].map((client) => ({
-      client_id: client.id,
-      pid: client.hello.pid,
-      tty: client.hello.tty,
-      cols: client.cols,
-      rows: client.rows,
-      workspace_id: focus?.workspaceId ?? null,
-      tab_id: focus?.tabId ?? null,
-      term: client.hello.term,
-      attached_at: client.attachedAt,
-      idle_ms: now - client.lastActive,
-    }));
+    return [...this.clients.values()].map((client) => {
+      const focus = client.view.model.focusedPane();
+      return {
+        client_id: client.id,
+        active: this.active === client,
+        pid: client.hello.pid,
+        tty: client.hello.tty,
+        cols: client.cols,
+        rows: client.rows,
+        workspace_id: focus?.workspaceId ?? null,
+        tab_id: focus?.tabId ?? null,
+        term: client.hello.term,
+        attached_at: client.attachedAt,
+        idle_ms: now - client.lastActive,
+      };
+    });
   }
 
   /** Detaches the named clients (or all); returns the ids detached. Unknown id → client_not_found. */

@@ -50,6 +50,11 @@ export interface ControllerOptions {
   notifier?: Notifier;
   /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
   writeTerminal?: (bytes: string) => void;
+  /**
+   * Whether this controller's size decides how tabs are laid out (default: always). With
+   * several clients only the most recently active one does; the others show that layout.
+   */
+  ownsLayout?: () => boolean;
 }
 
 const TUNING = {
@@ -617,6 +622,7 @@ export class TuiController {
   }
 
   private applyViewport(): void {
+    if (this.options.ownsLayout && !this.options.ownsLayout()) return;
     this.core.setViewport(this.geometry.main.cols, this.geometry.main.rows, frameInterior);
   }
 
