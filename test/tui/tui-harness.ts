@@ -67,7 +67,7 @@ export class TuiSession {
     this.screen.onBell(() => this.bells++);
     // The user's terminal measures emoji 2 wide, as every current terminal does.
     useModernUnicode(this.screen);
-    this.proc = pty.spawn(process.execPath, [BIN, ...(opts.args ?? [])], { name: 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
+    this.proc = pty.spawn(process.execPath, [BIN, ...(opts.args ?? [])], { name: this.env.TERM ?? 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
     this.proc.onData((data) => {
       this.bytesWritten += Buffer.byteLength(data);
       this.screen.write(data, () => this.wake());
