@@ -5,7 +5,7 @@
  *
  * Output path: each frame the compositor makes is one string; it becomes one Buffer (the
  * UTF-8 encode a local `stdout.write` would do anyway) and goes out as a 5-byte header plus
- * that buffer, with the socket corked until the end of the tick, so a tick's frames,
+ * that buffer, with the socket corked until the end of the tick (process.nextTick), so a tick's frames,
  * notifications and clipboard writes leave in one writev. No JSON, no concatenation.
  */
 import type { Socket } from 'node:net';
@@ -161,10 +161,11 @@ export class AttachedClient {
     if (this.closed || this.socket.destroyed) return false;
     const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     if (!this.corked) {
-      // Everything written this tick leaves in one writev.
+      // Everything written in this tick leaves in one writev, before the event loop moves on
+      // (a keystroke's echo is not held back to the next loop phase).
       this.corked = true;
       this.socket.cork();
-      setImmediate(() => {
+      process.nextTick(() => {
         this.corked = false;
         if (!this.socket.destroyed) this.socket.uncork();
       });
