@@ -20,7 +20,7 @@ import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
 import { COMMANDS, resolveBindings, type CommandId } from './keybindings.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard, runningAgents } from './tui-actions.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
@@ -42,8 +42,8 @@ export interface ControllerOptions {
   rows: number;
   /** The session has nothing left to show (its last workspace closed). */
   onQuit: () => void;
-  /** `prefix d`: this client leaves, the panes keep running (SPEC §1). Without it, `prefix d` quits. */
-  onDetach?: () => void;
+  /** `prefix d`: this client leaves, the panes keep running (SPEC §1). */
+  onDetach: () => void;
   /** Shown in the status line at start (e.g. an invalid config file). */
   startupMessage?: { text: string; error: boolean } | null;
   /** The server's notifier; the TUI attaches to it for its terminal and sidebar marks. */
@@ -325,17 +325,9 @@ export class TuiController {
       case 'help':
         this.openOverlay({ kind: 'help' });
         return;
-      case 'detach': {
-        if (this.options.onDetach) return this.options.onDetach();
-        const agents = runningAgents(core);
-        if (agents === 0) return this.options.onQuit();
-        this.openOverlay({
-          kind: 'confirm',
-          question: `Quit corral and end ${agents} running agent${agents === 1 ? '' : 's'}?`,
-          onYes: () => this.options.onQuit(),
-        });
-        return;
-      }
+      case 'detach':
+        // Ends nothing, so asks nothing: the panes keep running in the server.
+        return this.options.onDetach();
       case 'toggle_scripting':
         core.setScripting(!core.scripting);
         this.flash(`scripting gate ${core.scripting ? 'open: scripts may submit input' : 'closed'}`, false);
