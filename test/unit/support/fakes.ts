@@ -168,6 +168,8 @@ export interface FakeProcess {
   cwd?: string;
   exe?: string;
   state?: string;
+  /** The kernel's name for it; argv[0]'s basename unless given. */
+  comm?: string;
 }
 
 /** A /proc of made-up processes; `children` is derived from ppid. */
@@ -199,7 +201,7 @@ export class FakeProcessTable implements ProcessTable {
     this.reads++;
     const p = this.processes.get(pid);
     if (!p) return null;
-    return { pid: p.pid, comm: (p.argv[0] ?? '').split('/').pop()!.slice(0, 15), state: p.state ?? 'S', ppid: p.ppid, pgrp: p.pgrp, session: p.session, tpgid: p.tpgid };
+    return { pid: p.pid, comm: p.comm ?? (p.argv[0] ?? '').split('/').pop()!.slice(0, 15), state: p.state ?? 'S', ppid: p.ppid, pgrp: p.pgrp, session: p.session, tpgid: p.tpgid };
   }
 
   cmdline(pid: number): string[] | null {
