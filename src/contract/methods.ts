@@ -352,6 +352,15 @@ export type MethodName = keyof typeof METHOD_TABLE;
 type Exactly<T extends never> = T;
 export type MethodShapesMatchTable = Exactly<Exclude<MethodName, keyof MethodParams | keyof MethodResults> | Exclude<keyof MethodParams | keyof MethodResults, MethodName>>;
 
+/** Methods whose params are all optional: they may be called with none. */
+export type MethodWithoutRequiredParams = { [M in MethodName]: {} extends MethodParams[M] ? M : never }[MethodName];
+
+/** A typed caller of the table's methods (the RPC client, or a test's stand-in for it). */
+export interface MethodCaller {
+  call<M extends MethodName>(method: M, params: MethodParams[M]): Promise<MethodResults[M]>;
+  call<M extends MethodWithoutRequiredParams>(method: M): Promise<MethodResults[M]>;
+}
+
 /** Every method the server answers. The CLI and `system.capabilities` read this list. */
 export const METHODS = Object.keys(METHOD_TABLE) as MethodName[];
 

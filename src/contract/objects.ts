@@ -144,7 +144,8 @@ export interface FleetRow {
   waiting_ms: number | null;
   idle_ms: number | null;
   state_change_seq: number;
-  completion_seq?: number;
+  /** null until the agent finished a turn (always present in a row, unlike on `agent`). */
+  completion_seq: number | null;
 }
 
 export interface FleetListResult {
@@ -169,6 +170,10 @@ export interface SurfaceStatus {
   waiting_ms: number | null;
   idle_ms: number | null;
   output_generation: number;
+  /** With an agent: its name and sequence numbers, as on `agent`. */
+  name?: string | null;
+  state_change_seq?: number;
+  completion_seq?: number;
 }
 
 /** `surface.read`. */
@@ -190,6 +195,8 @@ export interface SurfaceReadResult {
    * returned logical line starts, so `wait --pattern` can match soft-wrapped lines whole.
    */
   line_starts?: number[];
+  /** Whether `text` is wrapped in the untrusted-output fence (SPEC §8). */
+  fenced: boolean;
 }
 
 export interface SurfaceSearchResult {
