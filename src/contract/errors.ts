@@ -4,17 +4,15 @@
  * Dependency-free: the CLI imports it on its fast path.
  */
 
+/** The codes that mean "what you named is not there" (or names several): the CLI exits 3 (SPEC §6). */
+const TARGET_ERROR_CODES = ['target_not_found', 'target_ambiguous', 'workspace_not_found', 'tab_not_found', 'pane_not_found', 'agent_not_found'] as const;
+
 /** Stable string codes carried in a JSON-RPC error's `data.code` (SPEC §3). */
 export const ERROR_CODES = [
   'invalid_params',
   'invalid_request',
   'method_not_found',
-  'target_not_found',
-  'target_ambiguous',
-  'workspace_not_found',
-  'tab_not_found',
-  'pane_not_found',
-  'agent_not_found',
+  ...TARGET_ERROR_CODES,
   'agent_not_ready',
   'agent_blocked',
   'agent_prompt_stalled',
@@ -90,14 +88,7 @@ export const EXIT = {
   timeout: 4,
 } as const;
 
-const TARGET_CODES: ReadonlySet<string> = new Set([
-  'target_not_found',
-  'target_ambiguous',
-  'workspace_not_found',
-  'tab_not_found',
-  'pane_not_found',
-  'agent_not_found',
-]);
+const TARGET_CODES: ReadonlySet<string> = new Set(TARGET_ERROR_CODES);
 
 /** The process exit code a CLI verb uses for an error code. */
 export function exitCodeFor(code: string): number {
