@@ -173,7 +173,7 @@ function waitForDetection(
       if (agent?.kind === kind) finish(resolve);
     };
     const listener = core.listen((event) => {
-      if (event.surface_id === pane.surfaceId && (event.type === 'agent.detected' || event.type === 'pane.closed')) check();
+      if ((event.type === 'agent.detected' || event.type === 'pane.closed') && event.surface_id === pane.surfaceId) check();
     });
     cleanups.push(() => listener.dispose());
     const timer = setTimeout(

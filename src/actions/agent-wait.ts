@@ -4,7 +4,7 @@
  * pane moves to another workspace), `timeout` when time runs out, and quietly when the
  * caller goes away.
  */
-import { CorralError, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
+import { CorralError, eventSurfaceId, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
@@ -60,7 +60,7 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
     };
     if (check()) return;
     const listener = core.listen((event) => {
-      if (event.surface_id !== surfaceId) return;
+      if (eventSurfaceId(event) !== surfaceId) return;
       if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected') check();
     });
     cleanups.push(() => listener.dispose());

@@ -5,7 +5,7 @@
  * and into `agent.*` and `ai.*` events.
  */
 import { isAgentKind } from './kinds.js';
-import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '../contract/protocol.js';
+import { CONDUCTOR_STATE, CorralError, type AgentInfo, type AiEventType, type EventInput } from '../contract/protocol.js';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
@@ -42,7 +42,7 @@ export interface RegistryHost {
   host(pane: PaneRecord): PaneHost | null;
   /** The pane is visible in the focused tab of an attached, focused TUI (SPEC §4 seen rule). */
   isWatched(pane: PaneRecord): boolean;
-  emit(event: Omit<CorralEvent, 'ts'>): void;
+  emit(event: EventInput): void;
   stallThresholdMs(): number;
 }
 
@@ -194,7 +194,7 @@ export class AgentRegistry {
       default:
         break;
     }
-    this.core.emit({ type: event as CorralEvent['type'], ...this.ref(pane), ...this.eventFields(agent), source: 'hook' });
+    this.core.emit({ type: event as AiEventType, ...this.ref(pane), ...this.eventFields(agent), source: 'hook' });
     if (change) this.publish(pane, agent, change, null);
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status (Qwen's SessionStart hook on an idle screen), but its input just became
@@ -579,7 +579,7 @@ function hasReadyRule(rules: AgentRules): boolean {
 }
 
 /** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */
-const AI_EVENT_FOR: Partial<Record<string, CorralEvent['type']>> = {
+const AI_EVENT_FOR: Partial<Record<string, AiEventType>> = {
   working: 'ai.prompt_submit',
   blocked: 'ai.notification',
   idle: 'ai.stop',

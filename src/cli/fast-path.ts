@@ -6,7 +6,6 @@
  * these exact shapes — help, other flags, typos — goes to the full yargs CLI, so behaviour
  * and errors stay defined in one place; this file only skips the parser.
  */
-import type { FleetListResult, SurfaceStatus } from '../contract/protocol.js';
 import { formatFleet, formatStatus } from './conductor-format.js';
 import { conductorCall } from './run.js';
 
@@ -30,9 +29,9 @@ export function matchFastPath(args: readonly string[]): { verb: string; position
 export async function runFastPath(match: { verb: string; positionals: string[]; json: boolean }): Promise<void> {
   const argv = { json: match.json };
   if (match.verb === 'ps') {
-    await conductorCall<FleetListResult>(argv, 'fleet.list', () => ({}), formatFleet);
+    await conductorCall(argv, 'fleet.list', () => ({}), formatFleet);
   } else {
-    await conductorCall<SurfaceStatus>(argv, 'surface.status', () => ({ target: match.positionals[0] }), formatStatus);
+    await conductorCall(argv, 'surface.status', () => ({ target: match.positionals[0] }), formatStatus);
   }
 }
 

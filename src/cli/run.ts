@@ -5,6 +5,7 @@
 import type { CommandModule } from 'yargs';
 import { resolveSocketPath } from '../paths.js';
 import { connect, type RpcClient } from '../rpc/client.js';
+import type { MethodName, MethodParams, MethodResults } from '../contract/protocol.js';
 import { asTextBlock, exitCodeForError, formatError, formatJsonLine, formatResult, humanText, UsageError, type ErrorContext } from './output.js';
 import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 
@@ -74,7 +75,7 @@ export async function withClient(argv: GlobalArgs, body: (client: RpcClient) => 
 export const FROM_FLAGS: ErrorContext = { paramsFromFlags: true };
 
 /** Builds params before connecting, so a usage mistake is reported as one, not as a missing server. */
-function tryParams(buildParams: () => Record<string, unknown>): Record<string, unknown> | undefined {
+function tryParams<P>(buildParams: () => P): P | undefined {
   try {
     return buildParams();
   } catch (error) {
@@ -84,7 +85,7 @@ function tryParams(buildParams: () => Record<string, unknown>): Record<string, u
 }
 
 /** Runs a herdr-style verb: one call, the whole response printed as `{"result":…}`. */
-export async function herdrCall(argv: GlobalArgs, method: string, buildParams: () => Record<string, unknown>): Promise<void> {
+export async function herdrCall<M extends MethodName>(argv: GlobalArgs, method: M, buildParams: () => MethodParams[M]): Promise<void> {
   const params = tryParams(buildParams);
   if (params === undefined) return;
   await withClient(argv, async (client) => {
@@ -93,31 +94,31 @@ export async function herdrCall(argv: GlobalArgs, method: string, buildParams: (
 }
 
 /** Runs a Conductor verb: one call, then `--json` prints the bare result, else `human(result)`. */
-export async function conductorCall<T>(
+export async function conductorCall<M extends MethodName>(
   argv: GlobalArgs & { json?: boolean },
-  method: string,
-  buildParams: () => Record<string, unknown>,
-  human: (result: T) => string,
+  method: M,
+  buildParams: () => MethodParams[M],
+  human: (result: MethodResults[M]) => string,
 ): Promise<void> {
   const params = tryParams(buildParams);
   if (params === undefined) return;
   await withClient(argv, async (client) => {
-    const result = await client.call<T>(method, params);
+    const result = await client.call(method, params);
     out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(humanText(human(result))));
   }, FROM_FLAGS);
 }
 
 /** Runs a verb that prints text (`pane read`): one call, then `pick(result)` as a text block. */
-export async function textCall<T>(
+export async function textCall<M extends MethodName>(
   argv: GlobalArgs,
-  method: string,
-  buildParams: () => Record<string, unknown>,
-  pick: (result: T) => string,
+  method: M,
+  buildParams: () => MethodParams[M],
+  pick: (result: MethodResults[M]) => string,
 ): Promise<void> {
   const params = tryParams(buildParams);
   if (params === undefined) return;
   await withClient(argv, async (client) => {
-    out(asTextBlock(pick(await client.call<T>(method, params))));
+    out(asTextBlock(pick(await client.call(method, params))));
   }, FROM_FLAGS);
 }
 

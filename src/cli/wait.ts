@@ -7,7 +7,7 @@ import {
   CorralError,
   EVENT_NOTIFICATION,
   type AgentStatus,
-  type SurfaceListResult,
+  type MethodCaller,
   type SurfaceReadResult,
   type SurfaceStatus,
 } from '../contract/protocol.js';
@@ -197,8 +197,7 @@ export function formatOutcome(outcome: WaitOutcome): string {
 // Wiring.
 
 /** The part of RpcClient a wait uses (a structural type, so tests can pass a fake). */
-export interface RpcCaller {
-  call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+export interface RpcCaller extends MethodCaller {
   onNotification(handler: (method: string, params: unknown) => void): () => void;
   close(): void;
 }
@@ -220,13 +219,13 @@ async function resolvePanes(client: RpcCaller, opts: WaitOptions, now: number): 
     outputGeneration: status.output_generation,
     lastOutputAt: now,
   });
-  if (opts.mode === 'single') return [fresh(await client.call<SurfaceStatus>('surface.status', { target: opts.selector }))];
-  const { surfaces } = await client.call<SurfaceListResult>('surface.list', { match: opts.selector });
+  if (opts.mode === 'single') return [fresh(await client.call('surface.status', { target: opts.selector }))];
+  const { surfaces } = await client.call('surface.list', { match: opts.selector });
   if (surfaces.length === 0) {
     throw new CorralError('target_not_found', `no pane matches ${JSON.stringify(opts.selector)}`, { target: opts.selector });
   }
   return Promise.all(
-    surfaces.map(async (s) => fresh(await client.call<SurfaceStatus>('surface.status', { target: String(s.surface_id) }))),
+    surfaces.map(async (s) => fresh(await client.call('surface.status', { target: String(s.surface_id) }))),
   );
 }
 
@@ -235,7 +234,7 @@ async function resolvePanes(client: RpcCaller, opts: WaitOptions, now: number): 
  * `pane wait-output` does), each keyed by the row it starts on (`line_starts`).
  */
 function readTail(client: RpcCaller, pane: PaneProgress): Promise<SurfaceReadResult> {
-  return client.call<SurfaceReadResult>('surface.read', {
+  return client.call('surface.read', {
     target: String(pane.surfaceId),
     source: 'recent-unwrapped',
     lines: WAIT.scanLines,
@@ -302,7 +301,7 @@ export async function runWait(deps: WaitDeps, opts: WaitOptions): Promise<WaitOu
             const lines = matchingLines(newLinesSince(pane.baseline, await readTail(client, pane)), opts.pattern);
             if (lines.length > 0) pane.matched = lines;
           }
-          if (opts.idle) applyStatus(pane, await client.call<SurfaceStatus>('surface.status', { target: String(pane.surfaceId) }), now());
+          if (opts.idle) applyStatus(pane, await client.call('surface.status', { target: String(pane.surfaceId) }), now());
         }),
       );
     };

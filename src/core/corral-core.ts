@@ -3,7 +3,7 @@
  * event stream, the scripting gate and every action a client can take. The RPC handlers and
  * the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, type SplitDirection, type CorralEvent } from '../contract/protocol.js';
+import { CorralError, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
@@ -573,7 +573,7 @@ export class CorralCore {
     return { surface_id: pane.surfaceId, pane_id: pane.id, workspace: pane.workspaceId };
   }
 
-  private emit(event: Omit<CorralEvent, 'ts'>): void {
+  private emit(event: EventInput): void {
     this.bus.emit(event);
   }
 

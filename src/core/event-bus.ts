@@ -4,7 +4,7 @@
  * counted and replaced by one `dropped` frame. A slow subscriber therefore costs the server
  * at most one queue's worth of memory and never delays anyone else.
  */
-import { LIMITS, type ControlFrame, type CorralEvent } from '../contract/protocol.js';
+import { LIMITS, eventSurfaceId, type ControlFrame, type CorralEvent, type EventInput } from '../contract/protocol.js';
 
 export type Frame = CorralEvent | ControlFrame;
 
@@ -57,7 +57,8 @@ export class Subscription implements Disposable {
   /** Whether this subscriber wants the event. */
   accepts(event: CorralEvent): boolean {
     if (this.filter.types && !this.filter.types.has(event.type)) return false;
-    if (this.filter.surfaces && event.surface_id !== undefined && !this.filter.surfaces.has(event.surface_id)) return false;
+    const surfaceId = eventSurfaceId(event);
+    if (this.filter.surfaces && surfaceId !== undefined && !this.filter.surfaces.has(surfaceId)) return false;
     return true;
   }
 
@@ -125,7 +126,7 @@ export class EventBus {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  emit(event: Omit<CorralEvent, 'ts'> & { ts?: number }): void {
+  emit(event: EventInput): void {
     const full = { ...event, ts: event.ts ?? Date.now() } as CorralEvent;
     for (const listener of this.listeners) {
       try {

@@ -2,7 +2,7 @@
  * Builds the API's plain objects (SPEC §5 "Objects") from the core's state. Kept apart from
  * the core so every handler shapes a pane, tab or workspace the same way.
  */
-import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type PaneInfo, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../contract/protocol.js';
+import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type FleetRow, type PaneInfo, type SurfaceStatus, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../contract/protocol.js';
 import { rollup } from '../agents/agent-state.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';
@@ -67,10 +67,10 @@ function agentFields(core: CorralCore, pane: PaneRecord): Omit<AgentInfo, 'cwd'>
 }
 
 /** A `fleet.list` row (SPEC §5). */
-export function fleetRow(core: CorralCore, pane: PaneRecord) {
+export function fleetRow(core: CorralCore, pane: PaneRecord): FleetRow {
   const agent = agentFields(core, pane);
   const tracked = core.agents.agentIn(pane)!;
-  const reason = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
+  const reason: FleetRow['reason'] = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
   return {
     pid: agent.pid,
     tool: agent.kind,
@@ -94,7 +94,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord) {
 }
 
 /** `surface.status` (SPEC §5): a pane with no agent is idle, not an error. */
-export function surfaceStatus(core: CorralCore, pane: PaneRecord) {
+export function surfaceStatus(core: CorralCore, pane: PaneRecord): SurfaceStatus {
   const host = core.host(pane);
   const base = { surface_id: pane.surfaceId, pane_id: pane.id, output_generation: host.outputGeneration };
   const tracked = core.agents.agentIn(pane);

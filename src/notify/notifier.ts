@@ -12,7 +12,7 @@
  */
 import type { CorralCore } from '../core/corral-core.js';
 import type { Disposable } from '../core/event-bus.js';
-import type { CorralEvent } from '../contract/protocol.js';
+import { eventSurfaceId, type CorralEvent } from '../contract/protocol.js';
 import type { NotifyConfig } from '../config/schema.js';
 import { notificationBytes } from './notify-text.js';
 import { runNotifyCommand } from './notify-command.js';
@@ -128,7 +128,7 @@ export class Notifier {
   }
 
   private onEvent(event: CorralEvent): void {
-    const surfaceId = event.surface_id;
+    const surfaceId = eventSurfaceId(event);
     if (surfaceId === undefined) return;
     if (event.type === 'pane.closed') {
       this.cancel(surfaceId);
@@ -139,7 +139,7 @@ export class Notifier {
     if (event.type === 'pane.focused') return this.viewChanged();
     if (event.type !== 'agent.status_changed') return;
     const status = event.agent_status;
-    const previous = event.previous_status;
+    const previous = 'previous_status' in event ? event.previous_status : undefined;
     // Only real transitions: renames and readiness updates repeat the current status.
     if (typeof status !== 'string' || typeof previous !== 'string' || status === previous) return;
     if (!this.options.config.on.includes(status)) {

@@ -11,7 +11,7 @@
  *   once it changed state since), or a pane without an agent has been quiet for a second.
  * - a capture is the last N lines of the pane's `recent` text (see docs/orchestration.md).
  */
-import type { PaneInfo, SurfaceReadResult, SurfaceStatus, AgentInfo, PaneReadResult, WorkspaceInfo } from '../contract/protocol.js';
+import type { SurfaceReadResult } from '../contract/protocol.js';
 import {
   applyStatus,
   baselineOf,
@@ -91,7 +91,7 @@ export class RpcStepRunner implements StepRunner {
     if (step.action.kind !== 'pane') throw new Error('not a pane step');
     const { agent, prompt, ...structure } = step.action.pane;
     const created = this.creating.then(() =>
-      this.client.call<{ workspace: WorkspaceInfo; panes: PaneInfo[] }>('workspace.up', {
+      this.client.call('workspace.up', {
         name: this.plan.name,
         layout: this.plan.layout,
         ...(this.workspaceId ? { workspace: this.workspaceId } : {}),
@@ -106,7 +106,7 @@ export class RpcStepRunner implements StepRunner {
     ctx.setPane(pane.pane_id);
     if (agent !== undefined) {
       ctx.setPhase(`starting ${agent}`);
-      await this.client.call<{ agent: AgentInfo }>('agent.start', { pane_id: pane.pane_id, kind: agent, timeout_ms: UP_TIMING.agentStartTimeoutMs });
+      await this.client.call('agent.start', { pane_id: pane.pane_id, kind: agent, timeout_ms: UP_TIMING.agentStartTimeoutMs });
       if (prompt) {
         ctx.setPhase('typing the prompt');
         await this.client.call('surface.send_text', { target: pane.pane_id, text: prompt });
@@ -120,7 +120,7 @@ export class RpcStepRunner implements StepRunner {
     if (step.action.kind !== 'send') throw new Error('not a send step');
     const { targetStep, target, text, submit } = step.action;
     const known = targetStep ? this.paneOfStep.get(targetStep) : undefined;
-    const status = await this.client.call<SurfaceStatus>('surface.status', { target: known ? String(known.surfaceId) : target });
+    const status = await this.client.call('surface.status', { target: known ? String(known.surfaceId) : target });
     ctx.setPane(status.pane_id);
     const baseline = step.ready?.pattern !== undefined ? baselineOf(await this.readTail(status.surface_id)) : { endLine: 0, texts: new Map() };
     const seq = submit && status.tool !== null ? await this.agentSeq(status.pane_id) : null;
@@ -130,13 +130,13 @@ export class RpcStepRunner implements StepRunner {
   }
 
   private readTail(surfaceId: number): Promise<SurfaceReadResult> {
-    return this.client.call<SurfaceReadResult>('surface.read', { target: String(surfaceId), lines: WAIT.scanLines, raw: true });
+    return this.client.call('surface.read', { target: String(surfaceId), lines: WAIT.scanLines, raw: true });
   }
 
   /** The agent's state_change_seq, null when the pane has no agent. */
   private async agentSeq(paneId: string): Promise<number | null> {
     try {
-      return (await this.client.call<{ agent: AgentInfo }>('agent.get', { target: paneId })).agent.state_change_seq;
+      return (await this.client.call('agent.get', { target: paneId })).agent.state_change_seq;
     } catch {
       return null;
     }
@@ -163,7 +163,7 @@ export class RpcStepRunner implements StepRunner {
           }
           let idleNow = true;
           if (idle) {
-            const status = await this.client.call<SurfaceStatus>('surface.status', { target });
+            const status = await this.client.call('surface.status', { target });
             const before = this.now();
             applyStatus(progress, status, before);
             // The first poll only records where output stands; quiet is counted from the step's start.
@@ -180,12 +180,12 @@ export class RpcStepRunner implements StepRunner {
         }
       },
       capture: async (lines) => {
-        const status = await this.client.call<SurfaceStatus>('surface.status', { target });
+        const status = await this.client.call('surface.status', { target });
         // agent.read gathers a full-screen agent's transcript beyond the screen; pane.read is the rest.
         const read =
           status.tool !== null
-            ? await this.client.call<PaneReadResult>('agent.read', { target: paneId, source: 'recent', lines })
-            : await this.client.call<PaneReadResult>('pane.read', { pane_id: paneId, source: 'recent', lines });
+            ? await this.client.call('agent.read', { target: paneId, source: 'recent', lines })
+            : await this.client.call('pane.read', { pane_id: paneId, source: 'recent', lines });
         return tidyCapture(read.read.text);
       },
     };

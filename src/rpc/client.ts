@@ -8,7 +8,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import { assertPrivateDir } from '../socket-dir.js';
-import { CorralError, errorCodeForRpc, type ErrorCode } from '../contract/protocol.js';
+import { CorralError, errorCodeForRpc, type ErrorCode, type MethodCaller, type MethodName, type MethodParams, type MethodResults, type MethodWithoutRequiredParams } from '../contract/protocol.js';
 import { LineSplitter, encodeLine } from './ndjson.js';
 
 /** Limits on what the client accepts from the server. */
@@ -41,7 +41,7 @@ interface Pending {
 }
 
 /** One connection to a corral server; many requests may be in flight at once. */
-export class RpcClient {
+export class RpcClient implements MethodCaller {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private readonly notificationHandlers = new Set<NotificationHandler>();
@@ -88,12 +88,24 @@ export class RpcClient {
     });
   }
 
-  /** Sends a request and resolves with its result; a JSON-RPC error rejects as a CorralError. */
-  call<T = unknown>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  /**
+   * Calls a method of the table (src/contract/methods.ts) with its params and resolves with
+   * its result shape; a JSON-RPC error rejects as a CorralError. Params may be left out where
+   * the method takes none that are required.
+   */
+  call<M extends MethodName>(method: M, params: MethodParams[M]): Promise<MethodResults[M]>;
+  call<M extends MethodWithoutRequiredParams>(method: M): Promise<MethodResults[M]>;
+  call<M extends MethodName>(method: M, params: object = {}): Promise<MethodResults[M]> {
+    // The server checks every param and answers with the method's result shape.
+    return this.request(method, params) as Promise<MethodResults[M]>;
+  }
+
+  /** Sends any request by name, untyped (`call` is the typed way for the table's methods). */
+  request(method: string, params: object = {}): Promise<unknown> {
     if (this.closed) return Promise.reject(new CorralError('internal_error', 'connection is closed'));
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
       this.socket.write(encodeLine({ jsonrpc: '2.0', id, method, params: stripUndefined(params) }));
     });
   }
@@ -168,7 +180,7 @@ function connectError(socketPath: string, err: NodeJS.ErrnoException): CorralErr
   return new CorralError('internal_error', `cannot connect to ${socketPath}: ${err.message}`, { socket: socketPath });
 }
 
-function stripUndefined(params: Record<string, unknown>): Record<string, unknown> {
+function stripUndefined(params: object): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(params)) if (value !== undefined) out[key] = value;
   return out;

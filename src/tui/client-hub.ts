@@ -6,7 +6,7 @@
  * serves scripts.
  */
 import type { Socket } from 'node:net';
-import { CorralError } from '../contract/protocol.js';
+import { CorralError, type ClientInfo } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
@@ -14,20 +14,6 @@ import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../client/frame-proto
 import { AttachedClient } from './attached-client.js';
 import type { ChromeRenderer } from './controller.js';
 
-export interface ClientInfo {
-  client_id: string;
-  /** The most recently active client: tabs are laid out for its size. */
-  active: boolean;
-  pid: number;
-  tty: string;
-  cols: number;
-  rows: number;
-  workspace_id: string | null;
-  tab_id: string | null;
-  term: string;
-  attached_at: number;
-  idle_ms: number;
-}
 
 /** What a client that detached with `prefix d` sees after its terminal is restored. */
 export const DETACH_NOTE = '[detached from corral: the panes keep running — `corral` or `corral attach` comes back]';

@@ -68,7 +68,7 @@ describe('rpc client', () => {
       return { jsonrpc: '2.0', id: request.id, error: { code: -32000, message: 'no pane "x"', data: { code: 'target_not_found' } } };
     });
     const client = await connect(socketPath);
-    const error = await client.call('surface.status', { target: 'x', lines: undefined }).catch((e: unknown) => e);
+    const error = await client.call('surface.read', { target: 'x', lines: undefined }).catch((e: unknown) => e);
     expect(seen).toEqual({ target: 'x' });
     expect(error).toBeInstanceOf(CorralError);
     expect(error).toMatchObject({ code: 'target_not_found', message: 'no pane "x"' });

@@ -33,6 +33,7 @@ const row = (over: Partial<FleetRow>): FleetRow => ({
   waiting_ms: null,
   idle_ms: null,
   state_change_seq: 1,
+  completion_seq: null,
   ...over,
 });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { EventBus, type Frame, type FrameSink } from '../../src/core/event-bus.js';
 
+/** Where a test event happened: surface `id` in workspace w1. */
+function paneRef(id: number) {
+  return { surface_id: id, pane_id: `w1:p${id}`, workspace: 'w1' };
+}
+
 /** A sink whose capacity the test controls, standing in for a socket's write buffer. */
 class FakeSink implements FrameSink {
   frames: Frame[] = [];
@@ -24,9 +29,9 @@ describe('EventBus', () => {
     const bus = new EventBus();
     const sink = new FakeSink();
     bus.subscribe({ types: new Set(['pane.closed', 'workspace.closed']), surfaces: new Set([2]) }, sink);
-    bus.emit({ type: 'pane.closed', surface_id: 1 });
-    bus.emit({ type: 'pane.closed', surface_id: 2 });
-    bus.emit({ type: 'pane.created', surface_id: 2 });
+    bus.emit({ type: 'pane.closed', ...paneRef(1) });
+    bus.emit({ type: 'pane.closed', ...paneRef(2) });
+    bus.emit({ type: 'pane.created', ...paneRef(2), tab: 'w1:t1' });
     bus.emit({ type: 'workspace.closed', workspace: 'w1' });
     expect(sink.frames.map((f) => [f.type, (f as any).surface_id])).toEqual([
       ['pane.closed', 2],
@@ -40,15 +45,15 @@ describe('EventBus', () => {
     sink.capacity = 1;
     const subscription = bus.subscribe({}, sink);
     // The first write fills the sink; the queue holds 1024 more; the rest are dropped.
-    for (let i = 0; i < 1 + 1024 + 10; i++) bus.emit({ type: 'surface_changed', surface_id: 1, n: i });
+    for (let i = 0; i < 1 + 1024 + 10; i++) bus.emit({ type: 'surface_changed', ...paneRef(1), output_generation: i });
     expect(sink.frames).toHaveLength(1);
     sink.release();
     const frames = sink.frames;
     expect(frames).toHaveLength(1 + 1024 + 1);
     expect(frames.at(-1)).toEqual({ type: 'dropped', count: 10 });
-    expect((frames[1024] as any).n).toBe(1024);
+    expect((frames[1024] as any).output_generation).toBe(1024);
     subscription.dispose();
-    bus.emit({ type: 'surface_changed', surface_id: 1 });
+    bus.emit({ type: 'surface_changed', ...paneRef(1), output_generation: 0 });
     expect(sink.frames).toHaveLength(1026);
     expect(bus.subscriberCount).toBe(0);
   });
@@ -57,7 +62,7 @@ describe('EventBus', () => {
     const bus = new EventBus();
     const sink = new FakeSink();
     const subscription = bus.subscribe({}, sink, { paused: true });
-    bus.emit({ type: 'pane.created', surface_id: 1 });
+    bus.emit({ type: 'pane.created', ...paneRef(1), tab: 'w1:t1' });
     expect(sink.frames).toHaveLength(0);
     subscription.start();
     expect(sink.frames.map((f) => f.type)).toEqual(['pane.created']);
@@ -70,7 +75,7 @@ describe('EventBus', () => {
       throw new Error('boom');
     });
     bus.listen((e) => seen.push(e.type));
-    bus.emit({ type: 'pane.created' });
+    bus.emit({ type: 'pane.created', ...paneRef(1), tab: 'w1:t1' });
     expect(seen).toEqual(['pane.created']);
   });
 });

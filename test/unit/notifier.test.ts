@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Notifier } from '../../src/notify/notifier.js';
 import type { CorralCore } from '../../src/core/corral-core.js';
-import type { CorralEvent } from '../../src/contract/protocol.js';
+import type { AgentStatus, CorralEvent } from '../../src/contract/protocol.js';
 
 function setup() {
   let listener: (event: CorralEvent) => void = () => {};
@@ -22,9 +22,10 @@ function setup() {
   const notifier = new Notifier({ core, config: { on: ['blocked', 'done'], command: '' } });
   const sent: string[] = [];
   notifier.attach({ writeTerminal: (b) => sent.push(b), onChange: () => {}, onError: () => {} });
-  const become = (status: string, previous: string) => {
+  const become = (status: AgentStatus, previous: AgentStatus) => {
     agent.state.status = status;
-    listener({ type: 'agent.status_changed', ts: Date.now(), surface_id: 2, agent_status: status, previous_status: previous });
+    // Only the fields the notifier reads; the rest of the event does not matter here.
+    listener({ type: 'agent.status_changed', ts: Date.now(), surface_id: 2, agent_status: status, previous_status: previous } as CorralEvent);
   };
   return { notifier, sent, become, setWatched: (w: boolean) => (watched = w) };
 }

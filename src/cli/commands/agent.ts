@@ -70,7 +70,7 @@ const list = defineCommand({
 });
 
 /** `agent get|focus|release|explain <target>`. */
-function byTarget(verb: string, describe: string) {
+function byTarget(verb: 'get' | 'focus' | 'release', describe: string) {
   return defineCommand({
     command: `${verb} [target]`,
     describe,
@@ -86,7 +86,7 @@ const explain = defineCommand({
   handler: (argv) =>
     argv.json
       ? herdrCall(argv, 'agent.explain', () => ({ target: target(argv) }))
-      : textCall<{ explanation: string }>(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => humanText(r.explanation)),
+      : textCall(argv, 'agent.explain', () => ({ target: target(argv) }), (r) => humanText(r.explanation)),
 });
 
 const rename = defineCommand({
@@ -140,7 +140,7 @@ const read = defineCommand({
       .option('format', { choices: ['text', 'ansi'] as const, describe: 'text (default) strips escapes; ansi keeps colours and attributes (detection is always text)' })
       .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
   handler: (argv) =>
-    textCall<{ read: { text: string } }>(
+    textCall(
       argv,
       'agent.read',
       () => ({ target: target(argv), source: argv.source, lines: argv.lines, format: argv.ansi ? 'ansi' : argv.format }),

@@ -1,7 +1,7 @@
 /** `corral detach`, `corral kill-server`, `corral sessions` (SPEC §1). */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { CorralError, type FleetListResult } from '../../contract/protocol.js';
+import { CorralError } from '../../contract/protocol.js';
 import { resolveRuntimeDir } from '../../paths.js';
 import { connect } from '../../rpc/client.js';
 import { probeServer } from '../../server/socket-guard.js';
@@ -67,10 +67,10 @@ async function sessionRow(name: string, socket: string): Promise<SessionRow | nu
     return null;
   }
   try {
-    const identity = await client.call<{ pid: number }>('system.identify', {});
-    const clients = await client.call<{ clients: unknown[] }>('client.list', {}).catch(() => ({ clients: [] }));
-    const panes = await client.call<{ panes: unknown[] }>('pane.list', {});
-    const fleet = await client.call<FleetListResult>('fleet.list', {});
+    const identity = await client.call('system.identify');
+    const clients = await client.call('client.list', {}).catch(() => ({ clients: [] }));
+    const panes = await client.call('pane.list', {});
+    const fleet = await client.call('fleet.list', {});
     return { name, socket, pid: identity.pid, clients: clients.clients.length, panes: panes.panes.length, agents: fleet.agents.length };
   } catch {
     return null;

@@ -1,5 +1,4 @@
 /** Conductor overview verbs: `ps`, `ls`, `status` (SPEC §6). Human text, or the bare result with --json. */
-import type { FleetListResult, SurfaceListResult, SurfaceStatus } from '../../contract/protocol.js';
 import { formatFleet, formatStatus, formatSurfaces } from '../conductor-format.js';
 import { jsonOption, targetPositional } from '../options.js';
 import { conductorCall, defineCommand } from '../run.js';
@@ -9,7 +8,7 @@ export const psCommand = defineCommand({
   command: 'ps',
   describe: 'List the agents running in any pane',
   builder: (y) => y.option('json', jsonOption),
-  handler: (argv) => conductorCall<FleetListResult>(argv, 'fleet.list', () => ({}), formatFleet),
+  handler: (argv) => conductorCall(argv, 'fleet.list', () => ({}), formatFleet),
 });
 
 /** `corral ls`. */
@@ -19,7 +18,7 @@ export const lsCommand = defineCommand({
   builder: (y) =>
     y.option('workspace', { type: 'string', describe: 'only panes of this workspace' }).option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<SurfaceListResult>(argv, 'surface.list', () => ({ workspace: argv.workspace }), formatSurfaces),
+    conductorCall(argv, 'surface.list', () => ({ workspace: argv.workspace }), formatSurfaces),
 });
 
 /** `corral status <target>`. */
@@ -27,5 +26,5 @@ export const statusCommand = defineCommand({
   command: 'status <target>',
   describe: 'Show the agent state of one pane (a pane without an agent is idle)',
   builder: (y) => y.positional('target', targetPositional).option('json', jsonOption),
-  handler: (argv) => conductorCall<SurfaceStatus>(argv, 'surface.status', () => ({ target: argv.target }), formatStatus),
+  handler: (argv) => conductorCall(argv, 'surface.status', () => ({ target: argv.target }), formatStatus),
 });

@@ -5,7 +5,7 @@
  * optional here and checked in paneAndArgs.
  */
 import type { Argv } from 'yargs';
-import { READ_SOURCES, type PaneReadResult } from '../../contract/protocol.js';
+import { READ_SOURCES } from '../../contract/protocol.js';
 import { UsageError } from '../output.js';
 import { absoluteCwd, focusOption, KEY_NAMES } from '../options.js';
 import { BOUNDS } from '../../contract/bounds.js';
@@ -78,7 +78,7 @@ const list = defineCommand({
 });
 
 /** `pane get|focus|close|zoom [pane]`: one pane in, one call out. */
-function byPane(verb: string, describe: string) {
+function byPane(verb: 'get' | 'focus' | 'close' | 'zoom', describe: string) {
   return defineCommand({
     command: `${verb} [pane]`,
     describe,
@@ -148,7 +148,7 @@ const read = defineCommand({
       .option('format', { choices: ['text', 'ansi'] as const, describe: 'ansi keeps escape sequences (default text)' })
       .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
   handler: (argv) =>
-    textCall<PaneReadResult>(
+    textCall(
       argv,
       'pane.read',
       () => ({
@@ -211,14 +211,10 @@ const waitOutput = defineCommand({
   handler: (argv) =>
     herdrCall(argv, 'pane.wait_for_output', () => {
       const pane = paneArg(argv);
-      if (argv.match === undefined && argv.regex === undefined) throw new UsageError('wait-output needs --match TEXT or --regex RE');
-      return {
-        pane_id: pane,
-        source: argv.source,
-        lines: argv.lines,
-        match: argv.regex !== undefined ? { type: 'regex', value: argv.regex } : { type: 'substring', value: argv.match },
-        timeout_ms: argv.timeout,
-      };
+      const match =
+        argv.regex !== undefined ? { type: 'regex' as const, value: argv.regex } : argv.match !== undefined ? { type: 'substring' as const, value: argv.match } : undefined;
+      if (match === undefined) throw new UsageError('wait-output needs --match TEXT or --regex RE');
+      return { pane_id: pane, source: argv.source, lines: argv.lines, match, timeout_ms: argv.timeout };
     }),
 });
 

@@ -1,10 +1,4 @@
 /** Conductor pane verbs: `read`, `search`, `send`, `key`, `focus` (SPEC §6, §8). */
-import type {
-  SurfaceFocusResult,
-  SurfaceReadResult,
-  SurfaceSearchResult,
-  SurfaceSendTextResult,
-} from '../../contract/protocol.js';
 import { formatFocused, formatSearch, formatSent } from '../conductor-format.js';
 import { UsageError } from '../output.js';
 import { afterDashes, conductorCall, defineCommand, textArg } from '../run.js';
@@ -24,7 +18,7 @@ export const readCommand = defineCommand({
       .option('raw', { type: 'boolean', default: false, describe: 'no injection fence (trusted human scripts only)' })
       .option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<SurfaceReadResult>(
+    conductorCall(
       argv,
       'surface.read',
       () => ({ target: argv.target, lines: argv.lines, raw: argv.raw }),
@@ -44,7 +38,7 @@ export const searchCommand = defineCommand({
       .option('max', numberOption('max', BOUNDS.maxMatches, 'stop after N matches, 1..10000 (default 50)'))
       .option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<SurfaceSearchResult>(
+    conductorCall(
       argv,
       'surface.search',
       () => ({ target: argv.target, pattern: textArg(argv, argv.pattern, 'pattern'), regex: argv.regex, max_matches: argv.max }),
@@ -64,7 +58,7 @@ export const sendCommand = defineCommand({
       .option('all', { type: 'boolean', default: false, describe: 'send to every pane the selector matches' })
       .option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<SurfaceSendTextResult>(
+    conductorCall(
       argv,
       'surface.send_text',
       () => ({ target: argv.target, text: textArg(argv, argv.text, 'text'), submit: argv.submit, all: argv.all }),
@@ -89,7 +83,7 @@ export const keyCommand = defineCommand({
       .positional('keys', { type: 'string', array: true, describe: `key names: ${KEY_NAMES}` })
       .option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<{ sent: boolean }>(
+    conductorCall(
       argv,
       'surface.send_keys',
       () => ({ target: argv.target, keys: keysArg(argv, argv.keys) }),
@@ -106,5 +100,5 @@ export const focusCommand = defineCommand({
   describe: 'Focus a pane (and mark a finished agent there as seen)',
   builder: (y) => y.positional('target', targetPositional).option('json', jsonOption),
   handler: (argv) =>
-    conductorCall<SurfaceFocusResult>(argv, 'surface.focus', () => ({ target: argv.target }), formatFocused),
+    conductorCall(argv, 'surface.focus', () => ({ target: argv.target }), formatFocused),
 });

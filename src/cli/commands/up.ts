@@ -39,7 +39,7 @@ export const upCommand = defineCommand({
       return;
     }
     await withClient(argv, async (client) => {
-      const result = await client.call<{ workspace: WorkspaceInfo; panes: PaneInfo[] }>('workspace.up', { ...plan });
+      const result = await client.call('workspace.up', { ...plan });
       out(argv.json ? `${formatResult(result)}\n` : humanText(formatUpResult(result)));
     });
   },

@@ -28,7 +28,7 @@ const list = defineCommand({
 });
 
 /** `workspace get|focus|close <id>`: one id in, one call out. */
-function byId(verb: string, describe: string) {
+function byId(verb: 'get' | 'focus' | 'close', describe: string) {
   return defineCommand({
     command: `${verb} <id>`,
     describe,

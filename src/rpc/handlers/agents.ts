@@ -10,7 +10,7 @@ import { keysParam, readOptions } from './pane-io.js';
 import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
-import type { HandlerTable } from './context.js';
+import type { Handler, HandlerGroup, HookHandlers } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
@@ -26,7 +26,7 @@ export function agentPane(core: CorralCore, p: Params): PaneRecord {
 
 
 function hookHandler(event: string) {
-  return (p: Params, { core }: { core: CorralCore }) => {
+  return (p: Params, { core }: { core: CorralCore }): { ok: true } => {
     const paneId = str(p, 'pane_id');
     const pane = core.model.findPane(paneId);
     if (!pane) throw new CorralError('pane_not_found', `no pane "${paneId}"`, { pane_id: paneId });
@@ -48,7 +48,7 @@ function timeoutParam(p: Params): number | undefined {
   return optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max);
 }
 
-export const agentHandlers: HandlerTable = {
+export const agentHandlers = {
   // Params are checked before the target is resolved: a malformed request is invalid_params whatever it names.
   'agent.start': async (p, { core, signal }) => {
     const args = optStrings(p, 'args');
@@ -121,6 +121,7 @@ export const agentHandlers: HandlerTable = {
     const pane = agentPane(core, p);
     return { agent: agentView(core, pane), explanation: core.agents.explain(pane) };
   },
-  // Hook events arrive as notifications; each maps onto the agent in the sending pane.
-  ...Object.fromEntries(HOOK_METHODS.map((event) => [event, hookHandler(event)])),
-};
+} satisfies HandlerGroup;
+
+/** Hook events arrive as notifications (`ai.*`); each maps onto the agent in the sending pane. */
+export const hookHandlers = Object.fromEntries(HOOK_METHODS.map((event) => [event, hookHandler(event)])) as Record<string, Handler<{ ok: true }>> as HookHandlers;

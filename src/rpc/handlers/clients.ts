@@ -2,7 +2,7 @@
 import { CorralError } from '../../contract/protocol.js';
 import { CLIENT_PROTOCOL_VERSION, clampSize, type ClientCapabilities, type ClientHello } from '../../client/frame-protocol.js';
 import { optBool, optStr, type Params } from '../params.js';
-import type { ClientService, HandlerTable } from './context.js';
+import type { ClientService, HandlerGroup } from './context.js';
 
 /** Hello strings are echoed in `client.list`: bounded, and a tty or TERM never holds a newline. */
 const MAX_HELLO_STRING = 4096;
@@ -46,7 +46,7 @@ function service(clients: ClientService | null): ClientService {
   return clients;
 }
 
-export const clientHandlers: HandlerTable = {
+export const clientHandlers = {
   'client.attach': async (p, ctx) => {
     const clients = service(ctx.clients);
     const hello = parseHello(p);
@@ -67,4 +67,4 @@ export const clientHandlers: HandlerTable = {
     if (clientId !== undefined && all) throw new CorralError('invalid_params', 'give client_id or all, not both');
     return { detached: service(ctx.clients).detach({ clientId, all, current }) };
   },
-};
+} satisfies HandlerGroup;

@@ -1,6 +1,7 @@
 /** What every RPC handler gets besides its params. */
 import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
+import type { ClientInfo, HookMethod, MethodName, MethodResults } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
 import type { Socket } from 'node:net';
 import type { ClientHello } from '../../client/frame-protocol.js';
@@ -11,7 +12,7 @@ export interface ClientService {
   prepare(hello: ClientHello): Promise<string>;
   /** Hands the connection over after the attach reply was written. */
   attach(id: string, socket: Socket, hello: ClientHello): Promise<void>;
-  list(): unknown[];
+  list(): ClientInfo[];
   detach(target: { clientId?: string; all?: boolean; current?: boolean }): string[];
 }
 
@@ -37,5 +38,20 @@ export interface RequestContext {
   takeOver(receive: (socket: Socket) => void): void;
 }
 
-export type Handler = (params: Params, ctx: RequestContext) => unknown | Promise<unknown>;
+/**
+ * A handler reads its params as sent (each checks its own, src/rpc/params.ts) and returns its
+ * method's result shape from the method table (src/contract/methods.ts).
+ */
+export type Handler<Result = unknown> = (params: Params, ctx: RequestContext) => Result | Promise<Result>;
+
+/** One handler per method of the table, each typed by the method's result. */
+export type MethodHandlers = { [M in MethodName]: Handler<MethodResults[M]> };
+
+/** A group of handlers (one module's share of the table). */
+export type HandlerGroup = Partial<MethodHandlers>;
+
+/** The hook notifications' handlers (`ai.*`). */
+export type HookHandlers = { [M in HookMethod]: Handler<{ ok: true }> };
+
+/** Handlers as the dispatcher registers them, by method name. */
 export type HandlerTable = Record<string, Handler>;

@@ -1,7 +1,7 @@
 /** `events.subscribe`: a stream of events on the caller's connection (SPEC §7). */
 import { CorralError, EVENT_TYPES } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 
 /** Accepts a list of strings or numbers (surface ids) for the `surfaces` filter. */
 function selectorList(p: Params, name: string): string[] | undefined {
@@ -14,7 +14,7 @@ function selectorList(p: Params, name: string): string[] | undefined {
   return list.map(String);
 }
 
-export const eventHandlers: HandlerTable = {
+export const eventHandlers = {
   'events.subscribe': (p, ctx) => {
     const types = selectorList(p, 'types');
     const unknown = types?.filter((type) => !(EVENT_TYPES as readonly string[]).includes(type)) ?? [];
@@ -34,4 +34,4 @@ export const eventHandlers: HandlerTable = {
     ctx.onClose(() => subscription.dispose());
     return { type: 'subscribed', id: subscription.id };
   },
-};
+} satisfies HandlerGroup;

@@ -3,7 +3,7 @@ import { CorralError, READ_SOURCES } from '../../contract/protocol.js';
 import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
 import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../actions/pane-io.js';
 import { paneParam } from './structure.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
 import { readGathering } from '../../actions/transcript.js';
 
@@ -21,7 +21,7 @@ function keysParam(p: Params): string[] {
   return keys;
 }
 
-export const paneIoHandlers: HandlerTable = {
+export const paneIoHandlers = {
   // Gathers an idle full-screen agent's transcript like agent.read, but never refuses: a busy agent reads passively.
   'pane.read': async (p, { core }) => {
     const opts = readOptions(p);
@@ -51,6 +51,6 @@ export const paneIoHandlers: HandlerTable = {
     // Params first, then the pane: a malformed request is invalid_params whatever it names.
     return waitForOutput(core, paneParam(core, p), opts);
   },
-};
+} satisfies HandlerGroup;
 
 export { keysParam, readOptions };

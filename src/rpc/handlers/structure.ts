@@ -5,7 +5,7 @@ import { CorralError } from '../../contract/protocol.js';
 import { optBool, optInt, optNumber, optOneOf, optStr, optStrAny, str, text, type Params } from '../params.js';
 import { paneView, tabView, workspaceView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
 
 /** A `cwd` param must name an existing directory, so a typo fails here and not in a shell. */
@@ -47,7 +47,7 @@ function targetWorkspace(core: CorralCore, p: Params): string {
   return core.model.focusedWorkspace;
 }
 
-export const structureHandlers: HandlerTable = {
+export const structureHandlers = {
   'workspace.create': (p, { core }) => {
     const created = core.createWorkspace({ cwd: optCwd(p) ?? process.cwd(), label: optStr(p, 'label'), focus: optBool(p, 'focus') });
     return {
@@ -161,4 +161,4 @@ export const structureHandlers: HandlerTable = {
     core.swapPanes(pane.id, other.id);
     return { pane: paneView(core, pane) };
   },
-};
+} satisfies HandlerGroup;

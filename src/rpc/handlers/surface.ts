@@ -9,7 +9,7 @@ import type { PaneRecord } from '../../session/model.js';
 import { keysParam } from './pane-io.js';
 import { BOUNDS } from '../../contract/bounds.js';
 import { SUBMIT_DELAY_MS } from '../../actions/agent-actions.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 
 /** Default rows for `surface.read` (SPEC §5). */
 const DEFAULT_SURFACE_READ_LINES = 200;
@@ -25,7 +25,7 @@ function target(core: CorralCore, p: Params): PaneRecord {
   return core.resolveOne(targetSelector(p));
 }
 
-export const surfaceHandlers: HandlerTable = {
+export const surfaceHandlers = {
   'fleet.list': (_p, { core }) => ({ agents: [...core.agents.agents()].map(({ pane }) => fleetRow(core, pane)) }),
   'surface.list': (p, { core }) => {
     const workspace = optStr(p, 'workspace');
@@ -92,5 +92,5 @@ export const surfaceHandlers: HandlerTable = {
     const pane = core.renamePane(target(core, p).id, name);
     return { renamed: true, name: pane.name };
   },
-};
+} satisfies HandlerGroup;
 

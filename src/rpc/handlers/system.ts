@@ -1,9 +1,9 @@
 /** `system.*`: liveness, identity and what this server can do. */
 import { METHODS } from '../../contract/protocol.js';
 import { VERSION } from '../../version.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 
-export const systemHandlers: HandlerTable = {
+export const systemHandlers = {
   'system.ping': () => ({ pong: true, version: VERSION }),
   'system.identify': (_p, { core }) => ({
     name: 'corral',
@@ -13,4 +13,4 @@ export const systemHandlers: HandlerTable = {
     socket: core.options.socketPath,
   }),
   'system.capabilities': (_p, { core }) => ({ scripting: core.scripting, methods: [...METHODS] }),
-};
+} satisfies HandlerGroup;

@@ -5,12 +5,12 @@ import { optStrAny } from '../params.js';
 import { Checker, FileError, locateIssues } from '../../orchestration/toml-doc.js';
 import { checkUpDocument } from '../../orchestration/up-file.js';
 import { applyUp } from '../../actions/up-apply.js';
-import type { HandlerTable } from './context.js';
+import type { HandlerGroup } from './context.js';
 
 /** Params besides the plan's own keys: `workspace` adds the panes to an existing workspace. */
 const EXTRA_PARAMS = ['workspace', 'workspace_id'] as const;
 
-export const upHandlers: HandlerTable = {
+export const upHandlers = {
   'workspace.up': async (p, { core, signal }) => {
     // The same rules as the CLI's file check; paths must arrive absolute (no file to be relative to).
     const check = new Checker();
@@ -22,4 +22,4 @@ export const upHandlers: HandlerTable = {
     }
     return applyUp(core, plan, { workspace, signal });
   },
-};
+} satisfies HandlerGroup;

@@ -1,0 +1,241 @@
+/**
+ * The objects the API returns (SPEC §5 "Objects") and the results of the Conductor-style
+ * methods as the CLI reads them. Types only, plus the status vocabularies.
+ */
+
+export type SplitDirection = 'right' | 'down';
+
+/** Canonical agent status (herdr vocabulary) plus corral's errored/stalled. */
+export type AgentStatus = 'idle' | 'working' | 'blocked' | 'done' | 'unknown' | 'errored' | 'stalled';
+export const AGENT_STATUSES: readonly AgentStatus[] = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'];
+
+/** Conductor vocabulary for the same status. */
+export type ConductorState =
+  | 'thinking'
+  | 'waiting_for_input'
+  | 'finished'
+  | 'idle'
+  | 'unknown_running'
+  | 'errored'
+  | 'stalled';
+
+export const CONDUCTOR_STATE: Record<AgentStatus, ConductorState> = {
+  working: 'thinking',
+  blocked: 'waiting_for_input',
+  done: 'finished',
+  idle: 'idle',
+  unknown: 'unknown_running',
+  errored: 'errored',
+  stalled: 'stalled',
+};
+
+export interface AgentInfo {
+  pane_id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  kind: string;
+  pid: number | null;
+  agent_status: AgentStatus;
+  state: ConductorState;
+  seen: boolean;
+  hooked: boolean;
+  interactive_ready: boolean;
+  state_change_seq: number;
+  completion_seq?: number;
+  cwd: string;
+  message: string | null;
+  active_tool_name: string | null;
+  last_result: string | null;
+  /** The agent's own session id (from its hooks), when known: what resumes it (SPEC §13). */
+  session_id?: string;
+  /** Where the screen verdict's rules come from, when screen rules decided (not hooks). */
+  rules?: 'verified' | 'unverified' | 'generic';
+}
+
+export interface PaneInfo {
+  pane_id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  cwd: string;
+  cmd: string;
+  focused: boolean;
+  rows: number;
+  cols: number;
+  zoomed: boolean;
+  exited: boolean;
+  exit_code: number | null;
+  /** The signal that ended the pane's process (`SIGKILL`), null when it exited by itself. */
+  exit_signal: string | null;
+  agent?: AgentInfo;
+}
+
+export interface TabInfo {
+  tab_id: string;
+  workspace_id: string;
+  label: string;
+  focused: boolean;
+  panes: string[];
+  focused_pane_id: string;
+  agent_status: AgentStatus | null;
+}
+
+export interface WorkspaceInfo {
+  workspace_id: string;
+  label: string;
+  cwd: string;
+  focused: boolean;
+  tabs: string[];
+  focused_tab_id: string;
+  agent_status: AgentStatus | null;
+}
+
+export type ReadSource = 'visible' | 'recent' | 'recent-unwrapped' | 'detection';
+export const READ_SOURCES: readonly ReadSource[] = ['visible', 'recent', 'recent-unwrapped', 'detection'];
+export type ReadFormat = 'text' | 'ansi';
+
+export interface PaneRead {
+  pane_id: string;
+  workspace_id: string;
+  tab_id: string;
+  source: ReadSource;
+  format: ReadFormat;
+  text: string;
+  revision: number;
+  truncated: boolean;
+}
+
+export interface SurfaceRow {
+  surface_id: number;
+  pane_id: string;
+  name: string | null;
+  title: string;
+  cwd: string;
+  cmd: string;
+  workspace: string;
+  tab: string;
+  focused: boolean;
+}
+
+// ---------------------------------------------------------------------------
+// Results of the Conductor-style methods (SPEC §5), as the CLI reads them.
+
+/** One row of `fleet.list`. */
+export interface FleetRow {
+  pid: number | null;
+  tool: string;
+  state: ConductorState;
+  agent_status: AgentStatus;
+  hooked: boolean;
+  reason: 'hook' | 'screen' | 'no_hook';
+  /** With reason `screen`: whether the rules that decided are verified, unverified guesses or generic. */
+  rules?: 'verified' | 'unverified' | 'generic';
+  surface_id: number;
+  pane_id: string;
+  surface_name: string | null;
+  name: string | null;
+  workspace: string;
+  active_tool_name: string | null;
+  message: string | null;
+  last_result: string | null;
+  waiting_ms: number | null;
+  idle_ms: number | null;
+  state_change_seq: number;
+  /** null until the agent finished a turn (always present in a row, unlike on `agent`). */
+  completion_seq: number | null;
+}
+
+export interface FleetListResult {
+  agents: FleetRow[];
+}
+
+export interface SurfaceListResult {
+  surfaces: SurfaceRow[];
+}
+
+/** `surface.status`; a pane with no agent has `tool: null` and `state: 'idle'`. */
+export interface SurfaceStatus {
+  surface_id: number;
+  pane_id: string;
+  state: ConductorState;
+  agent_status: AgentStatus | null;
+  hooked: boolean;
+  tool: string | null;
+  active_tool_name: string | null;
+  message: string | null;
+  last_result: string | null;
+  waiting_ms: number | null;
+  idle_ms: number | null;
+  output_generation: number;
+  /** With an agent: its name and sequence numbers, as on `agent`. */
+  name?: string | null;
+  state_change_seq?: number;
+  completion_seq?: number;
+}
+
+/** `surface.read`. */
+export interface SurfaceReadResult {
+  text: string;
+  /** Lines returned in `text`. */
+  lines: number;
+  total_lines: number;
+  eof: boolean;
+  output_generation: number;
+  /**
+   * Absolute count of lines ever written to the pane (monotonic, survives scrollback
+   * trimming): the returned lines are `end_line - lines … end_line - 1`. `wait --pattern`
+   * uses it to tell new output from old.
+   */
+  end_line: number;
+  /**
+   * `source: "recent-unwrapped"` only: the absolute row (counted like `end_line`) where each
+   * returned logical line starts, so `wait --pattern` can match soft-wrapped lines whole.
+   */
+  line_starts?: number[];
+  /** Whether `text` is wrapped in the untrusted-output fence (SPEC §8). */
+  fenced: boolean;
+}
+
+export interface SurfaceSearchResult {
+  matches: { line: number; text: string }[];
+  truncated: boolean;
+}
+
+export interface SurfaceSendTextResult {
+  sent: boolean;
+  length: number;
+  submitted: boolean;
+  paste: boolean;
+  /** With `all`: one entry per pane the text went to. */
+  surfaces?: ({ surface_id: number } & Omit<SurfaceSendTextResult, 'surfaces'>)[];
+}
+
+export interface SurfaceFocusResult {
+  focused: boolean;
+  surface_id: number;
+  pane_id: string;
+}
+
+/** `pane.read`. */
+export interface PaneReadResult {
+  read: PaneRead;
+}
+
+/** One attached client (`client.list`, SPEC §1). */
+export interface ClientInfo {
+  client_id: string;
+  /** The most recently active client: tabs are laid out for its size. */
+  active: boolean;
+  pid: number;
+  tty: string;
+  cols: number;
+  rows: number;
+  workspace_id: string | null;
+  tab_id: string | null;
+  term: string;
+  attached_at: number;
+  idle_ms: number;
+}
