@@ -9,7 +9,7 @@ import { CorralError } from '../contract/protocol.js';
 import { resolveSocketPath } from '../paths.js';
 import { startServer, type StartOptions } from './start-server.js';
 import { probeServer } from './socket-guard.js';
-import { corralEntry } from './package-root.js';
+import { corralEntry } from '../package-root.js';
 import { ensurePrivateDir } from '../socket-dir.js';
 
 /** How long `--detach` waits for the forked server's socket to answer. */
