@@ -8,7 +8,8 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
 import { sendText } from './pane-io.js';
-import { AGENT_KINDS, canonicalExecutable } from '../agents/kinds.js';
+import { AGENT_KINDS } from '../agents/kinds.js';
+import { canonicalExecutable, submitDelayMs } from '../agents/kind-facts.js';
 import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
@@ -30,14 +31,6 @@ export const AGENT_TIMING = {
    */
   readyQuietMs: 400,
 } as const;
-
-/**
- * Pause between a prompt's text and its Enter, per kind. Codex reads a fast burst followed
- * by Enter as a paste and would insert a newline, so it gets a long pause; so does Gemini CLI,
- * which on a loaded machine was seen to keep the whole prompt in its composer when the Enter
- * came 200 ms after the text. The others only need the text to have been read first.
- */
-export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, gemini: 1000, default: 200 };
 
 /**
  * Quotes an argument as one word for the shell at a pane's prompt: single quotes, with `'`
@@ -210,7 +203,7 @@ export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: st
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });
   }
   const baseline = info.state_change_seq;
-  await sendText(core, pane, text, { submit: true, enterDelayMs: SUBMIT_DELAY_MS[agent.kind] ?? SUBMIT_DELAY_MS.default });
+  await sendText(core, pane, text, { submit: true, enterDelayMs: submitDelayMs(agent.kind) });
   return { baseline, wasWorking: info.agent_status === 'working' };
 }
 

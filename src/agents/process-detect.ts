@@ -15,13 +15,8 @@
 import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { foregroundProcess, readStat, sessionProcesses } from '../pty/foreground.js';
-import {
-  type AgentKind,
-  kindByBasename,
-  kindByPackage,
-  kindByPathFragment,
-  kindByPythonModule,
-} from './kinds.js';
+import type { AgentKind } from './kinds.js';
+import { kindByBasename, kindByPackage, kindByPathFragment, kindByPythonModule } from './kind-facts.js';
 
 export interface DetectedKind {
   kind: AgentKind;
