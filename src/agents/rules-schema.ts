@@ -419,25 +419,37 @@ export function parseRules(text: string, file: string): AgentRules {
 
 type Fail = (line: number | null, key: string | null, what: string) => void;
 
-/** Reports keys of `table` that are not in `known`; false when there were any. */
-function onlyKnownKeys(table: TomlTable, known: readonly string[], name: string, lineOf: (key: string) => number | null, fail: Fail): boolean {
+/**
+ * A plain table such as `[process]`: null when absent, or when it is not a table (reported);
+ * `ok` is false when it holds keys outside `known` (each reported with its line).
+ */
+function plainTable(
+  value: unknown,
+  name: string,
+  known: readonly string[],
+  lineOf: (key: string) => number | null,
+  fail: Fail,
+): { table: TomlTable; ok: boolean } | null {
+  if (value === undefined) return null;
+  if (!isTable(value)) {
+    fail(lineOf(''), name, `key "${name}" must be a table ([${name}])`);
+    return null;
+  }
   let ok = true;
-  for (const key of Object.keys(table)) {
+  for (const key of Object.keys(value)) {
     if (known.includes(key)) continue;
     ok = false;
     fail(lineOf(key), `${name}.${key}`, `unknown key "${key}" in [${name}]`);
   }
-  return ok;
+  return { table: value, ok };
 }
 
 /** The `[process]` table: `executable` and `basenames` required, the other lists optional. */
-function parseProcess(value: unknown, lineOf: (key: string) => number | null, fail: Fail): KindProcess | null {
-  if (value === undefined) return null;
-  if (!isTable(value)) {
-    fail(lineOf(''), 'process', 'key "process" must be a table ([process])');
-    return null;
-  }
-  let ok = onlyKnownKeys(value, PROCESS_KEYS, 'process', lineOf, fail);
+function parseProcess(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): KindProcess | null {
+  const opened = plainTable(raw, 'process', PROCESS_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: value } = opened;
+  let ok = opened.ok;
   const bad = (key: string, what: string): void => {
     ok = false;
     fail(lineOf(key), `process.${key}`, `${what} in [process]`);
@@ -473,13 +485,11 @@ function parseProcess(value: unknown, lineOf: (key: string) => number | null, fa
 }
 
 /** The `[hooks]` table: the handler timeout corral writes, and the unit the agent reads it in. */
-function parseHooks(value: unknown, lineOf: (key: string) => number | null, fail: Fail): HookFormat | null {
-  if (value === undefined) return null;
-  if (!isTable(value)) {
-    fail(lineOf(''), 'hooks', 'key "hooks" must be a table ([hooks])');
-    return null;
-  }
-  let ok = onlyKnownKeys(value, HOOKS_KEYS, 'hooks', lineOf, fail);
+function parseHooks(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): HookFormat | null {
+  const opened = plainTable(raw, 'hooks', HOOKS_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: value } = opened;
+  let ok = opened.ok;
   const timeoutMs = value.timeout_ms;
   const unit = value.timeout_unit;
   if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > RULE_DEFAULTS.maxHookTimeoutMs) {

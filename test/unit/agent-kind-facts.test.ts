@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { AGENT_KINDS } from '../../src/agents/kinds.js';
 import { HOOK_AGENTS } from '../../src/agents/hook-events.js';
 import { buildKindTable, hookFormat, kindExecutable, kindProcess, submitDelayMs } from '../../src/agents/kind-facts.js';
-import { loadAllRules, parseRules, RuleFileError } from '../../src/agents/rules.js';
+import { loadAllRules, parseRules } from '../../src/agents/rules.js';
 import { installIntoDoc, nativeEvents } from '../../src/cli/hooks/hooks-install.js';
+import { parseError } from './rule-file-error.js';
 
 const FILE = 'assets/agents/demo.toml';
 
@@ -24,15 +25,6 @@ region = "bottom:2"
 contains = "esc to interrupt"
 `;
 
-function parseError(body: string): RuleFileError {
-  try {
-    parseRules(body, FILE);
-  } catch (err) {
-    expect(err).toBeInstanceOf(RuleFileError);
-    return err as RuleFileError;
-  }
-  throw new Error('expected a RuleFileError');
-}
 
 describe('[process], submit_delay_ms and [hooks] in a rule file', () => {
   it('parses them, with defaults for what is left out', () => {
