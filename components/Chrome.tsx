@@ -7,7 +7,7 @@
  * as three small offscreen Ink blocks (Ink only lays out their cells), the frames with
  * string code (PaneFrames.tsx), and the pieces are joined row by row.
  */
-import type { ChromeModel } from '../src/tui/chrome-model.js';
+import type { ChromeModel } from './chrome-model.js';
 import { paneFrameLines } from './PaneFrames.js';
 import { paint } from './paint.js';
 import { renderBlock } from './render-block.js';

@@ -1,6 +1,6 @@
 /** The help overlay: key bindings by category, keys in one column and descriptions in the next. */
 import { Box } from 'ink';
-import type { HelpEntry } from '../src/tui/chrome-model.js';
+import type { HelpEntry } from './chrome-model.js';
 import { Painted } from './Painted.js';
 import { centredRect, overlayLimits, renderBoxed, type OverlayRender } from './overlay-box.js';
 import { THEME } from './theme.js';

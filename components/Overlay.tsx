@@ -1,5 +1,5 @@
 /** Renders the open overlay (help, workspace switcher, rename prompt, y/n question) as its own centred box. */
-import type { ChromeModel } from '../src/tui/chrome-model.js';
+import type { ChromeModel } from './chrome-model.js';
 import { renderConfirm } from './ConfirmOverlay.js';
 import { renderHelp } from './HelpOverlay.js';
 import type { OverlayRender } from './overlay-box.js';

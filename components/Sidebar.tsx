@@ -1,6 +1,6 @@
 /** The sidebar: workspaces with their rollup badges, then every agent with its state. */
 import { Box } from 'ink';
-import type { SidebarAgent, SidebarWorkspace } from '../src/tui/chrome-model.js';
+import type { SidebarAgent, SidebarWorkspace } from './chrome-model.js';
 import { BADGE, BADGE_WORD_WIDTH, badgeFor } from './badges.js';
 import type { Segment } from './canvas.js';
 import { listWindow } from './list-window.js';

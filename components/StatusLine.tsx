@@ -1,6 +1,6 @@
 /** The bottom row: prefix state, scripting gate and hint on the left; the message on the right. */
 import { Box } from 'ink';
-import type { StatusLine as StatusLineModel } from '../src/tui/chrome-model.js';
+import type { StatusLine as StatusLineModel } from './chrome-model.js';
 import type { Segment } from './canvas.js';
 import { segmentsWidth } from './box.js';
 import { PaintedLine } from './Painted.js';

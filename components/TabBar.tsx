@@ -1,6 +1,6 @@
 /** The tab bar: the focused workspace's tabs, ` 1:api ● `, the focused one highlighted. */
 import { Box } from 'ink';
-import type { TabEntry } from '../src/tui/chrome-model.js';
+import type { TabEntry } from './chrome-model.js';
 import { badgeFor } from './badges.js';
 import type { Segment } from './canvas.js';
 import { segmentsWidth } from './box.js';

@@ -1,6 +1,6 @@
 /** The workspace switcher: every workspace with its badge, the selected one highlighted. */
 import { Box } from 'ink';
-import type { Overlay } from '../src/tui/chrome-model.js';
+import type { Overlay } from './chrome-model.js';
 import { badgeFor } from './badges.js';
 import type { Segment } from './canvas.js';
 import { listWindow } from './list-window.js';

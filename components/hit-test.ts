@@ -2,7 +2,7 @@
  * What the chrome shows under a screen cell — a tab chip or a sidebar entry — computed with
  * the same windowing the views draw with, so a click always lands on what is under it.
  */
-import type { ChromeModel } from '../src/tui/chrome-model.js';
+import type { ChromeModel } from './chrome-model.js';
 import { chromeLayout } from './Chrome.js';
 import { sidebarWindows } from './Sidebar.js';
 import { visibleTabWindow } from './TabBar.js';

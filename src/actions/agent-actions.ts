@@ -3,15 +3,17 @@
  * prompt the way a person would — text (as a paste when the app asked for that), a pause,
  * then Enter — optionally waiting for the turn to settle.
  */
-import { CorralError, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
+import { CorralError, eventSurfaceId, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
 import { sendText } from './pane-io.js';
-import { AGENT_KINDS, canonicalExecutable } from '../agents/kinds.js';
+import { AGENT_KINDS } from '../agents/kinds.js';
+import { canonicalExecutable, submitDelayMs } from '../agents/kind-facts.js';
 import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
+import { waitUntil } from '../wait/wait-until.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -29,14 +31,6 @@ export const AGENT_TIMING = {
    */
   readyQuietMs: 400,
 } as const;
-
-/**
- * Pause between a prompt's text and its Enter, per kind. Codex reads a fast burst followed
- * by Enter as a paste and would insert a newline, so it gets a long pause; so does Gemini CLI,
- * which on a loaded machine was seen to keep the whole prompt in its composer when the Enter
- * came 200 ms after the text. The others only need the text to have been read first.
- */
-export const SUBMIT_DELAY_MS: Readonly<Record<string, number>> = { codex: 1000, gemini: 1000, default: 200 };
 
 /**
  * Quotes an argument as one word for the shell at a pane's prompt: single quotes, with `'`
@@ -85,11 +79,10 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   const deadline = Date.now() + timeoutMs;
   const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
   // Watch from before the command is typed, so a shell's instant "not found" is not missed.
-  let missing: string | null = null;
-  let onMissing: (() => void) | null = null;
+  const shell: ShellReport = { missing: null, onMissing: null };
   const notFound = watchMissingCommand(core.host(pane), argv[0]!, (line) => {
-    missing = line;
-    onMissing?.();
+    shell.missing = line;
+    shell.onMissing?.();
   });
   core.writeToPane(pane, argv.map(shellQuote).join(' ') + '\r');
 
@@ -99,12 +92,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     if (current && !core.agents.agentIn(current)) core.agents.checkNow(current);
   }, AGENT_TIMING.startPollMs);
   try {
-    await waitForDetection(core, pane, opts.kind, deadline, opts.signal, (fail) => {
-      const report = () =>
-        fail(new CorralError('agent_not_running', `the ${opts.kind} agent did not start in ${pane.id}: the shell said "${missing}"`, { pane_id: pane.id, line: missing }));
-      if (missing !== null) report();
-      else onMissing = report;
-    });
+    await waitForDetection(core, pane, opts.kind, { deadline, signal: opts.signal, shell });
     notFound.dispose();
     const current = core.paneBySurface(pane.surfaceId)!;
     if (opts.name) core.agents.rename(current, opts.name);
@@ -148,51 +136,53 @@ function waitForQuiet(core: CorralCore, pane: PaneRecord, quietMs: number, deadl
   });
 }
 
+/** What the shell said about the command typed to start an agent ("command not found"). */
+interface ShellReport {
+  /** The shell's complaint, once seen. */
+  missing: string | null;
+  /** Called when `missing` is set, while a wait listens. */
+  onMissing: (() => void) | null;
+}
+
 /**
- * Resolves once an agent of `kind` is detected in the pane. `failEarly` is handed a reject
- * that ends the wait at once (the shell reported the command missing).
+ * Resolves once an agent of `kind` is detected in the pane; ends at once with
+ * `agent_not_running` when the shell reported the command missing.
  */
 function waitForDetection(
   core: CorralCore,
   pane: PaneRecord,
   kind: string,
-  deadline: number,
-  signal?: AbortSignal,
-  failEarly?: (fail: (error: CorralError) => void) => void,
-): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const cleanups: Array<() => void> = [];
-    const finish = (fn: () => void) => {
-      cleanups.forEach((c) => c());
-      fn();
-    };
-    const check = () => {
+  opts: { deadline: number; signal: AbortSignal | undefined; shell: ShellReport },
+): Promise<true> {
+  const { shell } = opts;
+  return waitUntil(
+    {
+      deadline: opts.deadline,
+      signal: opts.signal,
+      onTimeout: () => new CorralError('timeout', `no ${kind} agent appeared in ${pane.id} in time (is "${canonicalExecutable(kind)}" on PATH?)`),
+      subscribe: (recheck) => {
+        shell.onMissing = recheck;
+        const listener = core.listen((event) => {
+          if (eventSurfaceId(event) === pane.surfaceId && (event.type === 'agent.detected' || event.type === 'pane.closed')) recheck();
+        });
+        return () => {
+          shell.onMissing = null;
+          listener.dispose();
+        };
+      },
+    },
+    () => {
+      if (shell.missing !== null) {
+        throw new CorralError('agent_not_running', `the ${kind} agent did not start in ${pane.id}: the shell said "${shell.missing}"`, {
+          pane_id: pane.id,
+          line: shell.missing,
+        });
+      }
       const current = core.paneBySurface(pane.surfaceId);
-      if (!current) return finish(() => reject(new CorralError('pane_not_found', `pane ${pane.id} closed while the agent was starting`)));
-      const agent = core.agents.agentIn(current);
-      if (agent?.kind === kind) finish(resolve);
-    };
-    const listener = core.listen((event) => {
-      if ((event.type === 'agent.detected' || event.type === 'pane.closed') && event.surface_id === pane.surfaceId) check();
-    });
-    cleanups.push(() => listener.dispose());
-    const timer = setTimeout(
-      () => finish(() => reject(new CorralError('timeout', `no ${kind} agent appeared in ${pane.id} in time (is "${canonicalExecutable(kind)}" on PATH?)`))),
-      Math.max(0, deadline - Date.now()),
-    );
-    cleanups.push(() => clearTimeout(timer));
-    if (signal) {
-      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
-      signal.addEventListener('abort', abort, { once: true });
-      cleanups.push(() => signal.removeEventListener('abort', abort));
-    }
-    let settled = false;
-    cleanups.push(() => (settled = true));
-    failEarly?.((error) => {
-      if (!settled) finish(() => reject(error));
-    });
-    check();
-  });
+      if (!current) throw new CorralError('pane_not_found', `pane ${pane.id} closed while the agent was starting`);
+      return core.agents.agentIn(current)?.kind === kind ? true : undefined;
+    },
+  );
 }
 
 export interface PromptOptions {
@@ -213,7 +203,7 @@ export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: st
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });
   }
   const baseline = info.state_change_seq;
-  await sendText(core, pane, text, { submit: true, enterDelayMs: SUBMIT_DELAY_MS[agent.kind] ?? SUBMIT_DELAY_MS.default });
+  await sendText(core, pane, text, { submit: true, enterDelayMs: submitDelayMs(agent.kind) });
   return { baseline, wasWorking: info.agent_status === 'working' };
 }
 

@@ -8,6 +8,7 @@ import { CorralError, eventSurfaceId, type AgentInfo, type AgentStatus } from '.
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
+import { waitUntil } from '../wait/wait-until.js';
 
 /** Statuses a wait accepts when the caller names none (SPEC §5: `unknown` only when named). */
 export const DEFAULT_UNTIL: readonly AgentStatus[] = ['idle', 'done', 'blocked'];
@@ -34,49 +35,27 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
   const workspaceId = pane.workspaceId;
   const tracked = core.agents.agentIn(pane);
   if (!tracked) return Promise.reject(notRunning(pane));
-  return new Promise((resolve, reject) => {
-    const cleanups: Array<() => void> = [];
-    const finish = (fn: () => void) => {
-      cleanups.forEach((c) => c());
-      fn();
-    };
-    const check = (): boolean => {
+  return waitUntil(
+    {
+      deadline: opts.deadline,
+      signal: opts.signal,
+      onTimeout: () => opts.onDeadline?.() ?? new CorralError('timeout', `agent in ${pane.id} did not reach the awaited state in time`),
+      subscribe: (recheck) => {
+        const listener = core.listen((event) => {
+          if (eventSurfaceId(event) !== surfaceId) return;
+          if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected') recheck();
+        });
+        return () => listener.dispose();
+      },
+    },
+    () => {
       const current = core.paneBySurface(surfaceId);
-      if (!current || current.workspaceId !== workspaceId || core.agents.agentIn(current) !== tracked) {
-        finish(() => reject(notRunning(pane)));
-        return true;
-      }
+      if (!current || current.workspaceId !== workspaceId || core.agents.agentIn(current) !== tracked) throw notRunning(pane);
       const agent = agentView(core, current);
-      let matched: boolean;
-      try {
-        matched = opts.until(agent);
-      } catch (error) {
-        // `until` may decide the wait is hopeless (e.g. blocked while starting).
-        finish(() => reject(error));
-        return true;
-      }
-      if (matched) finish(() => resolve(agent));
-      return matched;
-    };
-    if (check()) return;
-    const listener = core.listen((event) => {
-      if (eventSurfaceId(event) !== surfaceId) return;
-      if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected') check();
-    });
-    cleanups.push(() => listener.dispose());
-    if (opts.deadline !== undefined) {
-      const timer = setTimeout(
-        () => finish(() => reject(opts.onDeadline?.() ?? new CorralError('timeout', `agent in ${pane.id} did not reach the awaited state in time`))),
-        Math.max(0, opts.deadline - Date.now()),
-      );
-      cleanups.push(() => clearTimeout(timer));
-    }
-    if (opts.signal) {
-      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
-      opts.signal.addEventListener('abort', abort, { once: true });
-      cleanups.push(() => opts.signal!.removeEventListener('abort', abort));
-    }
-  });
+      // `until` may also throw: it decided the wait is hopeless (e.g. blocked while starting).
+      return opts.until(agent) ? agent : undefined;
+    },
+  );
 }
 
 function notRunning(pane: PaneRecord): CorralError {

@@ -9,6 +9,7 @@ import { encodeKeys } from '../terminal/keys.js';
 import { compilePaneRegex } from '../terminal/pane-regex.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from '../core/corral-core.js';
+import { waitUntil } from '../wait/wait-until.js';
 
 /** Default rows for `recent` reads (SPEC §5). */
 export const DEFAULT_RECENT_LINES = 80;
@@ -171,44 +172,36 @@ export function waitForOutput(
 ): Promise<{ pane_id: string; matched_line: string; read: PaneRead; revision: number }> {
   const matches = lineMatcher(opts.match);
   const host = core.host(pane);
-  return new Promise((resolve, reject) => {
-    const disposers: Array<() => void> = [];
-    let recheck: NodeJS.Timeout | null = null;
-    const finish = (fn: () => void) => {
-      for (const dispose of disposers) dispose();
-      if (recheck) clearTimeout(recheck);
-      fn();
-    };
-    const check = (): boolean => {
-      recheck = null;
+  return waitUntil(
+    {
+      deadline: opts.timeoutMs === undefined ? undefined : Date.now() + opts.timeoutMs,
+      signal: opts.signal,
+      onTimeout: () => new CorralError('timeout', `no line matched ${JSON.stringify(opts.match.value)} within ${opts.timeoutMs} ms`),
+      subscribe: (recheck, fail) => {
+        let pending: NodeJS.Timeout | null = null;
+        const output = host.onOutput(() => {
+          pending ??= setTimeout(() => {
+            pending = null;
+            recheck();
+          }, WAIT_RECHECK_MS);
+        });
+        const closed = core.listen((event) => {
+          if (event.type === 'pane.closed' && event.surface_id === pane.surfaceId) {
+            fail(new CorralError('pane_not_found', `pane ${pane.id} closed while waiting for output`, { pane_id: pane.id }));
+          }
+        });
+        return () => {
+          output.dispose();
+          closed.dispose();
+          if (pending) clearTimeout(pending);
+        };
+      },
+    },
+    () => {
       const line = matchableLines(core, pane, opts).find(matches);
-      if (line === undefined) return false;
+      if (line === undefined) return undefined;
       const { read } = readPane(core, pane, opts);
-      finish(() => resolve({ pane_id: pane.id, matched_line: line, read, revision: read.revision }));
-      return true;
-    };
-    if (check()) return;
-    const output = host.onOutput(() => {
-      recheck ??= setTimeout(check, WAIT_RECHECK_MS);
-    });
-    disposers.push(() => output.dispose());
-    const closed = core.listen((event) => {
-      if (event.type === 'pane.closed' && event.surface_id === pane.surfaceId) {
-        finish(() => reject(new CorralError('pane_not_found', `pane ${pane.id} closed while waiting for output`, { pane_id: pane.id })));
-      }
-    });
-    disposers.push(() => closed.dispose());
-    if (opts.timeoutMs !== undefined) {
-      const timer = setTimeout(
-        () => finish(() => reject(new CorralError('timeout', `no line matched ${JSON.stringify(opts.match.value)} within ${opts.timeoutMs} ms`))),
-        opts.timeoutMs,
-      );
-      disposers.push(() => clearTimeout(timer));
-    }
-    if (opts.signal) {
-      const abort = () => finish(() => reject(new CorralError('internal_error', 'client went away')));
-      opts.signal.addEventListener('abort', abort, { once: true });
-      disposers.push(() => opts.signal!.removeEventListener('abort', abort));
-    }
-  });
+      return { pane_id: pane.id, matched_line: line, read, revision: read.revision };
+    },
+  );
 }

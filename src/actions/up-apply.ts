@@ -13,15 +13,7 @@ import { leaves, presetLayout } from '../session/layout.js';
 import { paneView, workspaceView } from '../core/views.js';
 import { sendText } from './pane-io.js';
 import { startAgent } from './agent-actions.js';
-import type { UpPlan } from '../orchestration/up-file.js';
-
-export const UP_TIMING = {
-  /**
-   * How long each agent may take to be ready. Longer than `agent start`'s 30 s default:
-   * several agents start at once here and compete for the CPU (within SPEC's 300 s bound).
-   */
-  agentStartTimeoutMs: 120_000,
-} as const;
+import { UP_TIMING, type UpPlan } from '../orchestration/up-file.js';
 
 export interface UpResult {
   workspace: WorkspaceInfo;

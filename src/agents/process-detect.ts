@@ -14,13 +14,8 @@
  *   wrapper spawns the native "…/@openai/codex-linux-x64/vendor/<triple>/bin/codex" as a child.
  */
 import { foregroundProcess, PROC, sessionProcesses, type ProcessTable } from '../pty/foreground.js';
-import {
-  type AgentKind,
-  kindByBasename,
-  kindByPackage,
-  kindByPathFragment,
-  kindByPythonModule,
-} from './kinds.js';
+import type { AgentKind } from './kinds.js';
+import { kindByBasename, kindByPackage, kindByPathFragment, kindByPythonModule } from './kind-facts.js';
 
 export interface DetectedKind {
   kind: AgentKind;

@@ -72,7 +72,47 @@ export interface AgentRules {
    * that takes the mouse but does not scroll its conversation on wheel input (Kilo 7.7.7).
    */
   transcriptScroll: TranscriptScroll;
+  /** How this kind's processes are recognised (`[process]`); null for generic.toml. */
+  process: KindProcess | null;
+  /** Pause between a prompt's text and its Enter (`submit_delay_ms`). */
+  submitDelayMs: number;
+  /** How the agent's own hook config takes a handler (`[hooks]`); null when corral installs none. */
+  hooks: HookFormat | null;
   rules: readonly Rule[];
+}
+
+/**
+ * What identifies one kind's process (`[process]`, matched by src/agents/process-detect.ts):
+ * the executable `agent start --kind K` types, the basenames its launchers go by, the npm
+ * (or PyPI) packages its scripts and native binaries live in, and path fragments of
+ * standalone installers.
+ */
+export interface KindProcess {
+  /** What `agent start --kind K` types at the shell. */
+  executable: string;
+  /** Executable or script basenames (without .js/.cjs/.mjs/.exe) that mean this kind. */
+  basenames: readonly string[];
+  /** npm/PyPI package names whose files (scripts, native binaries) mean this kind. */
+  packages: readonly string[];
+  /** Package-name prefixes for per-platform binary packages (`@openai/codex-linux-x64`). */
+  packagePrefixes: readonly string[];
+  /** Python modules run with `python -m`. */
+  pythonModules: readonly string[];
+  /** Path fragments of standalone installs whose binaries carry no telling basename. */
+  pathFragments: readonly string[];
+  /** True when the entry is not verified against a real install. */
+  guess: boolean;
+}
+
+export const HOOK_TIMEOUT_UNITS = ['s', 'ms'] as const;
+export type HookTimeoutUnit = (typeof HOOK_TIMEOUT_UNITS)[number];
+
+/** The agent-specific part of a hook handler corral writes into the agent's own config. */
+export interface HookFormat {
+  /** How long the agent lets `corral hook` run. */
+  timeoutMs: number;
+  /** The unit the agent reads `timeout` in. */
+  timeoutUnit: HookTimeoutUnit;
 }
 
 export const TRANSCRIPT_SCROLLS = ['wheel', 'page-keys'] as const;
@@ -125,10 +165,18 @@ export const RULE_DEFAULTS = {
   maxMessageChars: 500,
   /** A minute is far longer than any UI redraw gap; more is surely a typo (seconds vs ms). */
   maxIdleConfirmMs: 60_000,
+  /** Most agents only need the prompt's text to have been read before its Enter arrives. */
+  submitDelayMs: 200,
+  /** A prompt waiting longer than this for its Enter would look hung; more is surely a typo. */
+  maxSubmitDelayMs: 10_000,
+  /** A hook that may block the agent for over a minute is surely a typo. */
+  maxHookTimeoutMs: 60_000,
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'rule'] as const;
+const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
+const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with'] as const;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
@@ -156,12 +204,14 @@ export function parseRegion(text: string): RuleRegion | null {
 /** Where keys are defined (1-based lines): top-level keys, and each `[[rule]]` header with its keys. */
 interface KeyLines {
   top: Map<string, number>;
+  /** Keys of plain tables (`[process]`), as `table.key`. */
+  nested: Map<string, number>;
   blocks: { header: number; keys: Map<string, number> }[];
 }
 
 function locateKeyLines(text: string): KeyLines {
   const lines = text.split(/\r?\n/);
-  const found: KeyLines = { top: new Map(), blocks: [] };
+  const found: KeyLines = { top: new Map(), nested: new Map(), blocks: [] };
   for (const def of scanDefinitions(text)) {
     const [head, key] = def.path;
     if (def.path.length === 1 && head === 'rule' && lines[def.line - 1].trimStart().startsWith('[[')) {
@@ -171,6 +221,8 @@ function locateKeyLines(text: string): KeyLines {
       if (!keys.has(key)) keys.set(key, def.line);
     } else if (def.path.length === 1 && !found.top.has(head)) {
       found.top.set(head, def.line);
+    } else if (def.path.length === 2 && head !== 'rule' && !found.nested.has(def.path.join('.'))) {
+      found.nested.set(def.path.join('.'), def.line);
     }
   }
   return found;
@@ -191,7 +243,7 @@ export function parseRules(text: string, file: string): AgentRules {
   }
 
   const issues: RuleFileIssue[] = [];
-  const { top: topLines, blocks } = locateKeyLines(text);
+  const { top: topLines, nested: nestedLines, blocks } = locateKeyLines(text);
   const fail = (line: number | null, key: string | null, what: string): void => {
     issues.push({ message: `${file}${line === null ? '' : `:${line}`}: ${what}`, line, key });
   };
@@ -235,6 +287,17 @@ export function parseRules(text: string, file: string): AgentRules {
     if (!(TRANSCRIPT_SCROLLS as readonly unknown[]).includes(raw.transcript_scroll)) {
       fail(topLines.get('transcript_scroll') ?? null, 'transcript_scroll', `key "transcript_scroll" must be one of ${TRANSCRIPT_SCROLLS.map((m) => `"${m}"`).join(', ')}, got ${describe(raw.transcript_scroll)}`);
     } else transcriptScroll = raw.transcript_scroll as TranscriptScroll;
+  }
+
+  const tableLine = (table: string) => (key: string): number | null => nestedLines.get(`${table}.${key}`) ?? topLines.get(table) ?? null;
+  const processInfo = parseProcess(raw.process, tableLine('process'), fail);
+  const hooks = parseHooks(raw.hooks, tableLine('hooks'), fail);
+  let submitDelayMs: number = RULE_DEFAULTS.submitDelayMs;
+  if (raw.submit_delay_ms !== undefined) {
+    const v = raw.submit_delay_ms;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > RULE_DEFAULTS.maxSubmitDelayMs) {
+      fail(topLines.get('submit_delay_ms') ?? null, 'submit_delay_ms', `key "submit_delay_ms" must be an integer from 0 to ${RULE_DEFAULTS.maxSubmitDelayMs}, got ${describe(v)}`);
+    } else submitDelayMs = v;
   }
 
   const rules: Rule[] = [];
@@ -351,7 +414,96 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, rules };
+}
+
+type Fail = (line: number | null, key: string | null, what: string) => void;
+
+/**
+ * A plain table such as `[process]`: null when absent, or when it is not a table (reported);
+ * `ok` is false when it holds keys outside `known` (each reported with its line).
+ */
+function plainTable(
+  value: unknown,
+  name: string,
+  known: readonly string[],
+  lineOf: (key: string) => number | null,
+  fail: Fail,
+): { table: TomlTable; ok: boolean } | null {
+  if (value === undefined) return null;
+  if (!isTable(value)) {
+    fail(lineOf(''), name, `key "${name}" must be a table ([${name}])`);
+    return null;
+  }
+  let ok = true;
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    ok = false;
+    fail(lineOf(key), `${name}.${key}`, `unknown key "${key}" in [${name}]`);
+  }
+  return { table: value, ok };
+}
+
+/** The `[process]` table: `executable` and `basenames` required, the other lists optional. */
+function parseProcess(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): KindProcess | null {
+  const opened = plainTable(raw, 'process', PROCESS_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: value } = opened;
+  let ok = opened.ok;
+  const bad = (key: string, what: string): void => {
+    ok = false;
+    fail(lineOf(key), `process.${key}`, `${what} in [process]`);
+  };
+  const names = (key: string, required: boolean): string[] => {
+    const v = value[key];
+    if (v === undefined) {
+      if (required) bad(key, `missing key "${key}"`);
+      return [];
+    }
+    if (!Array.isArray(v) || (required && v.length === 0) || !v.every((s) => typeof s === 'string' && s !== '')) {
+      bad(key, `key "${key}" must be ${required ? 'a non-empty' : 'an'} array of non-empty strings, got ${describe(v)}`);
+      return [];
+    }
+    return v as string[];
+  };
+  const executable = value.executable;
+  if (typeof executable !== 'string' || !/^[A-Za-z0-9._-]+$/.test(executable)) {
+    bad('executable', executable === undefined ? 'missing key "executable"' : `key "executable" must be a command name (letters, digits, . _ -), got ${describe(executable)}`);
+  }
+  const guess = value.guess ?? false;
+  if (typeof guess !== 'boolean') bad('guess', `key "guess" must be true or false, got ${describe(guess)}`);
+  const info: KindProcess = {
+    executable: executable as string,
+    basenames: names('basenames', true),
+    packages: names('packages', false),
+    packagePrefixes: names('package_prefixes', false),
+    pythonModules: names('python_modules', false),
+    pathFragments: names('path_fragments', false),
+    guess: guess === true,
+  };
+  return ok ? info : null;
+}
+
+/** The `[hooks]` table: the handler timeout corral writes, and the unit the agent reads it in. */
+function parseHooks(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): HookFormat | null {
+  const opened = plainTable(raw, 'hooks', HOOKS_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: value } = opened;
+  let ok = opened.ok;
+  const timeoutMs = value.timeout_ms;
+  const unit = value.timeout_unit;
+  if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > RULE_DEFAULTS.maxHookTimeoutMs) {
+    ok = false;
+    fail(lineOf('timeout_ms'), 'hooks.timeout_ms', `${timeoutMs === undefined ? 'missing key "timeout_ms"' : `key "timeout_ms" must be an integer from 1 to ${RULE_DEFAULTS.maxHookTimeoutMs}, got ${describe(timeoutMs)}`} in [hooks]`);
+  }
+  if (!(HOOK_TIMEOUT_UNITS as readonly unknown[]).includes(unit)) {
+    ok = false;
+    fail(lineOf('timeout_unit'), 'hooks.timeout_unit', `key "timeout_unit" must be ${HOOK_TIMEOUT_UNITS.map((u) => `"${u}"`).join(' or ')}, got ${describe(unit)} in [hooks]`);
+  } else if (unit === 's' && typeof timeoutMs === 'number' && timeoutMs % 1000 !== 0) {
+    ok = false;
+    fail(lineOf('timeout_ms'), 'hooks.timeout_ms', 'key "timeout_ms" must be whole seconds when timeout_unit = "s" in [hooks]');
+  }
+  return ok ? { timeoutMs: timeoutMs as number, timeoutUnit: unit as HookTimeoutUnit } : null;
 }
 
 /** The `[resume]` table: `args` with exactly one `{id}`, `id_from`, optional `verified_with`. */

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packageRoot } from '../server/package-root.js';
+import { packageRoot } from '../package-root.js';
 import { contentEnd, type ScreenSnapshot } from './screen-snapshot.js';
 import { parseRules, RULE_DEFAULTS, type AgentRules, type Rule, type ScreenStatus } from './rules-schema.js';
 

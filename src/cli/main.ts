@@ -9,23 +9,53 @@ import { VERSION } from '../version.js';
 import { lsCommand, psCommand, statusCommand } from './commands/fleet.js';
 import { hookCommand } from './commands/hook.js';
 import { hooksCommand } from './commands/hooks.js';
-import { paneCommand } from './commands/pane.js';
 import { agentCommand } from './commands/agent.js';
 import { attachCommand, serverCommand, tuiCommand } from './commands/server.js';
 import { detachCommand, killServerCommand, sessionsCommand } from './commands/clients.js';
-import { focusCommand, keyCommand, readCommand, searchCommand, sendCommand } from './commands/surface.js';
-import { tabCommand } from './commands/tab.js';
 import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
-import { workspaceCommand } from './commands/workspace.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
-import { reportError } from './run.js';
+import { reportError, type GlobalArgs } from './run.js';
+import { commandOf, groupOf } from './verb-table.js';
+import { CALL_GROUPS, CONDUCTOR } from './verbs.js';
+import type { CommandModule } from 'yargs';
 
 /** Widest help text, so `--help` stays readable on wide terminals. */
 const MAX_HELP_WIDTH = 100;
+
+/**
+ * Every verb, in the order `corral --help` lists them: the one-call verbs come from the table
+ * in verbs.ts, the rest from their own modules in commands/.
+ */
+const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
+  tuiCommand,
+  serverCommand,
+  attachCommand,
+  detachCommand,
+  killServerCommand,
+  sessionsCommand,
+  groupOf(CALL_GROUPS.workspace),
+  groupOf(CALL_GROUPS.tab),
+  groupOf(CALL_GROUPS.pane),
+  agentCommand,
+  psCommand,
+  lsCommand,
+  statusCommand,
+  commandOf(CONDUCTOR.read),
+  commandOf(CONDUCTOR.search),
+  commandOf(CONDUCTOR.send),
+  commandOf(CONDUCTOR.key),
+  commandOf(CONDUCTOR.focus),
+  watchCommand,
+  waitCommand,
+  upCommand,
+  flowCommand,
+  hookCommand,
+  hooksCommand,
+];
 
 /** Builds the yargs parser for `args` (without node and script). */
 export function buildCli(args: readonly string[]): Argv {
@@ -49,31 +79,8 @@ export function buildCli(args: readonly string[]): Argv {
     // Untyped values stay text: numeric flags parse theirs strictly (numbers.ts).
     .parserConfiguration({ 'populate--': true, 'parse-numbers': false })
     .option('socket', { type: 'string', global: true, describe: 'server socket path (default: $CORRAL_SOCKET, else per session)' })
-    .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' })
-    .command(tuiCommand)
-    .command(serverCommand)
-    .command(attachCommand)
-    .command(detachCommand)
-    .command(killServerCommand)
-    .command(sessionsCommand)
-    .command(workspaceCommand)
-    .command(tabCommand)
-    .command(paneCommand)
-    .command(agentCommand)
-    .command(psCommand)
-    .command(lsCommand)
-    .command(statusCommand)
-    .command(readCommand)
-    .command(searchCommand)
-    .command(sendCommand)
-    .command(keyCommand)
-    .command(focusCommand)
-    .command(watchCommand)
-    .command(waitCommand)
-    .command(upCommand)
-    .command(flowCommand)
-    .command(hookCommand)
-    .command(hooksCommand);
+    .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' });
+  for (const verb of VERBS) cli.command(verb);
   return cli
     .strict()
     .recommendCommands()

@@ -3,7 +3,7 @@
  * Read from the environment the client runs in — over ssh that is the remote login's TERM and
  * COLORTERM, which ssh forwards — never from the server's environment. Pure.
  */
-import type { ClientCapabilities } from './frame-protocol.js';
+import type { ClientCapabilities } from '../contract/frame-protocol.js';
 
 type Env = Record<string, string | undefined>;
 

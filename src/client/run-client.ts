@@ -15,7 +15,7 @@ import { assertPrivateDir } from '../socket-dir.js';
 import { startBackgroundServer } from '../server/background.js';
 import { enterTerminalMode, type TerminalMode } from '../tui/terminal-mode.js';
 import { detectCapabilities } from './capabilities.js';
-import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, header, message, readExit, resizePayload, type ClientHello } from './frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, header, message, readExit, resizePayload, type ClientHello } from '../contract/frame-protocol.js';
 
 export interface ClientOptions {
   socket?: string;

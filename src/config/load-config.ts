@@ -15,7 +15,7 @@ import {
   type KeySpec,
 } from './schema.js';
 import { suggest } from './suggest.js';
-import { COMMAND_IDS } from '../tui/keybindings.js';
+import { COMMAND_IDS } from './keybindings.js';
 import { isTable, locateKey, tomlSyntaxIssue, type TomlTable } from './toml-locate.js';
 
 /** One problem in a config file; `message` is complete (`file:line: …`) and fit to show as is. */

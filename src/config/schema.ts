@@ -85,7 +85,7 @@ export interface KeySpec {
   doc: string;
 }
 
-/** Every fixed key corral reads. `[keys]` also takes one override per TUI action id (src/tui/keybindings.ts). */
+/** Every fixed key corral reads. `[keys]` also takes one override per TUI action id (src/config/keybindings.ts). */
 export const CONFIG_KEYS: readonly KeySpec[] = [
   { path: 'ai_unrestricted', check: isBool, defaultText: 'false', doc: 'open the scripting gate: allow CLI/RPC clients to submit input to panes' },
   { path: 'ai_injection_fence', check: isBool, defaultText: 'true', doc: 'wrap peer terminal output returned by reads in an <untrusted_terminal_output> fence' },

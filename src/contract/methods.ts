@@ -175,7 +175,7 @@ export interface MethodParams {
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
   'agent.read': AgentTarget & ReadParams;
   'agent.send_keys': AgentTarget & { keys: string[] };
-  /** The thin client's hello (src/client/frame-protocol.ts `ClientHello`; the handler checks it). */
+  /** The thin client's hello (src/contract/frame-protocol.ts `ClientHello`; the handler checks it). */
   'client.attach': {
     protocol?: number;
     cols: number;

@@ -6,7 +6,7 @@
  *   is applied again over all of them), then start the agent with `agent.start` and type the
  *   prompt with `surface.send_text` — the same calls `up` and `agent start` make.
  * - `send` steps go through `surface.send_text`; `submit = true` needs the scripting gate.
- * - ready barriers use `corral wait`'s logic (src/cli/wait.ts): a pattern must match output
+ * - ready barriers use `corral wait`'s logic (src/wait/wait-logic.ts): a pattern must match output
  *   that appeared after the step started; idle means an agent is idle/done (after a submit:
  *   once it changed state since), or a pane without an agent has been quiet for a second.
  * - a capture is the last N lines of the pane's `recent` text (see docs/orchestration.md).
@@ -23,10 +23,10 @@ import {
   type LineBaseline,
   type PaneProgress,
   type RpcCaller,
-} from '../cli/wait.js';
+} from '../wait/wait-logic.js';
 import type { FlowPlan, FlowStep } from './flow-file.js';
 import type { StepContext, StepHandle, StepRunner } from './scheduler.js';
-import { UP_TIMING } from '../actions/up-apply.js';
+import { UP_TIMING } from './up-file.js';
 
 export interface RunnerOptions {
   /** Poll interval of ready barriers (SPEC §9: 500 ms). */

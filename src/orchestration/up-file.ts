@@ -13,6 +13,15 @@ export const UP_KEYS = ['name', 'layout', 'panes'] as const;
 /** Without a `layout`, panes tile (works for any count; tmux's `select-layout tiled`). */
 export const DEFAULT_LAYOUT: PresetKind = 'tiled';
 
+/** Timing of `up`, shared by the server's apply (actions/up-apply.ts) and flow `pane` steps. */
+export const UP_TIMING = {
+  /**
+   * How long each agent may take to be ready. Longer than `agent start`'s 30 s default:
+   * several agents start at once here and compete for the CPU (within SPEC's 300 s bound).
+   */
+  agentStartTimeoutMs: 120_000,
+} as const;
+
 /** What `workspace.up` takes and `up --dry-run` prints. */
 export interface UpPlan {
   /** Workspace label; the first pane's directory name when absent. */

@@ -12,7 +12,7 @@ import { basename, dirname, join } from 'node:path';
 import { CorralError } from '../contract/protocol.js';
 import { ensurePrivateDir } from '../socket-dir.js';
 import { probeServer } from './socket-guard.js';
-import { corralEntry } from './package-root.js';
+import { corralEntry } from '../package-root.js';
 
 /** How long a start waits for the forked server's socket to answer. */
 const READY_TIMEOUT_MS = 10_000;

@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePrivateDir } from '../socket-dir.js';
-import { corralEntry } from './package-root.js';
+import { corralEntry } from '../package-root.js';
 
 const LAUNCHER_MODE = 0o700;
 

@@ -13,7 +13,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Compositor } from '../screen/compositor.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
-import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello } from '../client/frame-protocol.js';
+import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello } from '../contract/frame-protocol.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 
 /** More unsent bytes than this and the compositor holds frames (the next one carries the latest screen). */

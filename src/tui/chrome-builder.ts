@@ -3,8 +3,8 @@
  * core's state and the TUI's own state. Pure with respect to the screen: no drawing here.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
-import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
+import { COMMANDS, commandKeys, type CommandId } from '../config/keybindings.js';
+import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from '../../components/chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
 import { intersectRect } from '../screen/rect.js';

@@ -10,7 +10,7 @@ import { CorralError, type ClientInfo } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
-import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../client/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
 import type { ChromeRenderer } from './controller.js';
 

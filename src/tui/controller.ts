@@ -14,11 +14,11 @@ import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-pr
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
-import type { ChromeModel, Rect } from './chrome-model.js';
+import type { ChromeModel, Rect } from '../../components/chrome-model.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
 import { InputParser, type InputEvent, type MouseEvent } from './input-parser.js';
-import { resolveBindings, type CommandId } from './keybindings.js';
+import { resolveBindings, type CommandId } from '../config/keybindings.js';
 import { overlayKey, routeInput, type KeyMap } from './key-routes.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
 import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard } from './tui-actions.js';

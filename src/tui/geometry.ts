@@ -3,7 +3,7 @@
  * the sidebar on the left when there is room, panes in the rest. Pure, so the controller,
  * the views and the tests agree on every cell.
  */
-import type { Rect } from './chrome-model.js';
+import type { Rect } from '../../components/chrome-model.js';
 
 export const GEOMETRY = {
   /** Below this many columns for panes the sidebar is hidden: panes matter more. */

@@ -5,7 +5,7 @@
  * mode, bytes for the focused pane. Nothing here touches the core, a timer or the screen,
  * so every mode × key case is unit-tested as data (test/unit/tui-key-routes.test.ts).
  */
-import { COMMANDS, type CommandId } from './keybindings.js';
+import { COMMANDS, type CommandId } from '../config/keybindings.js';
 import { splitFirstKey } from './input-parser.js';
 import type { OverlayState, RenameTarget } from './chrome-builder.js';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_KINDS, KIND_INFO, isAgentKind, kindByPackage, kindExecutable } from '../../src/agents/kinds.js';
+import { AGENT_KINDS, isAgentKind } from '../../src/agents/kinds.js';
+import { kindByPackage, kindExecutable, kindProcess } from '../../src/agents/kind-facts.js';
 import { detectKind, packageOfPath, programName, splitShellScript } from '../../src/agents/process-detect.js';
 
 const AGENTS = '/work/main/.cache/agents/node_modules';
@@ -66,7 +67,7 @@ describe('kinds', () => {
   it('never gives one basename or package to two kinds', () => {
     const seen = new Map<string, string>();
     for (const kind of AGENT_KINDS) {
-      for (const name of [...KIND_INFO[kind].basenames, ...KIND_INFO[kind].packages.map((p) => `pkg:${p}`)]) {
+      for (const name of [...kindProcess(kind).basenames, ...kindProcess(kind).packages.map((p) => `pkg:${p}`)]) {
         expect(seen.get(name), `${name} in ${kind} and ${seen.get(name)}`).toBeUndefined();
         seen.set(name, kind);
       }

@@ -14,11 +14,11 @@ import {
   parseRules,
   resumeArgs,
   rulesInUse,
-  RuleFileError,
   type AgentRules,
 } from '../../src/agents/rules.js';
 import { progressString, snapshotFromText, type ScreenSnapshot } from '../../src/agents/screen-snapshot.js';
 import { AGENT_KINDS } from '../../src/agents/kinds.js';
+import { parseError } from './rule-file-error.js';
 
 /** SPEC §2: every agent kind corral recognises needs a rule file. */
 const KINDS = [
@@ -28,16 +28,6 @@ const KINDS = [
 
 const FILE = 'assets/agents/demo.toml';
 
-/** Parses `body` as demo.toml and returns the error it throws (fails the test if none). */
-function parseError(body: string): RuleFileError {
-  try {
-    parseRules(body, FILE);
-  } catch (err) {
-    expect(err).toBeInstanceOf(RuleFileError);
-    return err as RuleFileError;
-  }
-  throw new Error('expected a RuleFileError');
-}
 
 const DEMO = `kind = "demo"
 idle_confirm_ms = 750

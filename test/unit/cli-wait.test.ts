@@ -1,21 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { formatOutcome, runWait } from '../../src/cli/wait.js';
 import {
   applyEvent,
   applyStatus,
   baselineOf,
   compilePattern,
-  formatOutcome,
   isPaneIdle,
   isPaneSatisfied,
   isWaitSatisfied,
   matchingLines,
   newLinesSince,
-  runWait,
   splitRead,
   WAIT,
   type PaneProgress,
   type RpcCaller,
-} from '../../src/cli/wait.js';
+} from '../../src/wait/wait-logic.js';
 import { CorralError, type SurfaceStatus } from '../../src/contract/protocol.js';
 
 /** A read of the given lines ending at absolute line `end`. */

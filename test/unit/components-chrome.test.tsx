@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChromeRenderer, renderChrome, renderOverlay } from '../../components/index.js';
 import { ansiToGrid } from '../../src/screen/index.js';
-import type { ChromeModel, PaneFrame, Rect } from '../../src/tui/chrome-model.js';
+import type { ChromeModel, PaneFrame, Rect } from '../../components/chrome-model.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;

@@ -11,7 +11,7 @@ import { GLYPH } from '../../components/theme.js';
 import { clean, fit, fitAnsi, textWidth, truncate, truncateStart } from '../../components/text-cells.js';
 import { codePointWidth } from '../../src/screen/index.js';
 import type { AgentStatus } from '../../src/contract/protocol.js';
-import type { TabEntry } from '../../src/tui/chrome-model.js';
+import type { TabEntry } from '../../components/chrome-model.js';
 
 const { Terminal } = xterm;
 const strip = (s: string): string => s.replace(/\x1b\[[0-9;]*m/g, '');

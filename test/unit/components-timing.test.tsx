@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChromeRenderer, renderChrome } from '../../components/index.js';
-import type { ChromeModel, PaneFrame } from '../../src/tui/chrome-model.js';
+import type { ChromeModel, PaneFrame } from '../../components/chrome-model.js';
 
 const TIMING = {
   // Runs thrown away first, so JIT compilation and Yoga's WASM warm-up are not measured.

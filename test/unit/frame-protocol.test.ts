@@ -1,7 +1,7 @@
-/** The attached client's binary framing (src/client/frame-protocol.ts, docs/clients.md). */
+/** The attached client's binary framing (src/contract/frame-protocol.ts, docs/clients.md). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/client/frame-protocol.js';
+import { HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/contract/frame-protocol.js';
 import { matchClientArgs } from '../../src/client/client-main.js';
 import { detectCapabilities } from '../../src/client/capabilities.js';
 

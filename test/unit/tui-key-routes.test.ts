@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { overlayKey, REPEAT_MS, routeInput, type InputMode, type InputRoute, type KeyMap } from '../../src/tui/key-routes.js';
-import { resolveBindings } from '../../src/tui/keybindings.js';
+import { resolveBindings } from '../../src/config/keybindings.js';
 import { encodeKey } from '../../src/terminal/keys.js';
 import type { OverlayState } from '../../src/tui/chrome-builder.js';
 

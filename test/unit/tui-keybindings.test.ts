@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { COMMANDS, COMMAND_IDS, resolveBindings } from '../../src/tui/keybindings.js';
+import { COMMANDS, COMMAND_IDS, resolveBindings } from '../../src/config/keybindings.js';
 import { helpSections } from '../../src/tui/chrome-builder.js';
 import { encodeKey } from '../../src/terminal/keys.js';
 

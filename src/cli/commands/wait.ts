@@ -6,7 +6,8 @@ import { BOUNDS } from '../../contract/bounds.js';
 import { numberOption, TIMEOUT_SECONDS } from '../numbers.js';
 import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient } from '../run.js';
 import { PANE_REGEX_SYNTAX } from '../../terminal/pane-regex.js';
-import { compilePattern, formatOutcome, runWait, WAIT, type WaitOptions } from '../wait.js';
+import { formatOutcome, runWait } from '../wait.js';
+import { compilePattern, WAIT, type WaitOptions } from '../../wait/wait-logic.js';
 
 /** `corral wait`. */
 export const waitCommand = defineCommand({

@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { type AiEvent, type HookAgent, NATIVE_EVENTS } from '../../agents/hook-events.js';
+import { hookFormat } from '../../agents/kind-facts.js';
 
 /** A config file corral cannot safely edit; nothing was written. */
 export class HooksConfigError extends Error {
@@ -37,16 +38,15 @@ export class HooksConfigError extends Error {
   }
 }
 
-/** Per-agent facts of the hook config format. */
-const AGENT_FORMAT = {
-  /** Claude and Codex take seconds; 5 s is far above `corral hook`'s own 1 s bound. */
-  claude: { timeout: 5 },
-  codex: { timeout: 5 },
-  /** Qwen reads command-hook timeouts below 1000 as seconds. */
-  qwen: { timeout: 5 },
-  /** Gemini takes milliseconds. */
-  gemini: { timeout: 5000 },
-} as const satisfies Record<HookAgent, { timeout: number }>;
+/**
+ * The `timeout` corral's handler carries, in the unit the agent reads it in (`[hooks]` of
+ * assets/agents/<agent>.toml: Gemini reads milliseconds, the others seconds).
+ */
+function handlerTimeout(agent: HookAgent): number {
+  const format = hookFormat(agent);
+  if (!format) throw new Error(`assets/agents/${agent}.toml has no [hooks] table`);
+  return format.timeoutUnit === 's' ? format.timeoutMs / 1000 : format.timeoutMs;
+}
 
 /** The native events corral hooks, per agent, in install order. */
 export function nativeEvents(agent: HookAgent): string[] {
@@ -78,7 +78,7 @@ function isObject(value: unknown): value is Json {
 
 /** The handler object corral writes. */
 function corralHandler(agent: HookAgent, nativeEvent: string): Json {
-  return { type: 'command', command: hookCommand(agent, nativeEvent), timeout: AGENT_FORMAT[agent].timeout };
+  return { type: 'command', command: hookCommand(agent, nativeEvent), timeout: handlerTimeout(agent) };
 }
 
 /** Validates the `hooks` shape corral touches; throws with a path into the document. */
@@ -113,7 +113,7 @@ export function findCorralHandlers(doc: Json, agent: HookAgent, nativeEvent: str
     if (!isObject(group) || !Array.isArray(group.hooks)) return;
     group.hooks.forEach((handler, h) => {
       if (isObject(handler) && isCorralCommand(handler.command, agent)) {
-        found.push({ group: g, handler: h, current: handler.command === hookCommand(agent, nativeEvent) && handler.timeout === AGENT_FORMAT[agent].timeout });
+        found.push({ group: g, handler: h, current: handler.command === hookCommand(agent, nativeEvent) && handler.timeout === handlerTimeout(agent) });
       }
     });
   });
@@ -271,7 +271,7 @@ export function codexTrustEntries(hooksFile: string, doc: Json): TrustEntry[] {
       entries.push({
         event,
         key: `${hooksFile}:${codexEventLabel(event)}:${pos.group}:${pos.handler}`,
-        hash: codexTrustHash(event, hookCommand('codex', event), AGENT_FORMAT.codex.timeout),
+        hash: codexTrustHash(event, hookCommand('codex', event), handlerTimeout('codex')),
       });
     }
   }

@@ -1,6 +1,6 @@
 /** `client.*` (SPEC §1): attach a thin client, list and detach attached clients. */
 import { CorralError } from '../../contract/protocol.js';
-import { CLIENT_PROTOCOL_VERSION, clampSize, type ClientCapabilities, type ClientHello } from '../../client/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, clampSize, type ClientCapabilities, type ClientHello } from '../../contract/frame-protocol.js';
 import { optBool, optStr, type Params } from '../params.js';
 import type { ClientService, HandlerGroup } from './context.js';
 

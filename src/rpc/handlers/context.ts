@@ -4,7 +4,7 @@ import type { FrameSink } from '../../core/event-bus.js';
 import type { ClientInfo, HookMethod, MethodName, MethodResults } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
 import type { Socket } from 'node:net';
-import type { ClientHello } from '../../client/frame-protocol.js';
+import type { ClientHello } from '../../contract/frame-protocol.js';
 
 /** The server's attached clients, as the RPC layer sees them (implemented in src/tui/client-hub.ts). */
 export interface ClientService {

@@ -8,7 +8,7 @@ import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import { keysParam } from './pane-io.js';
 import { BOUNDS } from '../../contract/bounds.js';
-import { SUBMIT_DELAY_MS } from '../../actions/agent-actions.js';
+import { submitDelayMs } from '../../agents/kind-facts.js';
 import type { HandlerGroup } from './context.js';
 
 /** Default rows for `surface.read` (SPEC §5). */
@@ -69,7 +69,7 @@ export const surfaceHandlers = {
     // Submitting to an agent uses the agent's own pause before Enter, as `agent prompt` does.
     const send = (pane: PaneRecord) => {
       const kind = core.agents.agentIn(pane)?.kind;
-      const enterDelayMs = kind ? (SUBMIT_DELAY_MS[kind] ?? SUBMIT_DELAY_MS.default) : undefined;
+      const enterDelayMs = kind ? submitDelayMs(kind) : undefined;
       return sendText(core, pane, body, { submit, enterDelayMs });
     };
     if (optBool(p, 'all')) {

@@ -1,9 +1,11 @@
 /**
  * The plain data the TUI's chrome is drawn from: sidebar, tab bar, pane frames, status line
  * and overlays. The controller builds it from the core; the Ink views in `components/`
- * render it offscreen. Pane contents are not in here — the compositor draws those.
+ * render it offscreen. Pane contents are not in here — the compositor draws those. It lives
+ * with the views (they own the shape they draw), so src/tui/ imports components/ and never
+ * the other way round.
  */
-import type { AgentStatus } from '../contract/protocol.js';
+import type { AgentStatus } from '../src/contract/protocol.js';
 
 export interface Rect {
   x: number;
