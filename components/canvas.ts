@@ -4,7 +4,7 @@
  * screen, this needs well under one. Coordinates are absolute screen cells; the canvas
  * covers `area` and clips everything outside it.
  */
-import type { Rect } from '../src/tui/chrome-model.js';
+import type { Rect } from '../src/contract/rect.js';
 import { paint, type Style } from './paint.js';
 import { clean, clusters } from './text-cells.js';
 

@@ -5,14 +5,17 @@
  */
 import { CorralError, type SplitDirection, type CorralEvent } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
-import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
-import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
+import { SessionModel, type CloseResult, type PaneRecord, type ReadonlyModel, type TabRecord } from '../session/model.js';
+import { computeRects, leaves, resizeLeaf, type LayoutNode } from '../session/layout.js';
+import type { Rect } from '../contract/rect.js';
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
+import type { PaneView } from '../terminal/pane-view.js';
 import type { ExitInfo } from '../pty/pane-process.js';
 import { findExecutable } from '../pty/isolated-exec.js';
-import { EventBus, type Disposable } from './event-bus.js';
+import { EventBus } from './event-bus.js';
+import type { Disposable } from '../contract/disposable.js';
 import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
 import type { AgentRules } from '../agents/rules.js';
@@ -57,7 +60,10 @@ interface LivePane {
 }
 
 export class CorralCore {
-  readonly model = new SessionModel();
+  /** The session model; only the actions below change it. */
+  private readonly session = new SessionModel();
+  /** The session model for readers (the TUI, handlers, views): change it through the actions. */
+  readonly model: ReadonlyModel = this.session;
   readonly bus = new EventBus();
   private readonly live = new Map<number, LivePane>();
   private viewport: { cols: number; rows: number };
@@ -120,7 +126,7 @@ export class CorralCore {
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
     this.requirePaneRoom(1);
     this.requireShell();
-    const created = this.model.createWorkspace(opts);
+    const created = this.session.createWorkspace(opts);
     this.startPane(created.pane, opts.env);
     this.emit({ type: 'workspace.created', workspace: created.workspace.id });
     this.emit({ type: 'tab.created', workspace: created.workspace.id, tab: created.tab.id });
@@ -133,11 +139,11 @@ export class CorralCore {
   createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
     this.requirePaneRoom(1);
     this.requireShell();
-    const created = this.model.createTab(opts);
+    const created = this.session.createTab(opts);
     this.startPane(created.pane);
     this.emit({ type: 'tab.created', workspace: created.tab.workspaceId, tab: created.tab.id });
     this.emitPaneCreated(created.pane);
-    if (opts.focus !== false) this.model.focusTab(created.tab.id);
+    if (opts.focus !== false) this.session.focusTab(created.tab.id);
     this.layoutTab(created.tab);
     this.emitFocusIfChanged();
     return created;
@@ -152,11 +158,11 @@ export class CorralCore {
     this.requirePaneRoom(1);
     this.requireShell();
     // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
-    const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
+    const pane = this.session.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
     this.startPane(pane, opts.env);
     this.emitPaneCreated(pane);
-    if (opts.focus !== false) this.model.focusPane(pane.id);
+    if (opts.focus !== false) this.session.focusPane(pane.id);
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged();
     return pane;
@@ -180,25 +186,25 @@ export class CorralCore {
 
   closePane(paneId: string): CloseResult {
     const pane = this.model.pane(paneId);
-    const closed = this.model.closePane(pane.id);
+    const closed = this.session.closePane(pane.id);
     this.finishClose(closed);
     return closed;
   }
 
   closeTab(tabId: string): CloseResult {
-    const closed = this.model.closeTab(tabId);
+    const closed = this.session.closeTab(tabId);
     this.finishClose(closed);
     return closed;
   }
 
   closeWorkspace(workspaceId: string): CloseResult {
-    const closed = this.model.closeWorkspace(workspaceId);
+    const closed = this.session.closeWorkspace(workspaceId);
     this.finishClose(closed);
     return closed;
   }
 
   movePane(paneId: string, target: { workspace?: string; tab?: string; newTab?: boolean; newWorkspace?: boolean }) {
-    const result = this.model.movePane(paneId, target);
+    const result = this.session.movePane(paneId, target);
     if (!result.changed) return result;
     if (result.createdWorkspace) this.emit({ type: 'workspace.created', workspace: result.createdWorkspace.id });
     if (result.createdTab) this.emit({ type: 'tab.created', workspace: result.createdTab.workspaceId, tab: result.createdTab.id });
@@ -218,7 +224,7 @@ export class CorralCore {
   }
 
   focusPane(paneId: string): PaneRecord {
-    const pane = this.model.focusPane(paneId);
+    const pane = this.session.focusPane(paneId);
     this.agents.markSeen(pane);
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged(true);
@@ -226,21 +232,21 @@ export class CorralCore {
   }
 
   focusTab(tabId: string): TabRecord {
-    const tab = this.model.focusTab(tabId);
+    const tab = this.session.focusTab(tabId);
     this.markTabSeen(tab);
     this.emitFocusIfChanged(true);
     return tab;
   }
 
   focusWorkspace(workspaceId: string) {
-    const workspace = this.model.focusWorkspace(workspaceId);
+    const workspace = this.session.focusWorkspace(workspaceId);
     this.markTabSeen(this.model.tab(workspace.focusedTab));
     this.emitFocusIfChanged(true);
     return workspace;
   }
 
   renamePane(paneId: string, name: string): PaneRecord {
-    const pane = this.model.pane(paneId);
+    const pane = this.session.pane(paneId);
     // Selectors try numbers (surface ids), pane ids and cmdline:/cwd: before names, so such a
     // name could never select its pane: refuse it rather than accept a dead alias.
     if (/^\d+$/.test(name) || isPaneId(name) || /^(cmdline|cwd):/.test(name)) {
@@ -252,34 +258,34 @@ export class CorralCore {
   }
 
   renameWorkspace(workspaceId: string, label: string) {
-    const workspace = this.model.workspace(workspaceId);
+    const workspace = this.session.workspace(workspaceId);
     workspace.label = label;
     this.emit({ type: 'workspace.renamed', workspace: workspace.id, label });
     return workspace;
   }
 
   renameTab(tabId: string, label: string): TabRecord {
-    const tab = this.model.tab(tabId);
+    const tab = this.session.tab(tabId);
     tab.label = label;
     this.emit({ type: 'tab.renamed', workspace: tab.workspaceId, tab: tab.id, label });
     return tab;
   }
 
   zoomPane(paneId: string, zoom?: boolean): TabRecord {
-    const tab = this.model.zoomPane(paneId, zoom);
+    const tab = this.session.zoomPane(paneId, zoom);
     this.layoutChanged(tab);
     return tab;
   }
 
   swapPanes(a: string, b: string): TabRecord {
-    const tab = this.model.swapPanes(a, b);
+    const tab = this.session.swapPanes(a, b);
     this.layoutChanged(tab);
     return tab;
   }
 
   resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): TabRecord {
     const pane = this.model.pane(paneId);
-    const tab = this.model.tab(pane.tabId);
+    const tab = this.session.tab(pane.tabId);
     tab.layout = resizeLeaf(tab.layout, computeRects(tab.layout, this.area()), pane.id, direction, cells);
     this.layoutChanged(tab);
     return tab;
@@ -287,7 +293,7 @@ export class CorralCore {
 
   /** Replaces a tab's whole layout (an `up` preset); it must hold exactly the tab's panes. */
   setTabLayout(tabId: string, layout: LayoutNode): TabRecord {
-    const tab = this.model.tab(tabId);
+    const tab = this.session.tab(tabId);
     const now = leaves(tab.layout).sort();
     const next = leaves(layout).sort();
     if (now.length !== next.length || now.some((id, i) => id !== next[i])) {
@@ -320,7 +326,15 @@ export class CorralCore {
 
   // -- panes: I/O -----------------------------------------------------------
 
-  /** The live pty/terminal of a pane. */
+  /**
+   * The read interface of a pane's screen, modes and history (src/terminal/pane-view.ts):
+   * what the TUI, the compositor and other clients read a pane through.
+   */
+  view(pane: PaneRecord): PaneView {
+    return this.host(pane).terminal;
+  }
+
+  /** The live pty/terminal of a pane (for the core's own floors: actions, detection). */
   host(pane: PaneRecord): PaneHost {
     const live = this.live.get(pane.surfaceId);
     if (!live) throw new CorralError('pane_not_found', `pane ${pane.id} has no process`, { pane_id: pane.id });

@@ -11,11 +11,19 @@ import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
-import { Emitter, type Disposable } from './emitter.js';
+import { Emitter } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
-import { useModernUnicode } from '../screen/unicode-provider.js';
+import { useModernUnicode } from './unicode-provider.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
+import { freezeScrollback } from './scrollback-reader.js';
+import { XtermScreen } from './xterm-screen.js';
+import type { MouseTracking, PaneView, ScrollbackReader } from './pane-view.js';
+import type { CellGrid } from '../screen/cell-grid.js';
+import type { CursorState } from '../screen/cursor.js';
+import type { RowCopyOptions } from '../screen/pane-screen.js';
+import type { Rect } from '../contract/rect.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -126,10 +134,15 @@ function checkLines(lines: number | undefined): void {
   }
 }
 
-/** A headless terminal for one pane, with read sources, search and revisions. */
-export class PaneTerminal {
-  /** The raw xterm, for the screen compositor. Do not write to it directly: use `write`. */
+/**
+ * A headless terminal for one pane, with read sources, search and revisions. Readers outside
+ * src/core, src/pty and src/terminal see it only as a `PaneView` (`CorralCore.view`).
+ */
+export class PaneTerminal implements PaneView {
+  /** The raw xterm, for src/terminal's own modules and tests. Do not write to it directly: use `write`. */
   readonly xterm: XTerminal;
+  /** The screen as the compositor reads it. */
+  private readonly screen: XtermScreen;
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
@@ -168,6 +181,7 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.screen = new XtermScreen(this.xterm);
     this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
@@ -304,7 +318,7 @@ export class PaneTerminal {
   }
 
   /** Which mouse events the application wants reported. */
-  get mouseTrackingMode(): 'none' | 'x10' | 'vt200' | 'drag' | 'any' {
+  get mouseTrackingMode(): MouseTracking {
     return this.xterm.modes.mouseTrackingMode;
   }
 
@@ -338,6 +352,41 @@ export class PaneTerminal {
   /** Absolute number (as `endLine`) of row 0 of `scrollback`. */
   get scrollbackFirstLine(): number {
     return this.absoluteBase(this.lines.active);
+  }
+
+  /** The whole buffer as it is now, for browsing (copy mode); see ScrollbackReader. */
+  scrollbackReader(): ScrollbackReader {
+    return freezeScrollback(this.lines.active, this.xterm.cols, () => this.lines.firstLine);
+  }
+
+  // -- PaneScreen: what the compositor reads (src/terminal/xterm-screen.ts)
+
+  get bufferType(): 'normal' | 'alternate' {
+    return this.screen.bufferType;
+  }
+
+  get baseY(): number {
+    return this.screen.baseY;
+  }
+
+  get viewportY(): number {
+    return this.screen.viewportY;
+  }
+
+  copyRows(grid: CellGrid, rect: Rect, options?: RowCopyOptions): number {
+    return this.screen.copyRows(grid, rect, options);
+  }
+
+  cursor(): CursorState {
+    return this.screen.cursor();
+  }
+
+  printsPlainAscii(): boolean {
+    return this.screen.printsPlainAscii();
+  }
+
+  onScroll(listener: () => void): Disposable {
+    return this.screen.onScroll(listener);
   }
 
   /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */

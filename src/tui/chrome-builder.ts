@@ -128,7 +128,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
   const agent = core.agents.agentIn(pane);
   if (agent) parts.push(`· ${agent.name ? `${agent.name} ` : ''}${agent.kind} ${agent.state.status}`);
   else {
-    const title = core.host(pane).terminal.title;
+    const title = core.view(pane).title;
     if (title) parts.push(`· ${title}`);
   }
   return shown(parts.join(' '));

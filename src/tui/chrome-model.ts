@@ -4,13 +4,7 @@
  * render it offscreen. Pane contents are not in here — the compositor draws those.
  */
 import type { AgentStatus } from '../contract/protocol.js';
-
-export interface Rect {
-  x: number;
-  y: number;
-  cols: number;
-  rows: number;
-}
+import type { Rect } from '../contract/rect.js';
 
 export interface SidebarWorkspace {
   id: string;

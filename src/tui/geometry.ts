@@ -3,7 +3,7 @@
  * the sidebar on the left when there is room, panes in the rest. Pure, so the controller,
  * the views and the tests agree on every cell.
  */
-import type { Rect } from './chrome-model.js';
+import type { Rect } from '../contract/rect.js';
 
 export const GEOMETRY = {
   /** Below this many columns for panes the sidebar is hidden: panes matter more. */
@@ -45,8 +45,4 @@ export function frameInterior(rect: Rect): Rect {
 /** Moves a rect by an offset (layout rects are relative to the main area). */
 export function offsetRect(rect: Rect, by: { x: number; y: number }): Rect {
   return { x: rect.x + by.x, y: rect.y + by.y, cols: rect.cols, rows: rect.rows };
-}
-
-export function contains(rect: Rect, x: number, y: number): boolean {
-  return x >= rect.x && x < rect.x + rect.cols && y >= rect.y && y < rect.y + rect.rows;
 }

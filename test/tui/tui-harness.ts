@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
-import { useModernUnicode } from '../../src/screen/unicode-provider.js';
+import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
 
 const { Terminal } = xterm;
 

@@ -58,7 +58,7 @@ export const surfaceHandlers: HandlerTable = {
   },
   'surface.search': (p, { core }) => {
     const pane = target(core, p);
-    return core.host(pane).terminal.search(str(p, 'pattern'), {
+    return core.view(pane).search(str(p, 'pattern'), {
       regex: optBool(p, 'regex') ?? false,
       maxMatches: optInt(p, 'max_matches', BOUNDS.maxMatches.min, BOUNDS.maxMatches.max) ?? 50,
     });
