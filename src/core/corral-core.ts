@@ -12,6 +12,8 @@ import { resolveSelector, type SelectorCandidate } from '../session/selectors.js
 import { isPaneId } from '../session/ids.js';
 import { PaneHost } from '../pty/pane-host.js';
 import type { PaneView } from '../terminal/pane-view.js';
+import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
+import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
 import type { ExitInfo } from '../pty/pane-process.js';
 import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus } from './event-bus.js';
@@ -381,6 +383,22 @@ export class CorralCore {
     if (!live || live.exited) return '';
     if (live.host.lastOutputAt === null) return live.shell;
     return live.host.commandLine(maxAgeMs) || live.shell;
+  }
+
+  /**
+   * The program in the pane's foreground now (a fresh /proc read): its argv[0], '' when /proc
+   * cannot tell, null when the shell sits at its prompt or the pane's process exited.
+   */
+  paneForegroundProgram(pane: PaneRecord): string | null {
+    const live = this.live.get(pane.surfaceId);
+    if (!live || live.host.exited || live.host.isShellAtPrompt(0)) return null;
+    return live.host.foreground(0)?.argv[0] ?? '';
+  }
+
+  /** The keyboard reporting the pane's application asked for; a request its app left behind is dropped (pane-keyboard.ts). */
+  paneKeyboard(pane: PaneRecord): KeyboardModesView {
+    const live = this.live.get(pane.surfaceId);
+    return live ? keyboardInForce(live.host) : NO_ENHANCEMENT;
   }
 
   // -- selectors ------------------------------------------------------------

@@ -21,7 +21,7 @@ import { frameInterior, screenGeometry, type ScreenGeometry } from './geometry.j
 import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
 import { COMMANDS, resolveBindings, type CommandId } from './keybindings.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard, runningAgents } from './tui-actions.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, runningAgents } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
@@ -251,7 +251,7 @@ export class TuiController {
   private handleKey(key: KeyPress): void {
     this.handleData(legacyBytes(key), (pane) =>
       // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
-      encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
+      encodeKeyForPane(key, this.core.paneKeyboard(pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
     );
   }
 
@@ -275,8 +275,8 @@ export class TuiController {
   private sendToFocused(data: string): void {
     const pane = this.core.model.focusedPane();
     if (!pane || data === '') return;
-    // Drops a keyboard request its app left behind when it died (see paneKeyboard).
-    paneKeyboard(this.core, pane);
+    // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
+    this.core.paneKeyboard(pane);
     this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
