@@ -3,7 +3,7 @@
  * event stream, the scripting gate and every action a client can take. The RPC handlers and
  * the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, type SplitDirection, type CorralEvent } from '../contract/protocol.js';
+import { CorralError, LIMITS, type SplitDirection, type CorralEvent } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type ReadonlyModel, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode } from '../session/layout.js';
@@ -24,9 +24,6 @@ import type { AgentRules } from '../agents/rules.js';
 
 /** Size of the virtual screen panes are laid out in when no TUI is attached. */
 export const HEADLESS_VIEWPORT = { cols: 160, rows: 48 } as const;
-
-/** How often `surface_changed` may fire per pane (SPEC §7). */
-const SURFACE_CHANGED_INTERVAL_MS = 50;
 
 export interface CoreOptions {
   config: Config;
@@ -56,9 +53,6 @@ interface LivePane {
   shell: string;
   surfaceChangedTimer: NodeJS.Timeout | null;
   lastSurfaceChangedAt: number;
-  exited: boolean;
-  exitCode: number | null;
-  exitSignal: string | null;
 }
 
 export class CorralCore {
@@ -345,7 +339,9 @@ export class CorralCore {
 
   paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
-    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null, exitSignal: live?.exitSignal ?? null };
+    // The host holds the exit (once its output is parsed); a pane without one has gone.
+    const exit = live ? live.host.exitInfo : null;
+    return { exited: live ? exit !== null : true, exitCode: exit?.exitCode ?? null, exitSignal: exit?.signal ?? null };
   }
 
   /** Opens or closes the scripting gate (SPEC §8); src/rpc/gate.ts checks it on every request. */
@@ -357,7 +353,7 @@ export class CorralCore {
   /** Writes raw bytes to a pane's pty. */
   writeToPane(pane: PaneRecord, data: string): void {
     const live = this.live.get(pane.surfaceId);
-    if (!live || live.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
+    if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
     live.host.write(data);
     this.agents.paneInput(pane, data);
   }
@@ -367,7 +363,7 @@ export class CorralCore {
     const live = this.live.get(pane.surfaceId);
     // Until the shell has printed anything it may not even have exec'd yet, and /proc would
     // show the server's own cwd: the directory it was started in is the truth then.
-    if (!live || live.exited || live.host.lastOutputAt === null) return pane.startCwd;
+    if (!live || live.host.exited || live.host.lastOutputAt === null) return pane.startCwd;
     return live.host.cwd(maxAgeMs) || pane.startCwd;
   }
 
@@ -380,7 +376,7 @@ export class CorralCore {
    */
   paneCommand(pane: PaneRecord, maxAgeMs?: number): string {
     const live = this.live.get(pane.surfaceId);
-    if (!live || live.exited) return '';
+    if (!live || live.host.exited) return '';
     if (live.host.lastOutputAt === null) return live.shell;
     return live.host.commandLine(maxAgeMs) || live.shell;
   }
@@ -482,7 +478,7 @@ export class CorralCore {
       scrollback: this.config.scrollback_lines,
     });
     host.terminal.log.label = `surface ${pane.surfaceId}`;
-    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
+    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0 };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);
@@ -496,7 +492,7 @@ export class CorralCore {
   private onPaneOutput(surfaceId: number): void {
     const live = this.live.get(surfaceId);
     if (!live || live.surfaceChangedTimer) return;
-    const wait = live.lastSurfaceChangedAt + SURFACE_CHANGED_INTERVAL_MS - Date.now();
+    const wait = live.lastSurfaceChangedAt + LIMITS.surfaceChangedMs - Date.now();
     const fire = () => {
       live.surfaceChangedTimer = null;
       live.lastSurfaceChangedAt = Date.now();
@@ -510,9 +506,6 @@ export class CorralCore {
   private onPaneExit(surfaceId: number, info: ExitInfo): void {
     const live = this.live.get(surfaceId);
     if (!live) return;
-    live.exited = true;
-    live.exitCode = info.exitCode;
-    live.exitSignal = info.signal;
     const pane = this.paneBySurface(surfaceId);
     if (!pane) return;
     this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: info.exitCode, exit_signal: info.signal });
@@ -548,7 +541,7 @@ export class CorralCore {
   private async stopLive(live: LivePane): Promise<void> {
     if (live.surfaceChangedTimer) clearTimeout(live.surfaceChangedTimer);
     try {
-      if (!live.exited) await live.host.kill();
+      if (!live.host.exited) await live.host.kill();
     } finally {
       live.host.dispose();
     }
@@ -562,7 +555,7 @@ export class CorralCore {
       const pane = this.model.findPane(paneId);
       const rect = rects.get(paneId);
       const live = pane && this.live.get(pane.surfaceId);
-      if (!live || !rect || live.exited) continue;
+      if (!live || !rect || live.host.exited) continue;
       const size = this.contentRect(rect);
       live.host.resize(Math.max(1, size.cols), Math.max(1, size.rows));
     }

@@ -6,7 +6,8 @@
 import xterm from '@xterm/headless';
 import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import { CorralError } from '../contract/protocol.js';
+import { CorralError, READ_SOURCES, type ReadFormat, type ReadSource } from '../contract/protocol.js';
+import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
@@ -32,14 +33,10 @@ const { SerializeAddon } = serializeAddon;
 /** What `write` returns when xterm parsed the output before returning. */
 const PARSED: Promise<void> = Promise.resolve();
 
-/** Defaults for reads and the terminal itself. */
+/** Defaults of the terminal itself; those of reads are the contract's (PARAM_DEFAULTS). */
 export const TERMINAL_DEFAULTS = {
   /** SPEC §11 `scrollback_lines`. */
   scrollback: 10_000,
-  /** SPEC §5: `recent` reads return the last 80 rendered rows unless asked otherwise. */
-  recentLines: 80,
-  /** SPEC §5 `surface.search` `max_matches` default. */
-  maxMatches: 50,
 } as const;
 
 /** OSC identifiers handled here. */
@@ -50,13 +47,6 @@ const OSC = {
 
 /** The ConEmu sub-command of OSC 9 that reports progress. */
 const PROGRESS_SUBCOMMAND = '4';
-
-/** The read sources of SPEC §5. */
-export const READ_SOURCES = ['visible', 'recent', 'recent-unwrapped', 'detection'] as const;
-export type ReadSource = (typeof READ_SOURCES)[number];
-
-/** `text` is plain text; `ansi` keeps SGR colours and attributes. */
-export type ReadFormat = 'text' | 'ansi';
 
 export interface ReadOptions {
   source: ReadSource;
@@ -427,12 +417,12 @@ export class PaneTerminal implements PaneView {
       }
       case 'recent': {
         const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
-        const start = Math.max(0, bottom - (options.lines ?? TERMINAL_DEFAULTS.recentLines));
+        const start = Math.max(0, bottom - (options.lines ?? PARAM_DEFAULTS.recentLines));
         return { text: this.rowsText(buffer, start, bottom, format), truncated: start > 0, totalLines, endLine: base + bottom };
       }
       case 'recent-unwrapped': {
         const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
-        const wanted = options.lines ?? TERMINAL_DEFAULTS.recentLines;
+        const wanted = options.lines ?? PARAM_DEFAULTS.recentLines;
         const logical: LogicalLine[] = [];
         let end = bottom;
         while (end > 0 && logical.length < wanted) {
@@ -460,7 +450,7 @@ export class PaneTerminal implements PaneView {
 
   /** Search scrollback + screen, line by logical (unwrapped) line, oldest first. */
   search(pattern: string, options: SearchOptions = {}): SearchResult {
-    const maxMatches = options.maxMatches ?? TERMINAL_DEFAULTS.maxMatches;
+    const maxMatches = options.maxMatches ?? PARAM_DEFAULTS.maxMatches;
     if (!Number.isInteger(maxMatches) || maxMatches < 1) {
       throw new CorralError('invalid_params', `max_matches must be a positive integer, got ${String(maxMatches)}`, {
         max_matches: maxMatches,
