@@ -11,9 +11,9 @@
  */
 import type { Rect } from '../src/contract/rect.js';
 import { CellGrid } from '../src/screen/cell-grid.js';
-import { ATTR, COLOR_MODE, palette256Color, paletteColor, type CellInput } from '../src/screen/cell.js';
+import type { CellInput } from '../src/screen/cell.js';
 import { gridRowToAnsi } from '../src/screen/ansi-row.js';
-import type { Style } from './paint.js';
+import { cellStyle, type Style } from './paint.js';
 import { clean, clusters } from './text-cells.js';
 
 /** A piece of text in one style. */
@@ -23,23 +23,6 @@ export interface Segment {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
-/** A chrome colour number (0–15 the theme's palette, 16–255 the xterm cube) as a cell colour. */
-function cellColor(n: number | undefined): number {
-  if (n === undefined) return COLOR_MODE.default;
-  return n < 16 ? paletteColor(n) : palette256Color(n);
-}
-
-/** A chrome style as cell colours and attribute bits. */
-function cellStyle(style: Style | undefined): { fg: number; bg: number; attrs: number } {
-  if (!style) return { fg: COLOR_MODE.default, bg: COLOR_MODE.default, attrs: 0 };
-  let attrs = 0;
-  if (style.bold) attrs |= ATTR.bold;
-  if (style.dim) attrs |= ATTR.dim;
-  if (style.underline) attrs |= ATTR.underline;
-  if (style.inverse) attrs |= ATTR.inverse;
-  return { fg: cellColor(style.fg), bg: cellColor(style.bg), attrs };
-}
 
 export class Canvas {
   private readonly grid: CellGrid;
