@@ -219,7 +219,7 @@ export class CorralCore {
     return result;
   }
 
-  focusPane(paneId: string): PaneRecord {
+  focusPane(paneId: string): Readonly<PaneRecord> {
     const pane = this.session.focusPane(paneId);
     this.agents.markSeen(pane);
     this.layoutTab(this.model.tab(pane.tabId));
@@ -227,7 +227,7 @@ export class CorralCore {
     return pane;
   }
 
-  focusTab(tabId: string): TabRecord {
+  focusTab(tabId: string): Readonly<TabRecord> {
     const tab = this.session.focusTab(tabId);
     this.markTabSeen(tab);
     this.emitFocusIfChanged(true);
@@ -241,7 +241,7 @@ export class CorralCore {
     return workspace;
   }
 
-  renamePane(paneId: string, name: string): PaneRecord {
+  renamePane(paneId: string, name: string): Readonly<PaneRecord> {
     const pane = this.session.pane(paneId);
     // Selectors try numbers (surface ids), pane ids and cmdline:/cwd: before names, so such a
     // name could never select its pane: refuse it rather than accept a dead alias.
@@ -260,26 +260,26 @@ export class CorralCore {
     return workspace;
   }
 
-  renameTab(tabId: string, label: string): TabRecord {
+  renameTab(tabId: string, label: string): Readonly<TabRecord> {
     const tab = this.session.tab(tabId);
     tab.label = label;
     this.emit({ type: 'tab.renamed', workspace: tab.workspaceId, tab: tab.id, label });
     return tab;
   }
 
-  zoomPane(paneId: string, zoom?: boolean): TabRecord {
+  zoomPane(paneId: string, zoom?: boolean): Readonly<TabRecord> {
     const tab = this.session.zoomPane(paneId, zoom);
     this.layoutChanged(tab);
     return tab;
   }
 
-  swapPanes(a: string, b: string): TabRecord {
+  swapPanes(a: string, b: string): Readonly<TabRecord> {
     const tab = this.session.swapPanes(a, b);
     this.layoutChanged(tab);
     return tab;
   }
 
-  resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): TabRecord {
+  resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): Readonly<TabRecord> {
     const pane = this.model.pane(paneId);
     const tab = this.session.tab(pane.tabId);
     tab.layout = resizeLeaf(tab.layout, computeRects(tab.layout, this.area()), pane.id, direction, cells);
@@ -288,7 +288,7 @@ export class CorralCore {
   }
 
   /** Replaces a tab's whole layout (an `up` preset); it must hold exactly the tab's panes. */
-  setTabLayout(tabId: string, layout: LayoutNode): TabRecord {
+  setTabLayout(tabId: string, layout: LayoutNode): Readonly<TabRecord> {
     const tab = this.session.tab(tabId);
     const now = leaves(tab.layout).sort();
     const next = leaves(layout).sort();
@@ -400,7 +400,7 @@ export class CorralCore {
   // -- selectors ------------------------------------------------------------
 
   /** Resolves a selector (SPEC §2) to one pane, or several when allowed. */
-  resolve(selector: string, opts: { allowMany?: boolean } = {}): PaneRecord[] {
+  resolve(selector: string, opts: { allowMany?: boolean } = {}): Readonly<PaneRecord>[] {
     // An exact id or alias is the common case and needs no /proc reads.
     const direct = this.model.findPane(selector);
     if (direct) return [direct];
@@ -419,7 +419,7 @@ export class CorralCore {
     return matched.map((candidate) => this.model.pane(candidate.paneId));
   }
 
-  resolveOne(selector: string): PaneRecord {
+  resolveOne(selector: string): Readonly<PaneRecord> {
     return this.resolve(selector)[0]!;
   }
 
@@ -513,7 +513,7 @@ export class CorralCore {
     if (!this.closed) this.closePane(pane.id);
   }
 
-  paneBySurface(surfaceId: number): PaneRecord | undefined {
+  paneBySurface(surfaceId: number): Readonly<PaneRecord> | undefined {
     return this.model.paneBySurface(surfaceId);
   }
 
