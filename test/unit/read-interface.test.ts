@@ -24,7 +24,7 @@ const ALL = [...sources('src'), ...sources('components')];
 /** Where xterm objects may be touched: the terminal wrapper, the pty host, the core. */
 const XTERM_FLOORS = ['src/terminal/', 'src/pty/', 'src/core/'];
 /** Readers of panes that must use the view. */
-const READERS = ['src/tui/', 'src/rpc/', 'src/screen/', 'components/'];
+const READERS = ['src/tui/', 'src/rpc/', 'src/screen/', 'src/client/', 'components/'];
 
 const IMPORTS_XTERM = /from\s+'@xterm\//;
 const REACHES_HOST = /\.host\(/;
