@@ -1,6 +1,7 @@
 /**
- * Compositor micro-benchmarks from src/screen/bench.ts (`benchmarkDiff`, `benchmarkKeystroke`),
- * bundled by `importBundled` (bench/lib.mjs) and run in this process. 160×45 screen.
+ * Compositor micro-benchmarks from src/screen/bench.ts (`benchmarkDiff`) and
+ * src/terminal/echo-bench.ts (`benchmarkKeystroke`, a real xterm behind the pane), bundled by
+ * `importBundled` (bench/lib.mjs) and run in this process. 160×45 screen.
  */
 import { importBundled, round } from './lib.mjs';
 
@@ -8,8 +9,13 @@ export const description = 'compositor: diffFrame and keystroke-echo render (µs
 
 export async function run({ quick = false } = {}) {
   const bundle = await importBundled('src/screen/bench.ts');
+  const echoBundle = await importBundled('src/terminal/echo-bench.ts').catch((error) => {
+    bundle.dispose();
+    throw error;
+  });
   try {
-    const { benchmarkDiff, benchmarkKeystroke } = bundle.mod;
+    const { benchmarkDiff } = bundle.mod;
+    const { benchmarkKeystroke } = echoBundle.mod;
     const iterations = quick ? 200 : 2000;
     // Three rounds, keep the best-of-median: the machine is noisy, the code is deterministic.
     const diffs = [];
@@ -30,5 +36,6 @@ export async function run({ quick = false } = {}) {
     ];
   } finally {
     bundle.dispose();
+    echoBundle.dispose();
   }
 }

@@ -8,6 +8,7 @@
  * string code (PaneFrames.tsx), and the pieces are joined row by row.
  */
 import type { ChromeModel } from './chrome-model.js';
+import { screenRegions } from './geometry.js';
 import { paneFrameLines } from './PaneFrames.js';
 import { paint } from './paint.js';
 import { renderBlock } from './render-block.js';
@@ -17,21 +18,9 @@ import { TabBar } from './TabBar.js';
 import { THEME } from './theme.js';
 import { BOX_CHARS } from './box.js';
 
-/** Geometry of the base layer, in absolute cells (SPEC §12). */
+/** Geometry of the base layer, in absolute cells: the TUI's one layout (components/geometry.ts). */
 export function chromeLayout(model: Pick<ChromeModel, 'cols' | 'rows' | 'sidebarWidth'>) {
-  const cols = Math.max(0, model.cols);
-  const rows = Math.max(0, model.rows);
-  const sidebarWidth = Math.min(Math.max(0, model.sidebarWidth), cols);
-  return {
-    cols,
-    rows,
-    sidebarWidth,
-    /** Sidebar content, left of its border column. */
-    sidebar: { x: 0, y: 0, cols: Math.max(0, sidebarWidth - 1), rows: Math.max(0, rows - 1) },
-    tabBar: { x: sidebarWidth, y: 0, cols: cols - sidebarWidth, rows: rows > 1 ? 1 : 0 },
-    main: { x: sidebarWidth, y: 1, cols: cols - sidebarWidth, rows: Math.max(0, rows - 2) },
-    status: { x: 0, y: rows - 1, cols, rows: rows > 0 ? 1 : 0 },
-  };
+  return screenRegions(model.cols, model.rows, model.sidebarWidth);
 }
 
 /** Renders one piece of the chrome, or returns its earlier lines when `key` is unchanged. */

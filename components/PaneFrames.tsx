@@ -5,7 +5,8 @@
  * absolutely positioned Ink boxes on a 160×45 screen cost ~10 ms of layout per render, this
  * costs well under a millisecond, and the chrome is re-rendered on every focus change.
  */
-import type { PaneFrame, Rect } from './chrome-model.js';
+import type { PaneFrame } from './chrome-model.js';
+import type { Rect } from '../src/contract/rect.js';
 import { badgeFor } from './badges.js';
 import { drawBox } from './box.js';
 import { Canvas, type Segment } from './canvas.js';

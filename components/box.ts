@@ -2,7 +2,7 @@
  * Box borders with labels embedded in them (`┌─ title ──── zoomed ─┐`), drawn on a Canvas.
  * Shared by pane frames and overlay boxes so both truncate and place labels the same way.
  */
-import type { Rect } from './chrome-model.js';
+import type { Rect } from '../src/contract/rect.js';
 import type { Canvas, Segment } from './canvas.js';
 import type { Style } from './paint.js';
 import { textWidth, truncate } from './text-cells.js';

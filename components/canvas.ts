@@ -3,9 +3,17 @@
  * borders, overlay boxes): Ink needs ~10 ms to lay out four absolute boxes on a 160×45
  * screen, this needs well under one. Coordinates are absolute screen cells; the canvas
  * covers `area` and clips everything outside it.
+ *
+ * The cells are the compositor's own `CellGrid`, so the wide-character rules (never half a
+ * glyph, a wide glyph cut at the edge becomes a space) are stated once, in
+ * src/screen/cell-grid.ts; `toLines` writes them out as ANSI for the chrome's string path
+ * (docs/decisions.md: why the chrome stays ANSI).
  */
-import type { Rect } from './chrome-model.js';
-import { paint, type Style } from './paint.js';
+import type { Rect } from '../src/contract/rect.js';
+import { CellGrid } from '../src/screen/cell-grid.js';
+import type { CellInput } from '../src/screen/cell.js';
+import { gridRowToAnsi } from '../src/screen/ansi-row.js';
+import { cellStyle, type Style } from './paint.js';
 import { clean, clusters } from './text-cells.js';
 
 /** A piece of text in one style. */
@@ -14,17 +22,13 @@ export interface Segment {
   style?: Style;
 }
 
-/** Marks the right half of a wide character. */
-const CONTINUATION = '';
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 export class Canvas {
-  private readonly chars: string[][];
-  private readonly styles: (Style | undefined)[][];
+  private readonly grid: CellGrid;
 
   constructor(readonly area: Rect) {
-    this.chars = Array.from({ length: Math.max(0, area.rows) }, () => new Array<string>(Math.max(0, area.cols)).fill(' '));
-    this.styles = Array.from({ length: Math.max(0, area.rows) }, () => new Array<Style | undefined>(Math.max(0, area.cols)).fill(undefined));
+    this.grid = new CellGrid(Math.max(0, area.cols), Math.max(0, area.rows));
   }
 
   /** Writes `text` at absolute (x, y), clipped to the area; returns the x after it. */
@@ -32,39 +36,23 @@ export class Canvas {
     const row = y - this.area.y;
     const s = clean(text);
     if (row < 0 || row >= this.area.rows) return x + s.length;
+    // One cell input reused for every character of the text: this runs per chrome cell.
+    const cell: CellInput = { char: ' ', width: 1, ...cellStyle(style) };
     if (PRINTABLE_ASCII.test(s)) {
-      for (let k = 0; k < s.length; k++) this.set(x + k, row, s[k], 1, style);
+      for (let k = 0; k < s.length; k++) {
+        cell.char = s[k]!;
+        this.grid.set(x + k - this.area.x, row, cell);
+      }
       return x + s.length;
     }
     for (const c of clusters(s)) {
       if (c.w === 0) continue;
-      this.set(x, row, c.s, c.w, style);
+      cell.char = c.s;
+      cell.width = c.w as 1 | 2;
+      this.grid.set(x - this.area.x, row, cell);
       x += c.w;
     }
     return x;
-  }
-
-  /** Sets one cell (and its continuation for wide characters), keeping wide characters whole. */
-  private set(x: number, row: number, ch: string, width: number, style: Style | undefined): void {
-    const col = x - this.area.x;
-    const chars = this.chars[row];
-    const styles = this.styles[row];
-    if (col < 0 || col >= this.area.cols) return;
-    // A wide character cut at the right edge cannot be drawn: a space holds its place.
-    if (width === 2 && col + 1 >= this.area.cols) {
-      ch = ' ';
-      width = 1;
-    }
-    // Half a wide character left behind would misalign the row: blank its other half.
-    if (chars[col] === CONTINUATION && col > 0) chars[col - 1] = ' ';
-    const last = col + width - 1;
-    if (last + 1 < this.area.cols && chars[last + 1] === CONTINUATION) chars[last + 1] = ' ';
-    chars[col] = ch;
-    styles[col] = style;
-    if (width === 2) {
-      chars[col + 1] = CONTINUATION;
-      styles[col + 1] = style;
-    }
   }
 
   /** Writes segments one after another; returns the x after the last. */
@@ -75,18 +63,8 @@ export class Canvas {
 
   /** The area as ANSI lines, each exactly area.cols cells; runs of one style share one SGR. */
   toLines(): string[] {
-    return this.chars.map((chars, row) => {
-      const styles = this.styles[row];
-      let out = '';
-      let start = 0;
-      // Continuation cells are '' and vanish in join(), so a run's text is a plain slice.
-      for (let col = 1; col <= chars.length; col++) {
-        if (col === chars.length || styles[col] !== styles[start]) {
-          out += paint(chars.slice(start, col).join(''), styles[start]);
-          start = col;
-        }
-      }
-      return out;
-    });
+    const lines: string[] = [];
+    for (let y = 0; y < this.grid.rows; y++) lines.push(gridRowToAnsi(this.grid, y));
+    return lines;
   }
 }

@@ -6,13 +6,7 @@
  * the other way round.
  */
 import type { AgentStatus } from '../src/contract/protocol.js';
-
-export interface Rect {
-  x: number;
-  y: number;
-  cols: number;
-  rows: number;
-}
+import type { Rect } from '../src/contract/rect.js';
 
 export interface SidebarWorkspace {
   id: string;

@@ -1,6 +1,6 @@
 /** Placing an overlay: a centred rect, and a rounded box around content rendered by Ink. */
 import type { ReactNode } from 'react';
-import type { Rect } from './chrome-model.js';
+import type { Rect } from '../src/contract/rect.js';
 import { BOX_CHARS, borderRow } from './box.js';
 import { Canvas, type Segment } from './canvas.js';
 import { paint } from './paint.js';

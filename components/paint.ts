@@ -10,6 +10,9 @@
  * ourselves is deterministic everywhere. Do not use Ink's colour props in components/.
  */
 
+import { ATTR, COLOR_MODE, palette256Color, paletteColor } from '../src/screen/cell.js';
+import { sgrFor } from '../src/screen/sgr.js';
+
 /** Colour numbers: 0–15 are the user's 16-colour theme palette, 16–255 the xterm 256 cube. */
 export const COLOR = {
   // The 16 theme colours, so the chrome follows the user's terminal theme.
@@ -46,23 +49,27 @@ export interface Style {
 /** Returns to the default pen; ends every painted run so nothing bleeds into the next. */
 export const RESET = '\x1b[0m';
 
-function colorParams(n: number, background: boolean): string {
-  if (n < 8) return String((background ? 40 : 30) + n);
-  if (n < 16) return String((background ? 100 : 90) + n - 8);
-  return `${background ? 48 : 38};5;${n}`;
+/** A colour number (see COLOR) as a cell colour. */
+function cellColor(n: number | undefined): number {
+  if (n === undefined) return COLOR_MODE.default;
+  return n < 16 ? paletteColor(n) : palette256Color(n);
 }
 
-/** The SGR sequence that sets `style` from the default pen, or '' for the default style. */
+/** A chrome style as the compositor's cell colours and attribute bits. */
+export function cellStyle(style: Style | null | undefined): { fg: number; bg: number; attrs: number } {
+  if (!style) return { fg: COLOR_MODE.default, bg: COLOR_MODE.default, attrs: 0 };
+  let attrs = 0;
+  if (style.bold) attrs |= ATTR.bold;
+  if (style.dim) attrs |= ATTR.dim;
+  if (style.underline) attrs |= ATTR.underline;
+  if (style.inverse) attrs |= ATTR.inverse;
+  return { fg: cellColor(style.fg), bg: cellColor(style.bg), attrs };
+}
+
+/** The SGR sequence that sets `style` from the default pen, or '' for the default style (src/screen/sgr.ts). */
 export function sgr(style: Style | null | undefined): string {
-  if (!style) return '';
-  const params: string[] = [];
-  if (style.bold) params.push('1');
-  if (style.dim) params.push('2');
-  if (style.underline) params.push('4');
-  if (style.inverse) params.push('7');
-  if (style.fg !== undefined) params.push(colorParams(style.fg, false));
-  if (style.bg !== undefined) params.push(colorParams(style.bg, true));
-  return params.length === 0 ? '' : `\x1b[${params.join(';')}m`;
+  const { fg, bg, attrs } = cellStyle(style);
+  return sgrFor(fg, bg, attrs);
 }
 
 /** `text` in `style`, followed by a reset; plain text when the style is empty. */

@@ -10,9 +10,7 @@ import { compilePaneRegex } from '../terminal/pane-regex.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from '../core/corral-core.js';
 import { waitUntil } from '../wait/wait-until.js';
-
-/** Default rows for `recent` reads (SPEC §5). */
-export const DEFAULT_RECENT_LINES = 80;
+import { PARAM_DEFAULTS } from '../contract/bounds.js';
 
 /**
  * Pause between a submitted text and its Enter. Long enough that a TUI app reads the text
@@ -45,7 +43,7 @@ export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions =
   const host = core.host(pane);
   const source = opts.source ?? 'recent';
   const format = source === 'detection' ? 'text' : (opts.format ?? 'text');
-  const lines = opts.lines ?? (source === 'recent' || source === 'recent-unwrapped' ? DEFAULT_RECENT_LINES : undefined);
+  const lines = opts.lines ?? (source === 'recent' || source === 'recent-unwrapped' ? PARAM_DEFAULTS.recentLines : undefined);
   const result = host.terminal.read({ source, lines, format });
   return {
     read: {
@@ -75,7 +73,7 @@ export function matchableLines(core: CorralCore, pane: PaneRecord, opts: ReadOpt
   const source = opts.source ?? 'recent';
   // Patterns match the text, never escape sequences, whatever format the reply's read has.
   if (source !== 'recent') return readPane(core, pane, { ...opts, format: 'text' }).read.text.split('\n');
-  const rows = opts.lines ?? DEFAULT_RECENT_LINES;
+  const rows = opts.lines ?? PARAM_DEFAULTS.recentLines;
   // N logical lines span at least N rows; keep those that reach into the last N rows.
   const unwrapped = readPane(core, pane, { source: 'recent-unwrapped', lines: rows });
   return logicalLinesInRows(unwrapped.read.text, unwrapped.lineStarts ?? [], unwrapped.endLine, rows);

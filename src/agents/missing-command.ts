@@ -4,7 +4,7 @@
  * the shell's own words instead of waiting out their whole start timeout (issue 14).
  */
 import type { PaneHost } from '../pty/pane-host.js';
-import type { Disposable } from '../terminal/emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 
 /** How each common shell reports a command it cannot find (exit status 127). */
 const NOT_FOUND_PHRASES = ['command not found', ': not found', 'Unknown command'] as const;

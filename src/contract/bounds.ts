@@ -25,3 +25,13 @@ export const BOUNDS = {
   /** `amount` of `pane.resize`, in cells. */
   resizeAmount: { min: 1, max: 1000, integer: true },
 } as const satisfies Record<string, Range>;
+
+/** Defaults of optional params (SPEC §5), for the server and the terminal that reads. */
+export const PARAM_DEFAULTS = {
+  /** `recent` / `recent-unwrapped` reads and output waits: the last 80 rendered rows. */
+  recentLines: 80,
+  /** `surface.read`: rows returned when `lines` is omitted. */
+  surfaceReadLines: 200,
+  /** `surface.search`: matches returned when `max_matches` is omitted. */
+  maxMatches: 50,
+} as const;

@@ -3,27 +3,29 @@
  * event stream, the scripting gate and every action a client can take. The RPC handlers and
  * the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
+import { CorralError, LIMITS, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
-import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from '../session/model.js';
-import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
+import { SessionModel, type CloseResult, type PaneRecord, type ReadonlyModel, type TabRecord } from '../session/model.js';
+import { computeRects, leaves, resizeLeaf, type LayoutNode } from '../session/layout.js';
+import type { Rect } from '../contract/rect.js';
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { isPaneId } from '../session/ids.js';
 import { spawnPaneHost, type PaneFactory, type PaneHost } from '../pty/pane-host.js';
 import type { ProcessTable } from '../pty/foreground.js';
 import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
+import type { PaneView } from '../terminal/pane-view.js';
+import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
+import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
 import type { ExitInfo } from '../pty/pane-process.js';
 import { findExecutable } from '../pty/isolated-exec.js';
-import { EventBus, type Disposable } from './event-bus.js';
+import { EventBus } from './event-bus.js';
+import type { Disposable } from '../contract/disposable.js';
 import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
 import type { AgentRules } from '../agents/rules.js';
 
 /** Size of the virtual screen panes are laid out in when no TUI is attached. */
 export const HEADLESS_VIEWPORT = { cols: 160, rows: 48 } as const;
-
-/** How often `surface_changed` may fire per pane (SPEC §7). */
-const SURFACE_CHANGED_INTERVAL_MS = 50;
 
 export interface CoreOptions {
   config: Config;
@@ -57,13 +59,13 @@ interface LivePane {
   shell: string;
   surfaceChangedTimer: ClockTimer | null;
   lastSurfaceChangedAt: number;
-  exited: boolean;
-  exitCode: number | null;
-  exitSignal: string | null;
 }
 
 export class CorralCore {
-  readonly model = new SessionModel();
+  /** The session model; only the actions below change it. */
+  private readonly session = new SessionModel();
+  /** The session model for readers (the TUI, handlers, views): change it through the actions. */
+  readonly model: ReadonlyModel = this.session;
   readonly bus = new EventBus();
   private readonly live = new Map<number, LivePane>();
   private viewport: { cols: number; rows: number };
@@ -133,7 +135,7 @@ export class CorralCore {
   createWorkspace(opts: { cwd: string; label?: string; focus?: boolean; env?: Record<string, string> }) {
     this.requirePaneRoom(1);
     this.requireShell();
-    const created = this.model.createWorkspace(opts);
+    const created = this.session.createWorkspace(opts);
     this.startPane(created.pane, opts.env);
     this.emit({ type: 'workspace.created', workspace: created.workspace.id });
     this.emit({ type: 'tab.created', workspace: created.workspace.id, tab: created.tab.id });
@@ -146,11 +148,11 @@ export class CorralCore {
   createTab(opts: { workspaceId: string; label?: string; cwd?: string; focus?: boolean }) {
     this.requirePaneRoom(1);
     this.requireShell();
-    const created = this.model.createTab(opts);
+    const created = this.session.createTab(opts);
     this.startPane(created.pane);
     this.emit({ type: 'tab.created', workspace: created.tab.workspaceId, tab: created.tab.id });
     this.emitPaneCreated(created.pane);
-    if (opts.focus !== false) this.model.focusTab(created.tab.id);
+    if (opts.focus !== false) this.session.focusTab(created.tab.id);
     this.layoutTab(created.tab);
     this.emitFocusIfChanged();
     return created;
@@ -165,11 +167,11 @@ export class CorralCore {
     this.requirePaneRoom(1);
     this.requireShell();
     // A fresh /proc read: the new shell starts where the user is now, not 250 ms ago.
-    const pane = this.model.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
+    const pane = this.session.splitPane(target.id, direction, { ...opts, cwd: opts.cwd ?? this.paneCwd(target, 0) });
     // Size the new pty to its slot before spawning so the shell starts at the right width.
     this.startPane(pane, opts.env);
     this.emitPaneCreated(pane);
-    if (opts.focus !== false) this.model.focusPane(pane.id);
+    if (opts.focus !== false) this.session.focusPane(pane.id);
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged();
     return pane;
@@ -193,25 +195,25 @@ export class CorralCore {
 
   closePane(paneId: string): CloseResult {
     const pane = this.model.pane(paneId);
-    const closed = this.model.closePane(pane.id);
+    const closed = this.session.closePane(pane.id);
     this.finishClose(closed);
     return closed;
   }
 
   closeTab(tabId: string): CloseResult {
-    const closed = this.model.closeTab(tabId);
+    const closed = this.session.closeTab(tabId);
     this.finishClose(closed);
     return closed;
   }
 
   closeWorkspace(workspaceId: string): CloseResult {
-    const closed = this.model.closeWorkspace(workspaceId);
+    const closed = this.session.closeWorkspace(workspaceId);
     this.finishClose(closed);
     return closed;
   }
 
   movePane(paneId: string, target: { workspace?: string; tab?: string; newTab?: boolean; newWorkspace?: boolean }) {
-    const result = this.model.movePane(paneId, target);
+    const result = this.session.movePane(paneId, target);
     if (!result.changed) return result;
     if (result.createdWorkspace) this.emit({ type: 'workspace.created', workspace: result.createdWorkspace.id });
     if (result.createdTab) this.emit({ type: 'tab.created', workspace: result.createdTab.workspaceId, tab: result.createdTab.id });
@@ -230,30 +232,30 @@ export class CorralCore {
     return result;
   }
 
-  focusPane(paneId: string): PaneRecord {
-    const pane = this.model.focusPane(paneId);
+  focusPane(paneId: string): Readonly<PaneRecord> {
+    const pane = this.session.focusPane(paneId);
     this.agents.markSeen(pane);
     this.layoutTab(this.model.tab(pane.tabId));
     this.emitFocusIfChanged(true);
     return pane;
   }
 
-  focusTab(tabId: string): TabRecord {
-    const tab = this.model.focusTab(tabId);
+  focusTab(tabId: string): Readonly<TabRecord> {
+    const tab = this.session.focusTab(tabId);
     this.markTabSeen(tab);
     this.emitFocusIfChanged(true);
     return tab;
   }
 
   focusWorkspace(workspaceId: string) {
-    const workspace = this.model.focusWorkspace(workspaceId);
+    const workspace = this.session.focusWorkspace(workspaceId);
     this.markTabSeen(this.model.tab(workspace.focusedTab));
     this.emitFocusIfChanged(true);
     return workspace;
   }
 
-  renamePane(paneId: string, name: string): PaneRecord {
-    const pane = this.model.pane(paneId);
+  renamePane(paneId: string, name: string): Readonly<PaneRecord> {
+    const pane = this.session.pane(paneId);
     // Selectors try numbers (surface ids), pane ids and cmdline:/cwd: before names, so such a
     // name could never select its pane: refuse it rather than accept a dead alias.
     if (/^\d+$/.test(name) || isPaneId(name) || /^(cmdline|cwd):/.test(name)) {
@@ -265,42 +267,42 @@ export class CorralCore {
   }
 
   renameWorkspace(workspaceId: string, label: string) {
-    const workspace = this.model.workspace(workspaceId);
+    const workspace = this.session.workspace(workspaceId);
     workspace.label = label;
     this.emit({ type: 'workspace.renamed', workspace: workspace.id, label });
     return workspace;
   }
 
-  renameTab(tabId: string, label: string): TabRecord {
-    const tab = this.model.tab(tabId);
+  renameTab(tabId: string, label: string): Readonly<TabRecord> {
+    const tab = this.session.tab(tabId);
     tab.label = label;
     this.emit({ type: 'tab.renamed', workspace: tab.workspaceId, tab: tab.id, label });
     return tab;
   }
 
-  zoomPane(paneId: string, zoom?: boolean): TabRecord {
-    const tab = this.model.zoomPane(paneId, zoom);
+  zoomPane(paneId: string, zoom?: boolean): Readonly<TabRecord> {
+    const tab = this.session.zoomPane(paneId, zoom);
     this.layoutChanged(tab);
     return tab;
   }
 
-  swapPanes(a: string, b: string): TabRecord {
-    const tab = this.model.swapPanes(a, b);
+  swapPanes(a: string, b: string): Readonly<TabRecord> {
+    const tab = this.session.swapPanes(a, b);
     this.layoutChanged(tab);
     return tab;
   }
 
-  resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): TabRecord {
+  resizePane(paneId: string, direction: 'left' | 'right' | 'up' | 'down', cells: number): Readonly<TabRecord> {
     const pane = this.model.pane(paneId);
-    const tab = this.model.tab(pane.tabId);
+    const tab = this.session.tab(pane.tabId);
     tab.layout = resizeLeaf(tab.layout, computeRects(tab.layout, this.area()), pane.id, direction, cells);
     this.layoutChanged(tab);
     return tab;
   }
 
   /** Replaces a tab's whole layout (an `up` preset); it must hold exactly the tab's panes. */
-  setTabLayout(tabId: string, layout: LayoutNode): TabRecord {
-    const tab = this.model.tab(tabId);
+  setTabLayout(tabId: string, layout: LayoutNode): Readonly<TabRecord> {
+    const tab = this.session.tab(tabId);
     const now = leaves(tab.layout).sort();
     const next = leaves(layout).sort();
     if (now.length !== next.length || now.some((id, i) => id !== next[i])) {
@@ -333,7 +335,15 @@ export class CorralCore {
 
   // -- panes: I/O -----------------------------------------------------------
 
-  /** The live pty/terminal of a pane. */
+  /**
+   * The read interface of a pane's screen, modes and history (src/terminal/pane-view.ts):
+   * what the TUI, the compositor and other clients read a pane through.
+   */
+  view(pane: PaneRecord): PaneView {
+    return this.host(pane).terminal;
+  }
+
+  /** The live pty/terminal of a pane (for the core's own floors: actions, detection). */
   host(pane: PaneRecord): PaneHost {
     const live = this.live.get(pane.surfaceId);
     if (!live) throw new CorralError('pane_not_found', `pane ${pane.id} has no process`, { pane_id: pane.id });
@@ -342,7 +352,9 @@ export class CorralCore {
 
   paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
-    return { exited: live?.exited ?? true, exitCode: live?.exitCode ?? null, exitSignal: live?.exitSignal ?? null };
+    // The host holds the exit (once its output is parsed); a pane without one has gone.
+    const exit = live ? live.host.exitInfo : null;
+    return { exited: live ? exit !== null : true, exitCode: exit?.exitCode ?? null, exitSignal: exit?.signal ?? null };
   }
 
   /** Opens or closes the scripting gate (SPEC §8); src/rpc/gate.ts checks it on every request. */
@@ -354,7 +366,7 @@ export class CorralCore {
   /** Writes raw bytes to a pane's pty. */
   writeToPane(pane: PaneRecord, data: string): void {
     const live = this.live.get(pane.surfaceId);
-    if (!live || live.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
+    if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
     live.host.write(data);
     this.agents.paneInput(pane, data);
   }
@@ -364,7 +376,7 @@ export class CorralCore {
     const live = this.live.get(pane.surfaceId);
     // Until the shell has printed anything it may not even have exec'd yet, and /proc would
     // show the server's own cwd: the directory it was started in is the truth then.
-    if (!live || live.exited || live.host.lastOutputAt === null) return pane.startCwd;
+    if (!live || live.host.exited || live.host.lastOutputAt === null) return pane.startCwd;
     return live.host.cwd(maxAgeMs) || pane.startCwd;
   }
 
@@ -377,15 +389,31 @@ export class CorralCore {
    */
   paneCommand(pane: PaneRecord, maxAgeMs?: number): string {
     const live = this.live.get(pane.surfaceId);
-    if (!live || live.exited) return '';
+    if (!live || live.host.exited) return '';
     if (live.host.lastOutputAt === null) return live.shell;
     return live.host.commandLine(maxAgeMs) || live.shell;
+  }
+
+  /**
+   * The program in the pane's foreground now (a fresh /proc read): its argv[0], '' when /proc
+   * cannot tell, null when the shell sits at its prompt or the pane's process exited.
+   */
+  paneForegroundProgram(pane: PaneRecord): string | null {
+    const live = this.live.get(pane.surfaceId);
+    if (!live || live.host.exited || live.host.isShellAtPrompt(0)) return null;
+    return live.host.foreground(0)?.argv[0] ?? '';
+  }
+
+  /** The keyboard reporting the pane's application asked for; a request its app left behind is dropped (pane-keyboard.ts). */
+  paneKeyboard(pane: PaneRecord): KeyboardModesView {
+    const live = this.live.get(pane.surfaceId);
+    return live ? keyboardInForce(live.host) : NO_ENHANCEMENT;
   }
 
   // -- selectors ------------------------------------------------------------
 
   /** Resolves a selector (SPEC §2) to one pane, or several when allowed. */
-  resolve(selector: string, opts: { allowMany?: boolean } = {}): PaneRecord[] {
+  resolve(selector: string, opts: { allowMany?: boolean } = {}): Readonly<PaneRecord>[] {
     // An exact id or alias is the common case and needs no /proc reads.
     const direct = this.model.findPane(selector);
     if (direct) return [direct];
@@ -404,7 +432,7 @@ export class CorralCore {
     return matched.map((candidate) => this.model.pane(candidate.paneId));
   }
 
-  resolveOne(selector: string): PaneRecord {
+  resolveOne(selector: string): Readonly<PaneRecord> {
     return this.resolve(selector)[0]!;
   }
 
@@ -465,7 +493,7 @@ export class CorralCore {
       clock: this.clock,
     });
     host.terminal.log.label = `surface ${pane.surfaceId}`;
-    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
+    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0 };
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);
@@ -479,7 +507,7 @@ export class CorralCore {
   private onPaneOutput(surfaceId: number): void {
     const live = this.live.get(surfaceId);
     if (!live || live.surfaceChangedTimer) return;
-    const wait = live.lastSurfaceChangedAt + SURFACE_CHANGED_INTERVAL_MS - this.clock.now();
+    const wait = live.lastSurfaceChangedAt + LIMITS.surfaceChangedMs - this.clock.now();
     const fire = () => {
       live.surfaceChangedTimer = null;
       live.lastSurfaceChangedAt = this.clock.now();
@@ -493,9 +521,6 @@ export class CorralCore {
   private onPaneExit(surfaceId: number, info: ExitInfo): void {
     const live = this.live.get(surfaceId);
     if (!live) return;
-    live.exited = true;
-    live.exitCode = info.exitCode;
-    live.exitSignal = info.signal;
     const pane = this.paneBySurface(surfaceId);
     if (!pane) return;
     this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: info.exitCode, exit_signal: info.signal });
@@ -503,7 +528,7 @@ export class CorralCore {
     if (!this.closed) this.closePane(pane.id);
   }
 
-  paneBySurface(surfaceId: number): PaneRecord | undefined {
+  paneBySurface(surfaceId: number): Readonly<PaneRecord> | undefined {
     return this.model.paneBySurface(surfaceId);
   }
 
@@ -531,7 +556,7 @@ export class CorralCore {
   private async stopLive(live: LivePane): Promise<void> {
     if (live.surfaceChangedTimer) this.clock.clear(live.surfaceChangedTimer);
     try {
-      if (!live.exited) await live.host.kill();
+      if (!live.host.exited) await live.host.kill();
     } finally {
       live.host.dispose();
     }
@@ -545,7 +570,7 @@ export class CorralCore {
       const pane = this.model.findPane(paneId);
       const rect = rects.get(paneId);
       const live = pane && this.live.get(pane.surfaceId);
-      if (!live || !rect || live.exited) continue;
+      if (!live || !rect || live.host.exited) continue;
       const size = this.contentRect(rect);
       live.host.resize(Math.max(1, size.cols), Math.max(1, size.rows));
     }

@@ -5,6 +5,7 @@
  * at most one queue's worth of memory and never delays anyone else.
  */
 import { LIMITS, eventSurfaceId, type ControlFrame, type CorralEvent, type EventInput } from '../contract/protocol.js';
+import type { Disposable } from '../contract/disposable.js';
 
 export type Frame = CorralEvent | ControlFrame;
 
@@ -19,10 +20,6 @@ export interface SubscriptionFilter {
   surfaces?: ReadonlySet<number>;
   /** Only these event types. */
   types?: ReadonlySet<string>;
-}
-
-export interface Disposable {
-  dispose(): void;
 }
 
 /** One subscriber: a filter, a bounded queue and a heartbeat timer. */

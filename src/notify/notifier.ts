@@ -11,7 +11,7 @@
  * state again within `repeatMs` notifies only once.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { Disposable } from '../core/event-bus.js';
+import type { Disposable } from '../contract/disposable.js';
 import { eventSurfaceId, type CorralEvent } from '../contract/protocol.js';
 import type { NotifyConfig } from '../config/schema.js';
 import { notificationBytes } from './notify-text.js';

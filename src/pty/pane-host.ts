@@ -7,7 +7,8 @@
  * under tmux — and never piles up in memory. Should xterm ever leave a batch queued, reading
  * pauses until it is parsed.
  */
-import { Emitter, type Disposable } from '../terminal/emitter.js';
+import { Emitter } from '../terminal/emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 import { SYSTEM_CLOCK, type Clock } from '../clock.js';
 import { PaneTerminal, TERMINAL_DEFAULTS } from '../terminal/pane-terminal.js';
 import { foregroundProcess, PROC, type ForegroundProcess, type ProcessTable } from './foreground.js';

@@ -6,7 +6,8 @@
 import { readSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import * as pty from 'node-pty';
-import { Emitter, type Disposable } from '../terminal/emitter.js';
+import { Emitter } from '../terminal/emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
 import { isolatedCommand } from './isolated-exec.js';

@@ -10,7 +10,7 @@ import {
 } from './cell.js';
 import { clusterWidth } from './graphemes.js';
 import { ClusterTable } from './cluster-table.js';
-import { intersectRect, type Rect } from './rect.js';
+import { intersectRect, type Rect } from '../contract/rect.js';
 
 const BLANK_TRANSPARENT_FLAGS = BLANK.flags | FLAGS.transparent;
 

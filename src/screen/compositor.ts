@@ -1,15 +1,12 @@
-import type { Terminal } from '@xterm/headless';
 import { ansiToGrid } from './ansi-source.js';
 import { FLAGS } from './cell.js';
 import { CellGrid } from './cell-grid.js';
 import { ClusterTable } from './cluster-table.js';
-import type { CursorModes } from './cursor-modes.js';
 import { HIDDEN_CURSOR, type CursorState } from './cursor.js';
-import { printsPlainAscii } from './echo-prediction.js';
 import { diffFrame } from './frame-writer.js';
 import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
-import { sameRect, type Rect } from './rect.js';
-import { copyXtermRows, cursorFor, topLineFor } from './xterm-source.js';
+import { sameRect, type Rect } from '../contract/rect.js';
+import { topLineFor, type PaneScreen } from './pane-screen.js';
 
 /** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
 export const LAYER_Z = {
@@ -18,10 +15,11 @@ export const LAYER_Z = {
   overlay: 20,
 } as const;
 
-/** One visible pane: its headless terminal shown inside `rect` (the inside of its frame). */
+/** One visible pane: its screen shown inside `rect` (the inside of its frame). */
 export interface PaneLayer {
   id: string;
-  terminal: Terminal;
+  /** The pane's screen: `CorralCore.view(pane)`, or any `PaneScreen` (src/terminal/xterm-screen.ts). */
+  screen: PaneScreen;
   /** Screen cells the pane's content occupies; the frame around it belongs to the UI layer. */
   rect: Rect;
   /** Lines scrolled back from the bottom of the scrollback; omitted: the terminal's viewport. */
@@ -30,8 +28,6 @@ export interface PaneLayer {
   focused?: boolean;
   /** Stacking order (default LAYER_Z.pane). */
   z?: number;
-  /** Live cursor modes from `trackCursorModes`; omitted: read from xterm internals. */
-  cursorModes?: CursorModes;
 }
 
 /** Where an overlay goes on screen. */
@@ -80,7 +76,7 @@ interface PaneLayerState {
   kind: 'pane';
   key: string;
   spec: PaneLayer;
-  /** Cache of what the pane shows, rect-sized; refreshed from xterm for dirty rows only. */
+  /** Cache of what the pane shows, rect-sized; refreshed from the pane's screen for dirty rows only. */
   grid: CellGrid;
   z: number;
   order: number;
@@ -203,7 +199,7 @@ export class Compositor {
       keep.add(key);
       const z = spec.z ?? LAYER_Z.pane;
       const old = this.layers.get(key);
-      if (old?.kind === 'pane' && old.spec.terminal === spec.terminal && sameRect(old.spec.rect, spec.rect)) {
+      if (old?.kind === 'pane' && old.spec.screen === spec.screen && sameRect(old.spec.rect, spec.rect)) {
         if (old.spec.scrollOffset !== spec.scrollOffset) old.dirty = 'all';
         if (old.z !== z || old.order !== index) {
           old.z = z;
@@ -228,7 +224,7 @@ export class Compositor {
         unsubscribe: () => {},
       };
       // Every line moves on a scroll, even when a full scrollback keeps the top line number.
-      const subscription = spec.terminal.onScroll(() => {
+      const subscription = spec.screen.onScroll(() => {
         state.dirty = 'all';
       });
       state.unsubscribe = () => subscription.dispose();
@@ -273,7 +269,7 @@ export class Compositor {
     const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.id === id);
     const pane = this.sorted[index];
     if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return false;
-    if (!printsPlainAscii(pane.spec.terminal)) return false;
+    if (!pane.spec.screen.printsPlainAscii()) return false;
     // The terminal's cursor must already be where the pane's is, and the text must fit in the
     // pane's row with room left for the cursor: no wrap, on either terminal.
     const cursor = this.currentCursor();
@@ -397,7 +393,7 @@ export class Compositor {
     }
   }
 
-  /** Cancels any scheduled frame and lets go of the pane terminals. */
+  /** Cancels any scheduled frame and lets go of the pane screens. */
   dispose(): void {
     this.cancelFrame?.();
     this.cancelFrame = null;
@@ -439,21 +435,22 @@ export class Compositor {
     else this.markRows(layer.spec.rect.y, layer.spec.rect.rows);
   }
 
-  /** Re-reads a pane's dirty rows from its terminal and marks the screen rows that changed. */
+  /** Re-reads a pane's dirty rows from its screen and marks the screen rows that changed. */
   private refreshPane(pane: PaneLayerState): void {
-    const { terminal, rect, scrollOffset } = pane.spec;
-    const buffer = terminal.buffer.active;
-    const top = topLineFor(buffer, scrollOffset);
+    const { screen, rect, scrollOffset } = pane.spec;
+    const top = topLineFor(screen, scrollOffset);
+    const bufferType = screen.bufferType;
     const local = { x: 0, y: 0, cols: rect.cols, rows: rect.rows };
     const changed = new Uint8Array(rect.rows);
     let rows: number[] | undefined;
-    if (pane.dirty !== 'all' && pane.dirty !== null && top === pane.top && buffer.type === pane.bufferType) {
+    if (pane.dirty !== 'all' && pane.dirty !== null && top === pane.top && bufferType === pane.bufferType) {
       // Viewport row r is buffer line baseY + r; map it to the row it is displayed in.
-      rows = [...pane.dirty].map((r) => buffer.baseY + r - top).filter((r) => r >= 0 && r < rect.rows);
+      const baseY = screen.baseY;
+      rows = [...pane.dirty].map((r) => baseY + r - top).filter((r) => r >= 0 && r < rect.rows);
     }
-    copyXtermRows(buffer, pane.grid, local, { top, rows, changed });
+    screen.copyRows(pane.grid, local, { top, rows, changed });
     pane.top = top;
-    pane.bufferType = buffer.type;
+    pane.bufferType = bufferType;
     pane.dirty = null;
     for (let r = 0; r < rect.rows; r++) if (changed[r]) this.markRows(rect.y + r, 1);
   }
@@ -480,9 +477,9 @@ export class Compositor {
     const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.focused === true);
     if (index < 0) return this.shownCursor ? { ...this.shownCursor, visible: false } : HIDDEN_CURSOR;
     const pane = this.sorted[index] as PaneLayerState;
-    const { terminal, rect, cursorModes } = pane.spec;
-    const c = cursorFor(terminal, cursorModes);
-    const row = terminal.buffer.active.baseY + c.y - pane.top;
+    const { screen, rect } = pane.spec;
+    const c = screen.cursor();
+    const row = screen.baseY + c.y - pane.top;
     const x = rect.x + c.x;
     const y = rect.y + row;
     const inside = row >= 0 && row < rect.rows && c.x < rect.cols;

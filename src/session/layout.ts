@@ -7,6 +7,7 @@
  * its right or below it.
  */
 import { CorralError, type SplitDirection } from '../contract/protocol.js';
+import type { Rect } from '../contract/rect.js';
 
 export type LayoutNode =
   | { kind: 'leaf'; paneId: string }
@@ -14,14 +15,6 @@ export type LayoutNode =
 
 export type LeafNode = Extract<LayoutNode, { kind: 'leaf' }>;
 export type SplitNode = Extract<LayoutNode, { kind: 'split' }>;
-
-/** A rectangle in whole terminal cells; `x`/`y` are the top-left corner. */
-export interface Rect {
-  x: number;
-  y: number;
-  cols: number;
-  rows: number;
-}
 
 export type NavDirection = 'left' | 'right' | 'up' | 'down';
 export type PresetKind = 'even_h' | 'even_v' | 'main_vertical' | 'tiled';

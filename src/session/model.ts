@@ -69,8 +69,34 @@ export interface MoveResult {
   closed: CloseResult;
 }
 
+/**
+ * The model as everyone outside the core sees it (`CorralCore.model`): lookups only, records
+ * read-only. Changes go through the core's actions, which pair them with the live panes and
+ * the events every client relies on; a write that bypassed them would leave both behind.
+ */
+export interface ReadonlyModel {
+  readonly workspaces: ReadonlyMap<string, Readonly<WorkspaceRecord>>;
+  readonly tabs: ReadonlyMap<string, Readonly<TabRecord>>;
+  readonly panes: ReadonlyMap<string, Readonly<PaneRecord>>;
+  readonly focusedWorkspace: string | null;
+  /** A pane by id or by an alias left behind by a move. */
+  findPane(idOrAlias: string): Readonly<PaneRecord> | undefined;
+  /** A pane by its surface id (stable across moves). */
+  paneBySurface(surfaceId: number): Readonly<PaneRecord> | undefined;
+  /** `pane`, `tab`, `workspace`: the record, or a CorralError (`*_not_found`). */
+  pane(idOrAlias: string): Readonly<PaneRecord>;
+  tab(tabId: string): Readonly<TabRecord>;
+  workspace(workspaceId: string): Readonly<WorkspaceRecord>;
+  /** The pane that has focus: focused workspace → its focused tab → that tab's focused pane. */
+  focusedPane(): Readonly<PaneRecord> | null;
+  isPaneFocused(pane: Readonly<PaneRecord>): boolean;
+  isTabFocused(tab: Readonly<TabRecord>): boolean;
+  /** Panes of a tab in reading order. */
+  tabPanes(tabId: string): Readonly<PaneRecord>[];
+}
+
 /** The tree of workspaces → tabs → panes, with ids that are never reused. */
-export class SessionModel {
+export class SessionModel implements ReadonlyModel {
   private readonly ids = new IdAllocator();
   readonly workspaces = new Map<string, WorkspaceRecord>();
   readonly tabs = new Map<string, TabRecord>();

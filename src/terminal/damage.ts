@@ -8,7 +8,7 @@
  * write simply reports "all rows", which is always correct, only slower.
  */
 import type { Terminal as XTerminal } from '@xterm/headless';
-import type { Disposable } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 
 /** Rows `start…end` (inclusive, 0 = the top of the live screen), or every row. */
 export type Damage = { start: number; end: number } | 'all';

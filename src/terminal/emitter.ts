@@ -4,10 +4,7 @@
  * (often xterm's parser or node-pty's read loop).
  */
 
-/** Anything that subscribes hands one of these back. */
-export interface Disposable {
-  dispose(): void;
-}
+import type { Disposable } from '../contract/disposable.js';
 
 /** A set of listeners for one kind of event. */
 export class Emitter<T> {

@@ -5,7 +5,7 @@
  * so this follows a marker: a marker's `line` drops by one per trimmed row.
  */
 import type { IMarker, Terminal as XTerminal } from '@xterm/headless';
-import type { Disposable } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 
 /** Re-anchor once the marker has drifted into the top half of the buffer, long before it is trimmed. */
 const REANCHOR_FRACTION = 0.5;

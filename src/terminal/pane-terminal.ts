@@ -6,16 +6,25 @@
 import xterm from '@xterm/headless';
 import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
-import { CorralError } from '../contract/protocol.js';
+import { CorralError, READ_SOURCES, type ReadFormat, type ReadSource } from '../contract/protocol.js';
+import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
-import { Emitter, type Disposable } from './emitter.js';
+import { Emitter } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
-import { useModernUnicode } from '../screen/unicode-provider.js';
+import { useModernUnicode } from './unicode-provider.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
+import { freezeScrollback } from './scrollback-reader.js';
+import { XtermScreen } from './xterm-screen.js';
+import type { MouseTracking, PaneView, ScrollbackReader } from './pane-view.js';
+import type { CellGrid } from '../screen/cell-grid.js';
+import type { CursorState } from '../screen/cursor.js';
+import type { RowCopyOptions } from '../screen/pane-screen.js';
+import type { Rect } from '../contract/rect.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -24,14 +33,10 @@ const { SerializeAddon } = serializeAddon;
 /** What `write` returns when xterm parsed the output before returning. */
 const PARSED: Promise<void> = Promise.resolve();
 
-/** Defaults for reads and the terminal itself. */
+/** Defaults of the terminal itself; those of reads are the contract's (PARAM_DEFAULTS). */
 export const TERMINAL_DEFAULTS = {
   /** SPEC §11 `scrollback_lines`. */
   scrollback: 10_000,
-  /** SPEC §5: `recent` reads return the last 80 rendered rows unless asked otherwise. */
-  recentLines: 80,
-  /** SPEC §5 `surface.search` `max_matches` default. */
-  maxMatches: 50,
 } as const;
 
 /** OSC identifiers handled here. */
@@ -42,13 +47,6 @@ const OSC = {
 
 /** The ConEmu sub-command of OSC 9 that reports progress. */
 const PROGRESS_SUBCOMMAND = '4';
-
-/** The read sources of SPEC §5. */
-export const READ_SOURCES = ['visible', 'recent', 'recent-unwrapped', 'detection'] as const;
-export type ReadSource = (typeof READ_SOURCES)[number];
-
-/** `text` is plain text; `ansi` keeps SGR colours and attributes. */
-export type ReadFormat = 'text' | 'ansi';
 
 export interface ReadOptions {
   source: ReadSource;
@@ -126,10 +124,15 @@ function checkLines(lines: number | undefined): void {
   }
 }
 
-/** A headless terminal for one pane, with read sources, search and revisions. */
-export class PaneTerminal {
-  /** The raw xterm, for the screen compositor. Do not write to it directly: use `write`. */
+/**
+ * A headless terminal for one pane, with read sources, search and revisions. Readers outside
+ * src/core, src/pty and src/terminal see it only as a `PaneView` (`CorralCore.view`).
+ */
+export class PaneTerminal implements PaneView {
+  /** The raw xterm, for src/terminal's own modules and tests. Do not write to it directly: use `write`. */
   readonly xterm: XTerminal;
+  /** The screen as the compositor reads it. */
+  private readonly screen: XtermScreen;
   private readonly serializer = new SerializeAddon();
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
@@ -168,6 +171,7 @@ export class PaneTerminal {
       allowProposedApi: true,
     });
     this.xterm.loadAddon(this.serializer);
+    this.screen = new XtermScreen(this.xterm);
     this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
@@ -304,7 +308,7 @@ export class PaneTerminal {
   }
 
   /** Which mouse events the application wants reported. */
-  get mouseTrackingMode(): 'none' | 'x10' | 'vt200' | 'drag' | 'any' {
+  get mouseTrackingMode(): MouseTracking {
     return this.xterm.modes.mouseTrackingMode;
   }
 
@@ -338,6 +342,41 @@ export class PaneTerminal {
   /** Absolute number (as `endLine`) of row 0 of `scrollback`. */
   get scrollbackFirstLine(): number {
     return this.absoluteBase(this.lines.active);
+  }
+
+  /** The whole buffer as it is now, for browsing (copy mode); see ScrollbackReader. */
+  scrollbackReader(): ScrollbackReader {
+    return freezeScrollback(this.lines.active, this.xterm.cols, () => this.lines.firstLine);
+  }
+
+  // -- PaneScreen: what the compositor reads (src/terminal/xterm-screen.ts)
+
+  get bufferType(): 'normal' | 'alternate' {
+    return this.screen.bufferType;
+  }
+
+  get baseY(): number {
+    return this.screen.baseY;
+  }
+
+  get viewportY(): number {
+    return this.screen.viewportY;
+  }
+
+  copyRows(grid: CellGrid, rect: Rect, options?: RowCopyOptions): number {
+    return this.screen.copyRows(grid, rect, options);
+  }
+
+  cursor(): CursorState {
+    return this.screen.cursor();
+  }
+
+  printsPlainAscii(): boolean {
+    return this.screen.printsPlainAscii();
+  }
+
+  onScroll(listener: () => void): Disposable {
+    return this.screen.onScroll(listener);
   }
 
   /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */
@@ -378,12 +417,12 @@ export class PaneTerminal {
       }
       case 'recent': {
         const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
-        const start = Math.max(0, bottom - (options.lines ?? TERMINAL_DEFAULTS.recentLines));
+        const start = Math.max(0, bottom - (options.lines ?? PARAM_DEFAULTS.recentLines));
         return { text: this.rowsText(buffer, start, bottom, format), truncated: start > 0, totalLines, endLine: base + bottom };
       }
       case 'recent-unwrapped': {
         const bottom = this.lastNonBlankRow(buffer, 0, totalLines, format);
-        const wanted = options.lines ?? TERMINAL_DEFAULTS.recentLines;
+        const wanted = options.lines ?? PARAM_DEFAULTS.recentLines;
         const logical: LogicalLine[] = [];
         let end = bottom;
         while (end > 0 && logical.length < wanted) {
@@ -411,7 +450,7 @@ export class PaneTerminal {
 
   /** Search scrollback + screen, line by logical (unwrapped) line, oldest first. */
   search(pattern: string, options: SearchOptions = {}): SearchResult {
-    const maxMatches = options.maxMatches ?? TERMINAL_DEFAULTS.maxMatches;
+    const maxMatches = options.maxMatches ?? PARAM_DEFAULTS.maxMatches;
     if (!Number.isInteger(maxMatches) || maxMatches < 1) {
       throw new CorralError('invalid_params', `max_matches must be a positive integer, got ${String(maxMatches)}`, {
         max_matches: maxMatches,

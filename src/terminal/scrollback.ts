@@ -24,7 +24,7 @@
  * If xterm's internals are not the expected shape, xterm keeps the whole scrollback as before.
  */
 import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
-import type { Disposable } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { RowStore } from './row-store.js';
 import { scrollbackInternals, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';

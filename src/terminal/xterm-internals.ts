@@ -7,7 +7,7 @@
  * the whole scrollback itself, as before.
  */
 import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
-import type { Disposable } from './emitter.js';
+import type { Disposable } from '../contract/disposable.js';
 
 /** xterm's BufferLine: 3 words per cell (content, fg, bg) plus side tables. */
 export interface CoreBufferLine {

@@ -5,8 +5,9 @@
  * between two panes is two cells wide — the first pane's right (or bottom) frame edge and
  * the second's left (or top) — and a press on either grabs it.
  */
-import { boundsOf, computeRects, minimumSize, type LayoutNode, type Rect, type SplitNode } from '../session/layout.js';
-import { GEOMETRY } from './geometry.js';
+import { boundsOf, computeRects, minimumSize, type LayoutNode, type SplitNode } from '../session/layout.js';
+import type { Rect } from '../contract/rect.js';
+import { GEOMETRY } from '../../components/geometry.js';
 
 /** A border a press landed on: the split (by its path from the root) and its box. */
 export interface BorderGrab {

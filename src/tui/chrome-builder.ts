@@ -6,8 +6,8 @@ import type { CorralCore } from '../core/corral-core.js';
 import { COMMANDS, commandKeys, type CommandId } from '../config/keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from '../../components/chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
-import { offsetRect, type ScreenGeometry } from './geometry.js';
-import { intersectRect } from '../screen/rect.js';
+import { offsetRect, type ScreenGeometry } from '../../components/geometry.js';
+import { intersectRect } from '../contract/rect.js';
 import { visibleControls as shown } from '../terminal/control-chars.js';
 
 /** TUI state the chrome shows. */
@@ -132,7 +132,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
   const agent = core.agents.agentIn(pane);
   if (agent) parts.push(`· ${agent.name ? `${agent.name} ` : ''}${agent.kind} ${agent.state.status}`);
   else {
-    const title = core.host(pane).terminal.title;
+    const title = core.view(pane).title;
     if (title) parts.push(`· ${title}`);
   }
   return shown(parts.join(' '));

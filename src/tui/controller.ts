@@ -5,7 +5,7 @@
  * action goes through the same core methods the socket uses.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { Disposable } from '../core/event-bus.js';
+import type { Disposable } from '../contract/disposable.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
 import { damagedRows } from '../terminal/damage.js';
@@ -14,14 +14,15 @@ import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-pr
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
-import type { ChromeModel, Rect } from '../../components/chrome-model.js';
+import type { ChromeModel } from '../../components/chrome-model.js';
+import { contains, type Rect } from '../contract/rect.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
-import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
+import { frameInterior, screenGeometry, type ScreenGeometry } from '../../components/geometry.js';
 import { InputParser, type InputEvent, type MouseEvent } from './input-parser.js';
 import { resolveBindings, type CommandId } from '../config/keybindings.js';
 import { overlayKey, routeInput, type KeyMap } from './key-routes.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard } from './tui-actions.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
@@ -242,7 +243,7 @@ export class TuiController {
   private handleKey(key: KeyPress): void {
     this.handleData(legacyBytes(key), (pane) =>
       // Agents read kitty's form of Shift+Enter & co. without asking for it (SPEC §12: new lines).
-      encodeKeyForPane(key, paneKeyboard(this.core, pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
+      encodeKeyForPane(key, this.core.paneKeyboard(pane), { extendedByDefault: this.core.agents.agentIn(pane) !== null }),
     );
   }
 
@@ -256,18 +257,18 @@ export class TuiController {
     const pane = this.core.model.focusedPane();
     if (!pane) return;
     if (this.copy.isActive(pane.id)) return this.copy.paste(pane.id, text);
-    const terminal = this.core.host(pane).terminal;
+    const view = this.core.view(pane);
     // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
     const body = text.replace(/\r?\n/g, '\r');
-    this.sendToFocused(terminal.bracketedPasteMode ? bracketedPaste(body) : body);
+    this.sendToFocused(view.bracketedPasteMode ? bracketedPaste(body) : body);
   }
 
   /** Plain input goes to the focused pane unchanged. */
   private sendToFocused(data: string): void {
     const pane = this.core.model.focusedPane();
     if (!pane || data === '') return;
-    // Drops a keyboard request its app left behind when it died (see paneKeyboard).
-    paneKeyboard(this.core, pane);
+    // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
+    this.core.paneKeyboard(pane);
     this.echoPending = pane.id;
     try {
       this.core.writeToPane(pane, data);
@@ -476,17 +477,17 @@ export class TuiController {
       if (mouse.action === 'press' && !this.core.model.isPaneFocused(pane)) this.core.focusPane(pane.id);
       const inner = frameInterior(frame.rect);
       if (this.copy.mouse(pane, mouse, inner)) return;
-      const terminal = this.core.host(pane).terminal;
-      if (terminal.mouseTrackingMode !== 'none' && contains(inner, mouse.x, mouse.y)) {
+      const view = this.core.view(pane);
+      if (view.mouseTrackingMode !== 'none' && contains(inner, mouse.x, mouse.y)) {
         // The app asked for the mouse: pass the report on in pane coordinates (SGR encoding).
         const x = mouse.x - inner.x + 1;
         const y = mouse.y - inner.y + 1;
         this.core.writeToPane(pane, `\x1b[<${mouse.raw.code};${x};${y}${mouse.raw.final}`);
         return;
       }
-      if ((mouse.action === 'wheel-up' || mouse.action === 'wheel-down') && terminal.isAlternateScreen) {
+      if ((mouse.action === 'wheel-up' || mouse.action === 'wheel-down') && view.isAlternateScreen) {
         // Full-screen apps without mouse support scroll with arrow keys, as in tmux.
-        const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: terminal.applicationCursorKeys });
+        const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: view.applicationCursorKeys });
         this.core.writeToPane(pane, arrow.repeat(TUNING.wheelLines));
       }
       return;
@@ -591,26 +592,26 @@ export class TuiController {
     const rects = new Map<string, ReturnType<typeof frameInterior>>();
     for (const frame of frames) {
       const pane = this.core.model.pane(frame.paneId);
-      let host;
+      let view;
       try {
-        host = this.core.host(pane);
+        view = this.core.view(pane);
       } catch {
         continue;
       }
       visible.add(pane.id);
       const rect = frameInterior(frame.rect);
       rects.set(pane.id, rect);
-      layers.push({ id: pane.id, terminal: host.terminal.xterm, rect, focused: focused?.id === pane.id });
+      layers.push({ id: pane.id, screen: view, rect, focused: focused?.id === pane.id });
       if (!this.outputSubscriptions.has(pane.id)) {
         const id = pane.id;
-        const terminal = host.terminal;
-        const parsed = host.onOutput(() => {
+        const paneView = view;
+        const parsed = paneView.onRevision(() => {
           // The first output after a keystroke is its echo: it is drawn at once, never paced.
           const urgent = this.echoPending === id;
           if (urgent) this.echoPending = null;
-          this.compositor.markPaneDirty(id, damagedRows(terminal.lastDamage), { urgent });
+          this.compositor.markPaneDirty(id, damagedRows(paneView.lastDamage), { urgent });
         });
-        const arriving = terminal.onBeforeParse((data) => {
+        const arriving = paneView.onBeforeParse((data) => {
           const text = printableAscii(data);
           if (text !== null) this.compositor.predictEcho(id, text);
         });

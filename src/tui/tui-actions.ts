@@ -6,34 +6,6 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';
 import type { RenameTarget } from './chrome-builder.js';
-import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
-import { PROC_CACHE } from '../pty/pane-host.js';
-
-const NO_ENHANCEMENT: KeyboardModesView = { kittyFlags: 0, modifyOtherKeys: 0 };
-
-/**
- * The keyboard reporting the pane's application asked for. An application that exits
- * without undoing its request (a crash, `kill -9`) would leave its shell — and the next
- * program run from it — getting `CSI 99;5u` for ctrl+c; so once the shell is seen at its
- * prompt after the request, the request is dropped. Called for every key and every input
- * sent to the pane; /proc is read only while a request is in force, at most every 250 ms,
- * and never trusting a look taken before the request.
- */
-export function paneKeyboard(core: CorralCore, pane: PaneRecord): KeyboardModesView {
-  let host;
-  try {
-    host = core.host(pane);
-  } catch {
-    return NO_ENHANCEMENT;
-  }
-  const modes = host.terminal.keyboard;
-  if (modes.kittyFlags === 0 && modes.modifyOtherKeys === 0) return NO_ENHANCEMENT;
-  if (host.isShellAtPrompt(Math.min(PROC_CACHE.maxAgeMs, Date.now() - modes.changedAt))) {
-    modes.reset();
-    return NO_ENHANCEMENT;
-  }
-  return modes;
-}
 
 /**
  * What keeps a pane busy — an agent or a foreground program — described for a y/n question;
@@ -42,14 +14,8 @@ export function paneKeyboard(core: CorralCore, pane: PaneRecord): KeyboardModesV
 export function busyProgram(core: CorralCore, pane: PaneRecord): string | null {
   const agent = core.agents.agentIn(pane);
   if (agent) return `${agent.name ?? agent.kind} (${agent.state.status})`;
-  let host;
-  try {
-    host = core.host(pane);
-  } catch {
-    return null;
-  }
-  if (host.exited || host.isShellAtPrompt(0)) return null;
-  const argv0 = host.foreground(0)?.argv[0];
+  const argv0 = core.paneForegroundProgram(pane);
+  if (argv0 === null) return null;
   return argv0 ? argv0.split('/').pop()! : 'a program';
 }
 

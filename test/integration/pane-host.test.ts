@@ -6,7 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PaneHost, type PaneHostOptions } from '../../src/pty/pane-host.js';
 import { readStat, isShellAtPrompt as shellAtPrompt } from '../../src/pty/foreground.js';
 import { encodeKey } from '../../src/terminal/keys.js';
-import type { ReadSource } from '../../src/terminal/pane-terminal.js';
+import type { ReadSource } from '../../src/contract/protocol.js';
 
 const workDir = realpathSync(mkdtempSync(join(tmpdir(), 'corral-pane-host-')));
 const hosts: PaneHost[] = [];

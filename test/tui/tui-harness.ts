@@ -11,7 +11,7 @@ import * as pty from 'node-pty';
 import { vi } from 'vitest';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
-import { useModernUnicode } from '../../src/screen/unicode-provider.js';
+import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
 
 const { Terminal } = xterm;
 

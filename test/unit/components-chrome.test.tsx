@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createChromeRenderer, renderChrome, renderOverlay } from '../../components/index.js';
 import { ansiToGrid } from '../../src/screen/index.js';
-import type { ChromeModel, PaneFrame, Rect } from '../../components/chrome-model.js';
+import type { ChromeModel, PaneFrame } from '../../components/chrome-model.js';
+import type { Rect } from '../../src/contract/rect.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;

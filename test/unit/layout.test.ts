@@ -16,8 +16,8 @@ import {
   swapLeaves,
   tiledShape,
   type LayoutNode,
-  type Rect,
 } from '../../src/session/layout.js';
+import type { Rect } from '../../src/contract/rect.js';
 import { CorralError } from '../../src/contract/protocol.js';
 
 const AREA: Rect = { x: 0, y: 0, cols: 100, rows: 40 };

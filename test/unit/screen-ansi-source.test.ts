@@ -9,8 +9,8 @@ import {
   palette256Color,
   paletteColor,
   rgbColor,
-  TerminalProbe,
 } from '../../src/screen/index.js';
+import { TerminalProbe } from '../../src/terminal/terminal-probe.js';
 
 const probes: TerminalProbe[] = [];
 afterEach(() => {

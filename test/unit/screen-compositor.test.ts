@@ -6,13 +6,22 @@ import {
   Compositor,
   FRAME,
   ManualScheduler,
-  TerminalProbe,
-  useModernUnicode,
   type PaneLayer,
 } from '../../src/screen/index.js';
+import { TerminalProbe } from '../../src/terminal/terminal-probe.js';
+import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
+import { XtermScreen } from '../../src/terminal/xterm-screen.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;
+
+/** One `PaneScreen` per terminal, as the core hands out one view per pane. */
+const screens = new WeakMap<Term, XtermScreen>();
+function screenOf(t: Term): XtermScreen {
+  let screen = screens.get(t);
+  if (!screen) screens.set(t, (screen = new XtermScreen(t)));
+  return screen;
+}
 
 const disposables: { dispose(): void }[] = [];
 afterEach(() => {
@@ -72,7 +81,7 @@ describe('Compositor', () => {
     const t = paneTerminal(12, 4);
     await feed(t, '\x1b[32mhello\x1b[0m\r\nworld');
     compositor.setUiLayer(frameAround(30, 8, rect, 'corral'));
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect, focused: true }]);
     const out = await frame();
     expect(out).toContain('\x1b[2J');
     const lines = probe.lines();
@@ -88,7 +97,7 @@ describe('Compositor', () => {
     const t = paneTerminal(78, 22);
     await feed(t, 'some output\r\n$ ');
     compositor.setUiLayer(frameAround(80, 24, { x: 1, y: 1, cols: 78, rows: 22 }, 'x'));
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 1, y: 1, cols: 78, rows: 22 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 1, y: 1, cols: 78, rows: 22 }, focused: true }]);
     await frame();
     await feed(t, 'l');
     compositor.markPaneDirty('a', [t.buffer.active.cursorY]);
@@ -103,7 +112,7 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(40, 12);
     const t = paneTerminal(40, 12);
     for (let i = 0; i < 11; i++) await feed(t, `row ${i}\r\n`);
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 40, rows: 12 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 40, rows: 12 }, focused: true }]);
     await frame();
     await feed(t, '\x1b[5;1Hchanged');
     compositor.markPaneDirty('a');
@@ -117,7 +126,7 @@ describe('Compositor', () => {
     const t = new Terminal({ cols: 10, rows: 3, scrollback: 2, allowProposedApi: true });
     disposables.push(t);
     for (let i = 0; i < 8; i++) await feed(t, `l${i}\r\n`);
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 10, rows: 3 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 10, rows: 3 }, focused: true }]);
     await frame();
     const top = t.buffer.active.viewportY;
     await feed(t, 'l8\r\nl9');
@@ -132,7 +141,7 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(30, 8);
     const t = paneTerminal(30, 8);
     for (let i = 0; i < 8; i++) await feed(t, `${'pane'.repeat(7)}${i}${i < 7 ? '\r\n' : ''}`);
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 30, rows: 8 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 30, rows: 8 }, focused: true }]);
     await frame();
     const before = probe.lines();
     compositor.setOverlay('help', '\x1b[7m HELP \x1b[0m\n\x1b[7m  ?   \x1b[0m', { x: 10, y: 3 });
@@ -149,7 +158,7 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(20, 3);
     const t = paneTerminal(20, 3);
     await feed(t, 'abcdefghijklmnopqrst');
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 20, rows: 3 } }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 20, rows: 3 } }]);
     compositor.setOverlay('tip', 'XY', { x: 2, y: 0 });
     await frame();
     expect(probe.lines()[0]).toBe('abXYefghijklmnopqrst');
@@ -159,7 +168,7 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(20, 4);
     const t = paneTerminal(20, 4);
     await feed(t, 'ab');
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 20, rows: 4 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 20, rows: 4 }, focused: true }]);
     await frame();
     expect(probe.cursor().visible).toBe(true);
     compositor.setOverlay('menu', '[menu]', { x: 0, y: 0 });
@@ -173,7 +182,7 @@ describe('Compositor', () => {
   it('passes the application cursor shape and visibility through', async () => {
     const { compositor, probe, frame } = setup(20, 4);
     const t = paneTerminal(20, 4);
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 20, rows: 4 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 20, rows: 4 }, focused: true }]);
     await feed(t, '\x1b[6 q');
     await frame();
     expect(probe.cursor()).toMatchObject({ shape: 'bar', blink: false, visible: true });
@@ -189,7 +198,7 @@ describe('Compositor', () => {
     useModernUnicode(left);
     await feed(left, 'abcdef中文\r\n😀😀😀😀😀x');
     compositor.setUiLayer('       │        \n       │        \n       │        ');
-    compositor.setPaneLayers([{ id: 'l', terminal: left, rect: { x: 0, y: 0, cols: 7, rows: 3 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'l', screen: screenOf(left), rect: { x: 0, y: 0, cols: 7, rows: 3 }, focused: true }]);
     await frame();
     expect(probe.lines()[0]).toBe('abcdef │        ');
     expect(probe.lines()[1]).toBe('😀😀😀 │        ');
@@ -206,14 +215,14 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(20, 4);
     const t = paneTerminal(20, 4);
     await feed(t, 'pane text');
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 1, cols: 20, rows: 3 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 1, cols: 20, rows: 3 }, focused: true }]);
     compositor.setUiLayer('title');
     await frame();
     probe.resize(30, 6);
     compositor.resize(30, 6);
     compositor.setUiLayer('title wider');
     t.resize(30, 5);
-    compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 1, cols: 30, rows: 5 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 1, cols: 30, rows: 5 }, focused: true }]);
     const out = await frame();
     expect(out).toContain('\x1b[2J');
     expect(probe.lines().map((l) => l.trimEnd())).toEqual(['title wider', 'pane text', '', '', '', '']);
@@ -223,7 +232,7 @@ describe('Compositor', () => {
     const { compositor, probe, frame } = setup(10, 3);
     const t = paneTerminal(10, 3);
     for (let i = 0; i < 20; i++) await feed(t, `\r\nline${i}`);
-    const pane: PaneLayer = { id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 10, rows: 3 }, focused: true };
+    const pane: PaneLayer = { id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 10, rows: 3 }, focused: true };
     compositor.setPaneLayers([pane]);
     await frame();
     expect(probe.lines().map((l) => l.trimEnd())).toEqual(['line17', 'line18', 'line19']);
@@ -245,20 +254,20 @@ describe('Compositor', () => {
     await feed(b, 'right!');
     compositor.setUiLayer(`${' '.repeat(10)}|\n${' '.repeat(10)}|\n${'~'.repeat(21)}`);
     compositor.setPaneLayers([
-      { id: 'a', terminal: a, rect: { x: 0, y: 0, cols: 10, rows: 2 }, focused: true },
-      { id: 'b', terminal: b, rect: { x: 11, y: 0, cols: 10, rows: 2 } },
+      { id: 'a', screen: screenOf(a), rect: { x: 0, y: 0, cols: 10, rows: 2 }, focused: true },
+      { id: 'b', screen: screenOf(b), rect: { x: 11, y: 0, cols: 10, rows: 2 } },
     ]);
     await frame();
     expect(probe.lines()[0]).toBe('left      |right!    ');
     expect(probe.cursor()).toMatchObject({ x: 4, y: 0 });
     compositor.setPaneLayers([
-      { id: 'a', terminal: a, rect: { x: 0, y: 0, cols: 10, rows: 2 } },
-      { id: 'b', terminal: b, rect: { x: 11, y: 0, cols: 10, rows: 2 }, focused: true },
+      { id: 'a', screen: screenOf(a), rect: { x: 0, y: 0, cols: 10, rows: 2 } },
+      { id: 'b', screen: screenOf(b), rect: { x: 11, y: 0, cols: 10, rows: 2 }, focused: true },
     ]);
     const focusOnly = await frame();
     expect(focusOnly).not.toContain('left');
     expect(probe.cursor()).toMatchObject({ x: 17, y: 0 });
-    compositor.setPaneLayers([{ id: 'a', terminal: a, rect: { x: 0, y: 0, cols: 10, rows: 2 }, focused: true }]);
+    compositor.setPaneLayers([{ id: 'a', screen: screenOf(a), rect: { x: 0, y: 0, cols: 10, rows: 2 }, focused: true }]);
     await frame();
     expect(probe.lines()).toEqual(['left      |          ', '          |          ', '~'.repeat(21)]);
   });
@@ -298,7 +307,7 @@ describe('Compositor', () => {
     it('coalesces a flood to one frame per interval', async () => {
       const { compositor, scheduler, writes } = setup(20, 10);
       const t = paneTerminal(20, 10);
-      compositor.setPaneLayers([{ id: 'a', terminal: t, rect: { x: 0, y: 0, cols: 20, rows: 10 }, focused: true }]);
+      compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 20, rows: 10 }, focused: true }]);
       scheduler.advance(0);
       expect(writes).toHaveLength(1);
       for (let i = 0; i < 50; i++) {
@@ -328,8 +337,8 @@ describe('Compositor', () => {
       const flood = paneTerminal(10, 2);
       const typed = paneTerminal(10, 2);
       compositor.setPaneLayers([
-        { id: 'flood', terminal: flood, rect: { x: 0, y: 0, cols: 10, rows: 2 } },
-        { id: 'typed', terminal: typed, rect: { x: 10, y: 0, cols: 10, rows: 2 }, focused: true },
+        { id: 'flood', screen: screenOf(flood), rect: { x: 0, y: 0, cols: 10, rows: 2 } },
+        { id: 'typed', screen: screenOf(typed), rect: { x: 10, y: 0, cols: 10, rows: 2 }, focused: true },
       ]);
       scheduler.advance(0);
       await feed(flood, 'yyyy');
@@ -418,7 +427,7 @@ describe('Compositor, incrementally', () => {
             } else if (o.kind === 'layout') {
               panes = [];
               o.rects.forEach((r, k) => {
-                if (r) panes.push({ id: String(k), terminal: terms[k], rect: r, focused: o.focus === k, scrollOffset: k === 0 ? o.scroll : undefined });
+                if (r) panes.push({ id: String(k), screen: screenOf(terms[k]), rect: r, focused: o.focus === k, scrollOffset: k === 0 ? o.scroll : undefined });
               });
               live.setPaneLayers(panes);
             } else if (o.kind === 'overlay') {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Compositor, ManualScheduler, TerminalProbe } from '../../src/screen/index.js';
+import { Compositor, ManualScheduler } from '../../src/screen/index.js';
+import { TerminalProbe } from '../../src/terminal/terminal-probe.js';
 import { printableAscii } from '../../src/screen/echo-prediction.js';
 import { damagedRows } from '../../src/terminal/damage.js';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
@@ -32,7 +33,7 @@ function setup(options: { predict?: boolean } = {}) {
     },
   });
   disposables.push(pane, probe, compositor);
-  compositor.setPaneLayers([{ id: 'p', terminal: pane.xterm, rect: RECT, focused: true }]);
+  compositor.setPaneLayers([{ id: 'p', screen: pane, rect: RECT, focused: true }]);
   compositor.renderNow();
   const predicted: boolean[] = [];
   if (options.predict !== false) {

@@ -8,10 +8,10 @@ import {
   palette256Color,
   paletteColor,
   rgbColor,
-  TerminalProbe,
   type CellInput,
   type CursorState,
 } from '../../src/screen/index.js';
+import { TerminalProbe } from '../../src/terminal/terminal-probe.js';
 
 const probes: TerminalProbe[] = [];
 function probe(cols: number, rows: number): TerminalProbe {

@@ -4,16 +4,14 @@ import {
   ATTR,
   CellGrid,
   COLOR_MODE,
-  copyXtermRows,
-  cursorFor,
-  internalCursorModes,
   palette256Color,
   paletteColor,
   rgbColor,
   topLineFor,
-  trackCursorModes,
-  useModernUnicode,
 } from '../../src/screen/index.js';
+import { copyXtermRows, cursorFor } from '../../src/terminal/xterm-screen.js';
+import { internalCursorModes, trackCursorModes } from '../../src/terminal/cursor-modes.js';
+import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;

@@ -78,7 +78,7 @@ describe('DamageTracker', () => {
         const byFullRead = make();
         try {
           for (const c of [byDamage, byFullRead]) {
-            c.setPaneLayers([{ id: 'p', terminal: t.xterm, rect, focused: true }]);
+            c.setPaneLayers([{ id: 'p', screen: t, rect, focused: true }]);
             c.renderNow();
           }
           const sub = t.onRevision(() => {

@@ -232,7 +232,8 @@ describe('raw row ring', () => {
 
 describe('copy mode’s view of the compact store', () => {
   it('draws rows scrolled back into the store exactly as rows still in xterm', async () => {
-    const { CellGrid, copyXtermRows, topLineFor } = await import('../../src/screen/index.js');
+    const { CellGrid, topLineFor } = await import('../../src/screen/index.js');
+    const { copyXtermRows } = await import('../../src/terminal/xterm-screen.js');
     const on = make({ compact: true, scrollback: 200, window: 4, cols: 16, rows: 4 });
     const off = make({ compact: false, scrollback: 200, cols: 16, rows: 4 });
     const text = Array.from({ length: 120 }, (_, i) => `\x1b[3${i % 8}mrow ${i} 界\x1b[0m`).join('\r\n');

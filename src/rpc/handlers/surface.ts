@@ -7,12 +7,9 @@ import { fleetRow, surfaceRow, surfaceStatus } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import { keysParam } from './pane-io.js';
-import { BOUNDS } from '../../contract/bounds.js';
+import { BOUNDS, PARAM_DEFAULTS } from '../../contract/bounds.js';
 import { submitDelayMs } from '../../agents/kind-facts.js';
 import type { HandlerGroup } from './context.js';
-
-/** Default rows for `surface.read` (SPEC §5). */
-const DEFAULT_SURFACE_READ_LINES = 200;
 
 /** A `target` param: a selector or a bare surface id number. */
 function targetSelector(p: Params): string {
@@ -38,7 +35,7 @@ export const surfaceHandlers = {
   'surface.read': (p, { core }) => {
     const opts = {
       source: optOneOf(p, 'source', READ_SOURCES) ?? 'recent',
-      lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max) ?? DEFAULT_SURFACE_READ_LINES,
+      lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max) ?? PARAM_DEFAULTS.surfaceReadLines,
     };
     const pane = target(core, p);
     const { read, totalLines, endLine, lineCount, lineStarts } = readPane(core, pane, opts);
@@ -58,9 +55,9 @@ export const surfaceHandlers = {
   },
   'surface.search': (p, { core }) => {
     const pane = target(core, p);
-    return core.host(pane).terminal.search(str(p, 'pattern'), {
+    return core.view(pane).search(str(p, 'pattern'), {
       regex: optBool(p, 'regex') ?? false,
-      maxMatches: optInt(p, 'max_matches', BOUNDS.maxMatches.min, BOUNDS.maxMatches.max) ?? 50,
+      maxMatches: optInt(p, 'max_matches', BOUNDS.maxMatches.min, BOUNDS.maxMatches.max) ?? PARAM_DEFAULTS.maxMatches,
     });
   },
   'surface.send_text': async (p, { core }) => {

@@ -9,9 +9,8 @@ import type { PaneRecord } from '../../session/model.js';
 import { readAgent } from '../../actions/transcript.js';
 import { CellGrid } from '../../screen/cell-grid.js';
 import { LAYER_Z, type Compositor } from '../../screen/compositor.js';
-import type { Rect } from '../../screen/rect.js';
+import { contains, type Rect } from '../../contract/rect.js';
 import { splitFirstKey, type MouseEvent } from '../input-parser.js';
-import { contains } from '../geometry.js';
 import { osc52 } from './clipboard.js';
 import {
   applySearch,
@@ -26,7 +25,7 @@ import {
   type CopyState,
 } from './copy-mode.js';
 import { SearchQueue, startSearch, type SearchJob } from './copy-search.js';
-import { terminalSource, textSource, type CopySource } from './copy-source.js';
+import { textSource, type CopySource } from './copy-source.js';
 import { renderCopyView } from './copy-view.js';
 
 export const COPY_TUNING = {
@@ -85,15 +84,13 @@ export class CopyModes {
   /** Starts copy mode in a pane (no-op if it is in one). */
   enter(pane: PaneRecord, options: { byWheel?: boolean } = {}): void {
     if (this.sessions.has(pane.id)) return;
-    const terminal = this.options.core.host(pane).terminal;
-    const source = terminalSource(terminal);
-    const buffer = terminal.scrollback;
-    const cursor = { line: buffer.baseY + buffer.cursorY, col: Math.min(buffer.cursorX, terminal.cols - 1) };
-    const state = enterCopyMode(source, { rows: terminal.rows, cols: terminal.cols }, cursor, { byWheel: options.byWheel, top: buffer.baseY });
+    const view = this.options.core.view(pane);
+    const source = view.scrollbackReader();
+    const state = enterCopyMode(source, { rows: view.rows, cols: view.cols }, source.cursor, { byWheel: options.byWheel, top: source.screenTop });
     this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null });
     this.options.onChange();
     // Only an agent that takes the mouse can be scrolled through its history (agent read's rule).
-    if (terminal.isAlternateScreen && terminal.mouseTrackingMode !== 'none' && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
+    if (view.isAlternateScreen && view.mouseTrackingMode !== 'none' && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
   }
 
   /** Leaves copy mode in a pane. */
@@ -134,15 +131,15 @@ export class CopyModes {
    * take the mouse (it enters copy mode), and a drag in such a pane (it selects).
    */
   mouse(pane: PaneRecord, mouse: MouseEvent, inner: Rect): boolean {
-    const terminal = this.options.core.host(pane).terminal;
-    const appMouse = terminal.mouseTrackingMode !== 'none';
+    const view = this.options.core.view(pane);
+    const appMouse = view.mouseTrackingMode !== 'none';
     // Shift+drag is the outer terminal's own selection when corral holds the mouse: leave it alone.
     if (mouse.shift && !appMouse) return true;
     const at = { row: mouse.y - inner.y, col: mouse.x - inner.x };
     let session = this.sessions.get(pane.id);
     if (!session) {
       if (appMouse) return false;
-      if (mouse.action === 'wheel-up' && !terminal.isAlternateScreen) {
+      if (mouse.action === 'wheel-up' && !view.isAlternateScreen) {
         this.enter(pane, { byWheel: true });
         session = this.sessions.get(pane.id)!;
       } else if (mouse.action === 'press' && mouse.button === 0 && contains(inner, mouse.x, mouse.y)) {

@@ -8,9 +8,7 @@
 import type { CellGrid } from '../../screen/cell-grid.js';
 import { drawAnsi } from '../../screen/ansi-source.js';
 import { clustersOf } from '../../screen/graphemes.js';
-import { copyXtermRows } from '../../screen/xterm-source.js';
-import type { PaneTerminal } from '../../terminal/pane-terminal.js';
-import type { LineBuffer } from '../../terminal/scrollback.js';
+import type { PaneView } from '../../terminal/pane-view.js';
 
 export interface CopySource {
   /** Lines in the frozen view. */
@@ -25,50 +23,9 @@ export interface CopySource {
   paint(grid: CellGrid, top: number): void;
 }
 
-/** A pane's buffer as it is now; lines appended later are not part of it. */
-export function terminalSource(terminal: PaneTerminal): CopySource {
-  // The pane's whole scrollback, rows in its compact store included (src/terminal/scrollback.ts).
-  const buffer: LineBuffer = terminal.scrollback;
-  const alternate = buffer.type === 'alternate';
-  const trimmedAtEntry = terminal.trimmedLines;
-  // Only the normal buffer has a scrollback that trims; the alternate screen never scrolls into one.
-  const shift = (): number => (alternate ? 0 : terminal.trimmedLines - trimmedAtEntry);
-  const lineCount = buffer.length;
-  const nullCell = buffer.getNullCell();
-  const lineAt = (i: number) => {
-    const row = i - shift();
-    // xterm's getLine wraps negative indices around its ring buffer: a trimmed row must read as gone.
-    return i < 0 || i >= lineCount || row < 0 ? undefined : buffer.getLine(row);
-  };
-  return {
-    lineCount,
-    cells(i) {
-      const line = lineAt(i);
-      if (!line) return [];
-      const out: string[] = [];
-      for (let x = 0; x < line.length; x++) {
-        line.getCell(x, nullCell);
-        out.push(nullCell.getWidth() === 0 ? '' : nullCell.getChars() || ' ');
-      }
-      return out;
-    },
-    text(i, trimRight = false) {
-      return lineAt(i)?.translateToString(trimRight) ?? '';
-    },
-    wrapped(i) {
-      return lineAt(i)?.isWrapped ?? false;
-    },
-    paint(grid, top) {
-      const first = top - shift();
-      const rect = { x: 0, y: 0, cols: grid.cols, rows: grid.rows };
-      if (first >= 0) return void copyXtermRows(buffer, grid, rect, { top: first });
-      // Rows trimmed off the scrollback since entry show blank.
-      grid.clear();
-      const rows = [];
-      for (let r = -first; r < grid.rows; r++) rows.push(r);
-      copyXtermRows(buffer, grid, rect, { top: first, rows });
-    },
-  };
+/** A pane's buffer as it is now; lines appended later are not part of it (PaneView.scrollbackReader). */
+export function terminalSource(view: Pick<PaneView, 'scrollbackReader'>): CopySource {
+  return view.scrollbackReader();
 }
 
 /** Plain lines (a gathered transcript); wide characters and clusters measured as the panes measure them. */

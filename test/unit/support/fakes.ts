@@ -7,7 +7,8 @@ import type { Clock, ClockTimer } from '../../../src/clock.js';
 import type { ProcessTable, ProcStat } from '../../../src/pty/foreground.js';
 import type { ExitInfo, PtyChild, PtyOutput, SpawnOptions } from '../../../src/pty/pane-process.js';
 import { PaneHost, type PaneFactory, type PaneHostOptions } from '../../../src/pty/pane-host.js';
-import { Emitter, type Disposable } from '../../../src/terminal/emitter.js';
+import { Emitter } from '../../../src/terminal/emitter.js';
+import type { Disposable } from '../../../src/contract/disposable.js';
 
 interface FakeTimer extends ClockTimer {
   id: number;

@@ -1,9 +1,18 @@
+/**
+ * A pane's xterm buffer seen as the compositor's `PaneScreen`: rows copied into cell grids,
+ * the cursor with the modes the application set, the plain-print check behind echo
+ * prediction. The one place pane cells leave xterm; nothing above src/terminal touches
+ * xterm objects.
+ */
 import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
-import { ATTR, BLANK, packFlags } from './cell.js';
-import type { CellGrid } from './cell-grid.js';
+import { ATTR, BLANK, packFlags } from '../screen/cell.js';
+import type { CellGrid } from '../screen/cell-grid.js';
+import type { CursorState } from '../screen/cursor.js';
+import type { PaneScreen, RowCopyOptions } from '../screen/pane-screen.js';
+import type { Disposable } from '../contract/disposable.js';
+import type { Rect } from '../contract/rect.js';
 import { internalCursorModes, type CursorModes } from './cursor-modes.js';
-import type { CursorState } from './cursor.js';
-import type { Rect } from './rect.js';
+import { printsPlainAscii } from './plain-print.js';
 
 /**
  * The rows a pane shows: xterm's buffer, or a view with the same shape that also spans rows
@@ -11,20 +20,6 @@ import type { Rect } from './rect.js';
  */
 export type RowSource = Pick<IBuffer, 'type' | 'baseY' | 'viewportY' | 'getLine' | 'getNullCell'>;
 
-export interface XtermCopyOptions {
-  /** Absolute buffer line shown in the rect's first row (default: `buffer.viewportY`). */
-  top?: number;
-  /** Rect-relative rows to copy (default: all rows of the rect). */
-  rows?: Iterable<number>;
-  /** Receives a 1 for every rect row whose cells changed (length ≥ rect.rows). */
-  changed?: Uint8Array;
-}
-
-/** The first buffer line to show for a pane scrolled back `scrollOffset` lines (undefined: the viewport). */
-export function topLineFor(buffer: RowSource, scrollOffset?: number): number {
-  if (scrollOffset === undefined) return buffer.viewportY;
-  return Math.max(0, buffer.baseY - Math.max(0, scrollOffset));
-}
 
 function attrsOf(cell: IBufferCell): number {
   let attrs = 0;
@@ -46,7 +41,7 @@ function attrsOf(cell: IBufferCell): number {
  * reported, so a caller can re-copy a whole pane and still learn what moved. A wide
  * character cut by the rect's right edge becomes a space. Returns the changed-row count.
  */
-export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, options: XtermCopyOptions = {}): number {
+export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, options: RowCopyOptions = {}): number {
   const top = options.top ?? buffer.viewportY;
   const width = Math.min(rect.cols, grid.cols - rect.x);
   if (width <= 0) return 0;
@@ -137,4 +132,53 @@ export function cursorFor(terminal: Terminal, modes?: CursorModes): CursorState 
     shape: m.shape,
     blink: m.blink,
   };
+}
+
+/**
+ * An xterm terminal as a `PaneScreen`. `modes`: live cursor modes from `trackCursorModes`;
+ * omitted, they are read from xterm internals (`internalCursorModes`).
+ */
+export class XtermScreen implements PaneScreen {
+  /** The (stable) buffer namespace: xterm's `buffer` getter is slow. */
+  private readonly buffers: Terminal['buffer'];
+
+  constructor(private readonly terminal: Terminal, private readonly modes?: CursorModes) {
+    this.buffers = terminal.buffer;
+  }
+
+  get cols(): number {
+    return this.terminal.cols;
+  }
+
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
+  get bufferType(): 'normal' | 'alternate' {
+    return this.buffers.active.type;
+  }
+
+  get baseY(): number {
+    return this.buffers.active.baseY;
+  }
+
+  get viewportY(): number {
+    return this.buffers.active.viewportY;
+  }
+
+  copyRows(grid: CellGrid, rect: Rect, options?: RowCopyOptions): number {
+    return copyXtermRows(this.buffers.active, grid, rect, options);
+  }
+
+  cursor(): CursorState {
+    return cursorFor(this.terminal, this.modes);
+  }
+
+  printsPlainAscii(): boolean {
+    return printsPlainAscii(this.terminal);
+  }
+
+  onScroll(listener: () => void): Disposable {
+    return this.terminal.onScroll(() => listener());
+  }
 }

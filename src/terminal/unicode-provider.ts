@@ -1,6 +1,6 @@
 import type { IUnicodeVersionProvider, Terminal } from '@xterm/headless';
-import { codePointWidth } from './char-width.js';
-import { charProperties } from './graphemes.js';
+import { codePointWidth } from '../screen/char-width.js';
+import { charProperties } from '../screen/graphemes.js';
 
 /** Name under which the provider registers with xterm.js. */
 export const UNICODE_PROVIDER_VERSION = 'corral-15';

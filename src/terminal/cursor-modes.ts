@@ -1,5 +1,5 @@
 import type { IDisposable, Terminal } from '@xterm/headless';
-import { shapeFromDecscusr, type CursorShape } from './cursor.js';
+import { shapeFromDecscusr, type CursorShape } from '../screen/cursor.js';
 
 /** The cursor modes an application set: DECTCEM visibility and DECSCUSR shape. */
 export interface CursorModes {

@@ -1,4 +1,8 @@
-/** A screen rectangle in cells, origin top-left, zero-based. */
+/**
+ * A screen rectangle in whole terminal cells, origin top-left, zero-based: the one shape the
+ * layout (session/layout.ts), the compositor (screen/), the TUI's geometry and the chrome
+ * views share, so a pane's rect passes between them without copying.
+ */
 export interface Rect {
   x: number;
   y: number;
@@ -19,4 +23,9 @@ export function intersectRect(a: Rect, b: Rect): Rect | null {
 /** Whether two rectangles are the same. */
 export function sameRect(a: Rect, b: Rect): boolean {
   return a.x === b.x && a.y === b.y && a.cols === b.cols && a.rows === b.rows;
+}
+
+/** Whether cell (x, y) lies inside the rectangle. */
+export function contains(rect: Rect, x: number, y: number): boolean {
+  return x >= rect.x && x < rect.x + rect.cols && y >= rect.y && y < rect.y + rect.rows;
 }

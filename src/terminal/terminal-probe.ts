@@ -1,8 +1,7 @@
 import xterm from '@xterm/headless';
-import { CellGrid } from './cell-grid.js';
-import { cursorFor } from './xterm-source.js';
-import { copyXtermRows } from './xterm-source.js';
-import type { CursorState } from './cursor.js';
+import { CellGrid } from '../screen/cell-grid.js';
+import type { CursorState } from '../screen/cursor.js';
+import { copyXtermRows, cursorFor } from './xterm-screen.js';
 import { useModernUnicode } from './unicode-provider.js';
 
 const { Terminal } = xterm;
