@@ -17,17 +17,24 @@
  * — the top one — so after every scroll of a full buffer the current top row, which the next
  * scroll will trim, is copied (a "shadow" copy: it counts as xterm's until xterm drops it;
  * scrollback rows never change in place). Clearing the scrollback (`CSI 3 J`) and a full reset
- * empty the store too; a resize lets xterm hold everything while it reflows, then moves the
- * rows beyond the window in their reflowed form. Rows already in the store keep the width they
- * were written at (they are not reflowed; unwrapped reads join them as before).
+ * empty the store too.
+ *
+ * Positions xterm keeps as indexes into its rows must mean what they would mean in xterm
+ * alone: the saved cursor row (`savedY`, which `CSI ? 1049 l` and DECRC restore relative to
+ * the top of the screen) is kept shifted by the rows the store holds.
+ *
+ * A resize puts the store's rows back into xterm, so xterm reflows and trims exactly the rows
+ * it would hold alone (same rows, same limit, same cursor and saved cursor), then moves the
+ * rows beyond the window out again; rows a reflow leaves as they were keep their encoding.
  *
  * If xterm's internals are not the expected shape, xterm keeps the whole scrollback as before.
  */
 import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
+import { decodeRowInto, encodeRow, type CompactRow } from './compact-row.js';
 import type { Disposable } from './emitter.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { RowStore } from './row-store.js';
-import { scrollbackInternals, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';
+import { scrollbackInternals, type CoreBuffer, type CoreBufferLine, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';
 
 /** What reads need of a buffer; xterm's IBuffer has it, and so does the spanning view. */
 export type LineBuffer = Pick<IBuffer, 'type' | 'length' | 'baseY' | 'viewportY' | 'cursorX' | 'cursorY' | 'getLine' | 'getNullCell'>;
@@ -95,7 +102,12 @@ export class Scrollback implements Disposable {
   private readonly buffers: XTerminal['buffer'];
   private readonly subscriptions: Disposable[] = [];
   private readonly fallbackCounter: TrimmedLineCounter | undefined;
+  private buffer: CoreBuffer | undefined;
   private lines: CoreLines | undefined;
+  /** `liveRows()` as of the last shift of xterm's saved cursor row (see keepSavedCursor). */
+  private live = 0;
+  /** A resize is moving rows between xterm and the store: trims are only counted. */
+  private resizing = false;
   private trimSubscription: Disposable | undefined;
   /** Rows xterm trimmed from the top of its normal buffer since the pane started. */
   private evicted = 0;
@@ -117,7 +129,7 @@ export class Scrollback implements Disposable {
     this.internals = scrollbackInternals(xterm);
     this.compact = compactWanted(options) && this.internals !== undefined;
     if (compactWanted(options) && !this.compact) xterm.options.scrollback = options.scrollback;
-    if (this.internals) this.attach(this.internals.normalLines());
+    if (this.internals) this.attach(this.internals.normalBuffer());
     else this.fallbackCounter = new TrimmedLineCounter(xterm);
     this.normal = this.spanningView();
     this.subscriptions.push(
@@ -166,28 +178,128 @@ export class Scrollback implements Disposable {
   }
 
   /**
-   * Resize the terminal without losing a row: xterm may trim rows while it reflows, so it gets
-   * room for all of them first, and the rows beyond its window then move to the store.
+   * Resize exactly as xterm alone would: the store's rows go back into xterm (with xterm's
+   * scrollback limit raised to `scrollback_lines`), xterm reflows, trims and moves its cursor
+   * and saved cursor over all of them, and the rows beyond the window then move out again.
+   *
+   * Only rows a reflow to `cols` can change are decoded into real xterm rows: those of lines
+   * that wrap, and rows wider than `cols`. Every other stored row goes back as a stand-in that
+   * holds no cells (xterm's reflow skips a single-row line that fits, and its resize of a row
+   * already `cols` wide does nothing) and keeps its encoding; the few stand-ins xterm keeps
+   * (its window and screen) are then decoded. So a resize costs a small object per stored row
+   * plus the work on wrapped lines, which xterm alone spends as well.
    */
   resize(cols: number, rows: number): void {
     if (!this.compact) {
       this.xterm.resize(cols, rows);
       return;
     }
-    const lines = this.lines!;
+    const buffer = this.buffer!;
     // The shadow copy of the top row may no longer match once xterm reflows.
     this.store.dropFrom(this.evicted);
     if (this.store.end < this.evicted) this.trimmed(0);
-    const growth = Math.ceil(this.xterm.cols / Math.max(1, cols)) + 1;
-    this.xterm.options.scrollback = lines.length * growth + rows;
-    this.xterm.resize(cols, rows);
-    const spill = lines.length - (rows + this.window);
-    for (let i = 0; i < spill; i++) this.store.pushCopy(lines.get(i)!);
-    if (spill > 0) this.scheduleEncoding();
-    // xterm trims the spilled rows here (onTrim counts them).
-    this.xterm.options.scrollback = this.window;
-    this.store.dropBefore(this.evicted - this.storeRows);
+    this.resizing = true;
+    try {
+      const standIns = this.restoreRows(cols);
+      this.xterm.resize(cols, rows);
+      const lines = buffer.lines;
+      const spill = Math.max(0, lines.length - (rows + this.window));
+      this.refill(standIns, spill, cols);
+      // Back to the window: what xterm does for a smaller `scrollback` option, but without
+      // clamping savedY at 0 (it is kept shifted by the rows the store holds, see keepSavedCursor).
+      lines.trimStart(spill);
+      buffer.ybase -= spill;
+      buffer.ydisp = Math.max(0, buffer.ydisp - spill);
+      buffer.savedY -= spill;
+      this.internals!.setScrollbackQuietly(this.window);
+      lines.maxLength = rows + this.window;
+      this.live = this.liveRows();
+    } finally {
+      this.resizing = false;
+    }
     this.capture();
+  }
+
+  /**
+   * After a resize: the store gets xterm's `spill` oldest rows, and the stand-ins xterm keeps
+   * become real rows. The store still holds every stand-in's row (by its old number); the run
+   * of spilled stand-ins that are stored rows in their stored order stays where it is (no
+   * re-encoding, no re-compressing), the rest is appended after it.
+   */
+  private refill(standIns: Map<CoreBufferLine, number>, spill: number, cols: number): void {
+    const lines = this.buffer!.lines;
+    for (let i = spill; i < lines.length && standIns.size > 0; i++) {
+      const at = standIns.get(lines.get(i)!);
+      if (at !== undefined) lines.set(i, this.decode(this.store.rowAt(at)!, cols));
+    }
+    const start = spill > 0 ? standIns.get(lines.get(0)!) : undefined;
+    let run = 0;
+    if (start !== undefined) while (run < spill && standIns.get(lines.get(run)!) === start + run) run++;
+    const rest: CompactRow[] = [];
+    for (let i = run; i < spill; i++) {
+      const line = lines.get(i)!;
+      const at = standIns.get(line);
+      rest.push(at !== undefined ? this.store.rowAt(at)! : encodeRow(line));
+    }
+    // Rows xterm trimmed while reflowing are gone, as they would be from xterm alone.
+    if (start === undefined) this.store.reset(this.evicted);
+    else {
+      this.store.dropBefore(start);
+      this.store.dropFrom(start + run);
+      this.store.renumber(this.evicted);
+    }
+    for (const row of rest) this.store.push(row);
+  }
+
+  /**
+   * Puts every stored row back at the top of xterm's rows, with room for as many rows as xterm
+   * alone would keep, and shifts xterm's positions to match. Rows a reflow to `cols` leaves as
+   * they are go back as stand-ins; returns each stand-in's number in the store.
+   */
+  private restoreRows(cols: number): Map<CoreBufferLine, number> {
+    const buffer = this.buffer!;
+    // xterm's limit without the store, so the resize trims what it would trim alone.
+    this.internals!.setScrollbackQuietly(this.storeRows + this.window);
+    buffer.lines.maxLength = this.xterm.rows + this.storeRows + this.window;
+    const standIns = new Map<CoreBufferLine, number>();
+    const count = this.liveRows();
+    if (count === 0) {
+      this.store.reset(this.evicted);
+      return standIns;
+    }
+    this.store.encodeRaw(Infinity);
+    const lines = buffer.lines;
+    const kept: CoreBufferLine[] = [];
+    for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
+    lines.length = 0;
+    const first = this.store.first;
+    const sameWidth = cols === this.xterm.cols;
+    let row = this.store.rowAt(first)!;
+    for (let i = 0; i < count; i++) {
+      const next = i + 1 < count ? this.store.rowAt(first + i + 1)! : undefined;
+      const nextWrapped = next ? next.wrapped : (kept[0]?.isWrapped ?? false);
+      if (sameWidth || (!row.wrapped && !nextWrapped && row.cells <= cols)) {
+        const standIn = this.internals!.standIn(cols);
+        standIns.set(standIn, first + i);
+        lines.push(standIn);
+      } else lines.push(this.decode(row, this.xterm.cols));
+      if (next) row = next;
+    }
+    for (const line of kept) lines.push(line);
+    buffer.ybase += count;
+    buffer.ydisp += count;
+    buffer.savedY += count;
+    // The store keeps its rows (read back by number in refill) but counts none as its own.
+    this.evicted -= count;
+    this.live = 0;
+    return standIns;
+  }
+
+  /** A real xterm row holding `row`, at least `cols` cells wide. */
+  private decode(row: CompactRow, cols: number): CoreBufferLine {
+    const line = this.internals!.newLine(Math.max(cols, row.cells));
+    decodeRowInto(row, line);
+    return line;
   }
 
   dispose(): void {
@@ -204,21 +316,36 @@ export class Scrollback implements Disposable {
     return Math.max(0, Math.min(this.store.size, this.evicted - this.store.first));
   }
 
-  private attach(lines: CoreLines): void {
+  private attach(buffer: CoreBuffer): void {
     this.trimSubscription?.dispose();
-    this.lines = lines;
-    this.trimSubscription = lines.onTrim((amount) => this.trimmed(amount));
+    this.buffer = buffer;
+    this.lines = buffer.lines;
+    this.trimSubscription = buffer.lines.onTrim((amount) => this.trimmed(amount));
   }
 
   private trimmed(amount: number): void {
     this.evicted += amount;
-    if (!this.compact) return;
+    if (!this.compact || this.resizing) return;
     if (this.store.end < this.evicted) {
       // Never expected (see the file comment); keep the numbering, count what was lost.
       this.missed += this.evicted - this.store.end;
       this.store.padTo(this.evicted, this.storeRows);
     }
     this.store.dropBefore(this.evicted - this.storeRows);
+    this.keepSavedCursor();
+  }
+
+  /**
+   * xterm keeps the saved cursor row as an index into its own rows (`ybase + y` when saved)
+   * and restores it as `savedY - ybase`; it does not move it when it trims a row. xterm alone
+   * would still hold the rows the store took, so its index would be larger by their number:
+   * shift it by every change in that number, so a restore lands where xterm alone puts it.
+   */
+  private keepSavedCursor(): void {
+    const live = this.liveRows();
+    if (live === this.live) return;
+    this.buffer!.savedY -= live - this.live;
+    this.live = live;
   }
 
   /** After a scroll: copy the row the next scroll of a full buffer will trim. */
@@ -257,17 +384,20 @@ export class Scrollback implements Disposable {
   private eraseScrollback(): void {
     const trimming = Math.max(0, this.lines!.length - this.xterm.rows);
     this.store.reset(this.evicted + trimming);
+    this.keepSavedCursor();
   }
 
   private bufferChanged(): void {
     if (!this.internals) return;
-    const lines = this.internals.normalLines();
-    if (lines === this.lines) return;
+    const buffer = this.internals.normalBuffer();
+    if (buffer.lines === this.lines) return;
     // A full reset (RIS) replaced the buffers: nothing from before can be read any more. Its
     // rows count as gone, so numbering goes on from where the old buffer ended.
     this.evicted += this.lines?.length ?? 0;
-    this.attach(lines);
+    this.attach(buffer);
     this.store.reset(this.evicted);
+    // The new buffer's saved cursor is fresh, as it is in xterm alone.
+    this.live = 0;
   }
 
   private spanningView(): LineBuffer {

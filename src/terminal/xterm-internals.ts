@@ -22,22 +22,56 @@ export interface CoreBufferLine {
 
 /** xterm's CircularList of rows. */
 export interface CoreLines {
-  readonly length: number;
-  readonly maxLength: number;
+  /** Settable: shortening forgets the rows past the new end (nothing is trimmed or fired). */
+  length: number;
+  /** Settable: the ring is rebuilt with room for this many rows (nothing else changes). */
+  maxLength: number;
   readonly isFull: boolean;
   get(index: number): CoreBufferLine | undefined;
+  set(index: number, line: CoreBufferLine): void;
+  /** Appends a row (trimming the oldest when full). */
+  push(line: CoreBufferLine): void;
+  /** Drops the `count` oldest rows (fires onTrim). */
+  trimStart(count: number): void;
   onTrim(listener: (amount: number) => void): Disposable;
 }
 
+/**
+ * xterm's normal Buffer: its rows, and the positions it keeps as indexes into them (row 0 is
+ * the oldest row xterm holds): the top of the screen (`ybase`), of the viewport (`ydisp`) and
+ * the row of the cursor saved by DECSC / `CSI ? 1049 h` (`savedY`, `ybase + y` when saved).
+ */
+export interface CoreBuffer {
+  lines: CoreLines;
+  ybase: number;
+  ydisp: number;
+  savedY: number;
+}
+
 interface CoreBuffers {
-  normal: { lines: CoreLines };
+  normal: CoreBuffer;
+}
+
+interface CoreOptions {
+  rawOptions: { scrollback: number };
 }
 
 export interface ScrollbackInternals {
-  /** The normal buffer's rows (a new object after a full reset, RIS). */
-  normalLines(): CoreLines;
+  /** The normal buffer (its rows are a new object after a full reset, RIS). */
+  normalBuffer(): CoreBuffer;
+  /**
+   * Sets the scrollback limit xterm's next resize works with, without what setting
+   * `options.scrollback` also does (an immediate resize of both buffers at the current size,
+   * which moves a cursor waiting to wrap back a cell and resets the scroll region).
+   */
+  setScrollbackQuietly(rows: number): void;
   /** A fresh xterm row of `cols` cells (contents to be filled by the caller). */
   newLine(cols: number): CoreBufferLine;
+  /**
+   * A stand-in row that claims `cols` cells but holds none: xterm reads it as blank and a
+   * resize to `cols` columns leaves it alone (see Scrollback.resize). Never leave one in xterm.
+   */
+  standIn(cols: number): CoreBufferLine;
   /** The public read-only view of a row, as `buffer.getLine` returns it. */
   view(line: CoreBufferLine): IBufferLine;
 }
@@ -49,9 +83,18 @@ function buffersOf(xterm: XTerminal): CoreBuffers | undefined {
   return (xterm as unknown as { _core?: { buffers?: CoreBuffers } })._core?.buffers;
 }
 
+function optionsOf(xterm: XTerminal): CoreOptions | undefined {
+  return (xterm as unknown as { _core?: { optionsService?: CoreOptions } })._core?.optionsService;
+}
+
 function looksLikeLines(lines: unknown): lines is CoreLines {
   const l = lines as Partial<CoreLines> | undefined;
   return !!l && typeof l.get === 'function' && typeof l.onTrim === 'function' && typeof l.length === 'number' && typeof l.maxLength === 'number';
+}
+
+function looksLikeBuffer(buffer: unknown): buffer is CoreBuffer {
+  const b = buffer as Partial<CoreBuffer> | undefined;
+  return !!b && looksLikeLines(b.lines) && typeof b.ybase === 'number' && typeof b.ydisp === 'number' && typeof b.savedY === 'number';
 }
 
 function looksLikeLine(line: unknown): line is CoreBufferLine {
@@ -61,10 +104,12 @@ function looksLikeLine(line: unknown): line is CoreBufferLine {
 
 /** The internals, or undefined when xterm's shape is not the one this was written against. */
 export function scrollbackInternals(xterm: XTerminal): ScrollbackInternals | undefined {
-  const buffers = buffersOf(xterm);
-  const lines = buffers?.normal?.lines;
-  if (!looksLikeLines(lines)) return undefined;
-  const first = lines.get(0);
+  const buffer = buffersOf(xterm)?.normal;
+  const lines = buffer?.lines;
+  if (!looksLikeBuffer(buffer) || typeof lines?.push !== 'function' || typeof lines.set !== 'function' || typeof lines.trimStart !== 'function') return undefined;
+  const options = optionsOf(xterm)?.rawOptions;
+  if (typeof options?.scrollback !== 'number' || options.scrollback !== xterm.options.scrollback) return undefined;
+  const first = buffer.lines.get(0);
   const apiFirst = xterm.buffer.normal.getLine(0);
   if (!looksLikeLine(first) || !apiFirst) return undefined;
   const LineCtor = first.constructor as LineClass;
@@ -73,10 +118,18 @@ export function scrollbackInternals(xterm: XTerminal): ScrollbackInternals | und
   const probe = new LineCtor(0);
   if (!looksLikeLine(probe) || new ViewCtor(probe).length !== 0) return undefined;
   return {
-    normalLines: () => buffersOf(xterm)!.normal.lines,
+    normalBuffer: () => buffersOf(xterm)!.normal,
+    setScrollbackQuietly: (rows) => {
+      options.scrollback = rows;
+    },
     newLine: (cols) => {
       const line = new LineCtor(0);
       line._data = new Uint32Array(cols * 3);
+      line.length = cols;
+      return line;
+    },
+    standIn: (cols) => {
+      const line = new LineCtor(0);
       line.length = cols;
       return line;
     },
