@@ -75,6 +75,9 @@ export function xtermScrollbackFor(options: ScrollbackOptions): number {
  */
 export const COMPACT_TIMING = { quietMs: 150, sliceRows: 2000 } as const;
 
+/** A resize that left the stored rows where they are (see Scrollback.makeRoomForRows). */
+const ROWS_KEPT = 'kept';
+
 /** `CSI 3 J` / `CSI ? 3 J`: erase the scrollback. */
 const ERASE_SCROLLBACK = 3;
 
@@ -200,11 +203,12 @@ export class Scrollback implements Disposable {
     if (this.store.end < this.evicted) this.trimmed(0);
     this.resizing = true;
     try {
-      const standIns = this.restoreRows(cols);
+      const standIns = (cols === this.xterm.cols && this.makeRoomForRows(rows)) || this.restoreRows(cols);
       this.xterm.resize(cols, rows);
       const lines = buffer.lines;
       const spill = Math.max(0, lines.length - (rows + this.window));
-      this.refill(standIns, spill, cols);
+      if (standIns === ROWS_KEPT) for (let i = 0; i < spill; i++) this.store.push(encodeRow(lines.get(i)!));
+      else this.refill(standIns, spill, cols);
       // Back to the window: what xterm does for a smaller `scrollback` option, but without
       // clamping savedY at 0 (it is kept shifted by the rows the store holds, see keepSavedCursor).
       lines.trimStart(spill);
@@ -218,6 +222,68 @@ export class Scrollback implements Disposable {
       this.resizing = false;
     }
     this.capture();
+  }
+
+  /**
+   * The same resize without moving stored rows, when only the height changes: without a reflow,
+   * xterm touches the rows above its screen only to pull the newest down into a taller screen
+   * and to trim the oldest when its limit shrinks with the screen. So the store hands xterm just
+   * the rows a taller screen may pull down, and drops beforehand the rows xterm alone would trim
+   * (counted by replaying its row loop); xterm's limit leaves it nothing to trim itself.
+   * Returns undefined when the store cannot give what is needed (then every row goes back).
+   */
+  private makeRoomForRows(rows: number): typeof ROWS_KEPT | undefined {
+    const buffer = this.buffer!;
+    const lines = buffer.lines;
+    const oldRows = this.xterm.rows;
+    let live = this.liveRows();
+    if (rows > oldRows) {
+      // A taller screen pulls rows down while ybase > 0: give xterm enough that it never runs out first.
+      const borrow = Math.min(live, Math.max(0, rows - oldRows - buffer.ybase));
+      if (borrow > 0) this.lendRows(borrow);
+      live -= borrow;
+    } else {
+      // Replay xterm's loop for a shorter screen: blank rows below the cursor go, else ybase grows.
+      let length = lines.length;
+      let ybase = buffer.ybase;
+      for (let y = oldRows; y > rows; y--) {
+        if (length <= rows + ybase) continue;
+        if (length > ybase + buffer.y + 1) length--;
+        else ybase++;
+      }
+      const trim = Math.max(0, live + length - (rows + this.storeRows + this.window));
+      if (trim > live) return undefined;
+      if (trim > 0) {
+        // xterm alone trims its oldest rows and clamps the saved cursor row at 0.
+        const saved = buffer.savedY + live;
+        this.store.dropBefore(this.store.first + trim);
+        live -= trim;
+        buffer.savedY = Math.max(0, saved - trim) - live;
+      }
+    }
+    this.internals!.setScrollbackQuietly(this.storeRows + this.window - live);
+    lines.maxLength = oldRows + this.storeRows + this.window - live;
+    return ROWS_KEPT;
+  }
+
+  /** Moves the `count` newest stored rows back into xterm, above its oldest row. */
+  private lendRows(count: number): void {
+    const buffer = this.buffer!;
+    const lines = buffer.lines;
+    const from = this.evicted - count;
+    this.store.encodeRaw(Infinity);
+    const lent: CoreBufferLine[] = [];
+    for (let abs = from; abs < this.evicted; abs++) lent.push(this.decode(this.store.rowAt(abs)!, this.xterm.cols));
+    const kept: CoreBufferLine[] = [];
+    for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
+    lines.maxLength = lines.length + count;
+    lines.length = 0;
+    for (const line of [...lent, ...kept]) lines.push(line);
+    buffer.ybase += count;
+    buffer.ydisp += count;
+    buffer.savedY += count;
+    this.store.dropFrom(from);
+    this.evicted -= count;
   }
 
   /**

@@ -43,6 +43,8 @@ export interface CoreLines {
  */
 export interface CoreBuffer {
   lines: CoreLines;
+  /** The cursor's row on the screen. */
+  readonly y: number;
   ybase: number;
   ydisp: number;
   savedY: number;
@@ -76,7 +78,13 @@ export interface ScrollbackInternals {
   view(line: CoreBufferLine): IBufferLine;
 }
 
-type LineClass = new (cols: number) => CoreBufferLine;
+type LineClass = new (cols: number, fill?: object) => CoreBufferLine;
+
+/** A fill cell for rows of 0 cells, which never read it. */
+const NO_FILL = {};
+
+/** The cells of every stand-in row (see standIn): none. */
+const NO_CELLS = new Uint32Array(0);
 type ViewClass = new (line: CoreBufferLine) => IBufferLine;
 
 function buffersOf(xterm: XTerminal): CoreBuffers | undefined {
@@ -114,25 +122,25 @@ export function scrollbackInternals(xterm: XTerminal): ScrollbackInternals | und
   if (!looksLikeLine(first) || !apiFirst) return undefined;
   const LineCtor = first.constructor as LineClass;
   const ViewCtor = apiFirst.constructor as ViewClass;
+  // Made by xterm's own constructor (rows of one shape keep xterm's hot code monomorphic), for
+  // 0 cells so it fills none, and with a fill cell so it does not build one (two objects) per row.
+  const lineOf = (data: Uint32Array, cols: number): CoreBufferLine => {
+    const line = new LineCtor(0, NO_FILL);
+    line._data = data;
+    line.length = cols;
+    return line;
+  };
   // The view must read the row we hand it, not something else.
-  const probe = new LineCtor(0);
-  if (!looksLikeLine(probe) || new ViewCtor(probe).length !== 0) return undefined;
+  const probe = lineOf(new Uint32Array(3), 1);
+  probe._data[0] = 0x41 | (1 << 22);
+  if (!looksLikeLine(probe) || new ViewCtor(probe).translateToString(true) !== 'A') return undefined;
   return {
     normalBuffer: () => buffersOf(xterm)!.normal,
     setScrollbackQuietly: (rows) => {
       options.scrollback = rows;
     },
-    newLine: (cols) => {
-      const line = new LineCtor(0);
-      line._data = new Uint32Array(cols * 3);
-      line.length = cols;
-      return line;
-    },
-    standIn: (cols) => {
-      const line = new LineCtor(0);
-      line.length = cols;
-      return line;
-    },
+    newLine: (cols) => lineOf(new Uint32Array(cols * 3), cols),
+    standIn: (cols) => lineOf(NO_CELLS, cols),
     view: (line) => new ViewCtor(line),
   };
 }

@@ -125,19 +125,22 @@ describe('compact scrollback store', () => {
     const op = fc.oneof(
       { weight: 6, arbitrary: fc.array(piece, { minLength: 1, maxLength: 12 }).map((w) => ({ write: w.join('') })) },
       { weight: 2, arbitrary: fc.record({ cols: fc.integer({ min: 2, max: 20 }), rows: fc.integer({ min: 1, max: 7 }) }) },
+      // Only the height changes (the store's rows stay where they are: Scrollback.makeRoomForRows).
+      { weight: 2, arbitrary: fc.record({ rows: fc.integer({ min: 1, max: 9 }) }) },
       fc.constant({ encode: true }),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 20, max: 120 }), async (ops, scrollback) => {
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 40 }), fc.integer({ min: 5, max: 120 }), async (ops, scrollback) => {
         const on = make({ compact: true, scrollback });
         const off = make({ compact: false, scrollback });
         for (const o of ops) {
           if ('write' in o) {
             await on.write(o.write);
             await off.write(o.write);
-          } else if ('cols' in o) {
-            on.resize(o.cols, o.rows);
-            off.resize(o.cols, o.rows);
+          } else if ('rows' in o) {
+            const cols = 'cols' in o ? o.cols : off.cols;
+            on.resize(cols, o.rows);
+            off.resize(cols, o.rows);
           } else on.compactScrollbackNow();
           expect(on.endLine).toBe(off.endLine);
         }
@@ -149,6 +152,26 @@ describe('compact scrollback store', () => {
       { numRuns: Number(process.env.SCROLLBACK_RUNS ?? 200) },
     );
   }, 600_000);
+
+  it('changes only the height with a full store as xterm alone does (rows trimmed, pulled down, saved cursor)', async () => {
+    // Height-only resizes leave the stored rows in place: a shorter screen drops the rows xterm
+    // alone would trim, a taller one borrows the newest stored rows for xterm to pull down.
+    const on = make({ compact: true, scrollback: 30, window: 3, cols: 20, rows: 8 });
+    const off = make({ compact: false, scrollback: 30, cols: 20, rows: 8 });
+    const both = async (data: string): Promise<void> => {
+      await on.write(data);
+      await off.write(data);
+    };
+    await both(Array.from({ length: 60 }, (_, i) => `a${i}\r\n`).join('') + '\x1b7');
+    for (const rows of [3, 12, 2, 15, 6]) {
+      on.resize(20, rows);
+      off.resize(20, rows);
+      expect(observe(on)).toEqual(observe(off));
+      await both(`r${rows}\r\n\x1b8saved\x1b7`);
+      expect(observe(on)).toEqual(observe(off));
+    }
+    expect(on.scrollbackStats().storedRows).toBeGreaterThan(10);
+  });
 
   it('reflows rows already in the store when the width changes, as xterm alone does', async () => {
     const on = make({ compact: true, scrollback: 1000, window: 3, cols: 30, rows: 4 });
