@@ -1,8 +1,10 @@
 /**
  * A typed view of the few @xterm/headless internals the compact scrollback needs: the normal
- * buffer's ring of rows (to see rows before xterm trims them, and to count trims), and the row
- * classes (to turn a stored row back into a real xterm row, so reads of stored rows run the
- * very code that reads live rows). Everything here is checked when looked up; if xterm's
+ * buffer's ring of rows (to see rows before xterm trims them, to count trims, and to hand rows
+ * back for a resize), the positions it keeps as indexes into that ring (screen top, saved
+ * cursor), its scrollback limit, and the row classes (to turn a stored row back into a real
+ * xterm row, so reads of stored rows run the very code that reads live rows). Everything here
+ * is checked when looked up; if xterm's
  * internals ever change shape, `scrollbackInternals` returns undefined and xterm simply keeps
  * the whole scrollback itself, as before.
  */
