@@ -32,6 +32,8 @@ import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-l
 import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, sleep, timeSpawn } from './lib.mjs';
 
 const FLOOD_SECONDS = 15;
+/** 20 panes' floods on a shared 2-core machine under load can take minutes. */
+const FLOOD_TIMEOUT_MS = 600_000;
 /** `yes` of a 150-character line: the flood. */
 const FLOOD_COMMAND = `timeout ${FLOOD_SECONDS} yes "$(printf 'flood %.0s0123456789' $(seq 1 10))"`;
 
@@ -89,7 +91,7 @@ async function corralScrollbackRss(compact, quick) {
     const rpc = await rpcOf(server);
     const ids = [];
     for (let i = 0; i < panes; i++) ids.push(await newPane(rpc, server.dir));
-    await Promise.all(ids.map((p, i) => runAndWait(rpc, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    await Promise.all(ids.map((p, i) => runAndWait(rpc, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`, FLOOD_TIMEOUT_MS)));
     // Every pane really holds its scrollback: the oldest kept line is there.
     const first = await rpc.call('pane.read', { pane_id: ids[0], source: 'recent', lines: 10_000 });
     if (!first.result.read.text.includes(`line ${String(SCROLLBACK_LINES - 9_950).padStart(6, '0')}`)) throw new Error('scrollback not kept');
@@ -110,7 +112,7 @@ async function tmuxScrollbackRss(quick) {
   try {
     const ids = [await tmux.start(160, 48)];
     for (let i = 1; i < panes; i++) ids.push(await tmux.newWindowPane());
-    await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`, FLOOD_TIMEOUT_MS)));
     const pid = await tmux.pid();
     await settle(pid);
     return { rss: rssMB(pid), panes };
