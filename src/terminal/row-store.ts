@@ -6,7 +6,7 @@
  * however full the store is.
  */
 import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
-import { RowBlocks } from './row-blocks.js';
+import { RowBlocks, type BlockShape } from './row-blocks.js';
 import { RawRows } from './raw-rows.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
@@ -91,6 +91,12 @@ export class RowStore {
 
   get size(): number {
     return this.count + this.raw.size;
+  }
+
+  /** The rest of encoded row `abs`'s block: rows `abs … end - 1`, and their shape. */
+  blockAt(abs: number): { end: number; shape: BlockShape } | undefined {
+    const block = this.encoded.blockAt(abs - this._first);
+    return block && { end: block.end + this._first, shape: block.shape };
   }
 
   /** The encoded row with absolute number `abs`, or undefined (also while it is still raw). */

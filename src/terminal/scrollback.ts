@@ -292,20 +292,20 @@ export class Scrollback implements Disposable {
    * of spilled stand-ins that are stored rows in their stored order stays where it is (no
    * re-encoding, no re-compressing), the rest is appended after it.
    */
-  private refill(standIns: Map<CoreBufferLine, number>, spill: number, cols: number): void {
+  private refill(standIns: number, spill: number, cols: number): void {
     const lines = this.buffer!.lines;
-    for (let i = spill; i < lines.length && standIns.size > 0; i++) {
-      const at = standIns.get(lines.get(i)!);
+    const standInOf = (i: number): number | undefined => this.internals!.standInOf(lines.get(i)!);
+    for (let i = spill; i < lines.length && standIns > 0; i++) {
+      const at = standInOf(i);
       if (at !== undefined) lines.set(i, this.decode(this.store.rowAt(at)!, cols));
     }
-    const start = spill > 0 ? standIns.get(lines.get(0)!) : undefined;
+    const start = spill > 0 ? standInOf(0) : undefined;
     let run = 0;
-    if (start !== undefined) while (run < spill && standIns.get(lines.get(run)!) === start + run) run++;
+    if (start !== undefined) while (run < spill && standInOf(run) === start + run) run++;
     const rest: CompactRow[] = [];
     for (let i = run; i < spill; i++) {
-      const line = lines.get(i)!;
-      const at = standIns.get(line);
-      rest.push(at !== undefined ? this.store.rowAt(at)! : encodeRow(line));
+      const at = standInOf(i);
+      rest.push(at !== undefined ? this.store.rowAt(at)! : encodeRow(lines.get(i)!));
     }
     // Rows xterm trimmed while reflowing are gone, as they would be from xterm alone.
     if (start === undefined) this.store.reset(this.evicted);
@@ -320,18 +320,18 @@ export class Scrollback implements Disposable {
   /**
    * Puts every stored row back at the top of xterm's rows, with room for as many rows as xterm
    * alone would keep, and shifts xterm's positions to match. Rows a reflow to `cols` leaves as
-   * they are go back as stand-ins; returns each stand-in's number in the store.
+   * they are go back as stand-ins (each knows its row's number in the store); returns how many.
    */
-  private restoreRows(cols: number): Map<CoreBufferLine, number> {
+  private restoreRows(cols: number): number {
     const buffer = this.buffer!;
     // xterm's limit without the store, so the resize trims what it would trim alone.
     this.internals!.setScrollbackQuietly(this.storeRows + this.window);
     buffer.lines.maxLength = this.xterm.rows + this.storeRows + this.window;
-    const standIns = new Map<CoreBufferLine, number>();
+    let standIns = 0;
     const count = this.liveRows();
     if (count === 0) {
       this.store.reset(this.evicted);
-      return standIns;
+      return 0;
     }
     this.store.encodeRaw(Infinity);
     const lines = buffer.lines;
@@ -339,17 +339,31 @@ export class Scrollback implements Disposable {
     for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
     lines.length = 0;
     const first = this.store.first;
+    const end = first + count;
     const sameWidth = cols === this.xterm.cols;
-    let row = this.store.rowAt(first)!;
-    for (let i = 0; i < count; i++) {
-      const next = i + 1 < count ? this.store.rowAt(first + i + 1)! : undefined;
-      const nextWrapped = next ? next.wrapped : (kept[0]?.isWrapped ?? false);
-      if (sameWidth || (!row.wrapped && !nextWrapped && row.cells <= cols)) {
-        const standIn = this.internals!.standIn(cols);
-        standIns.set(standIn, first + i);
-        lines.push(standIn);
-      } else lines.push(this.decode(row, this.xterm.cols));
-      if (next) row = next;
+    const standIn = (abs: number): void => {
+      lines.push(this.internals!.standIn(cols, abs));
+      standIns++;
+    };
+    for (let abs = first; abs < end; ) {
+      const block = this.store.blockAt(abs)!;
+      const blockEnd = Math.min(block.end, end);
+      if (sameWidth) {
+        for (; abs < blockEnd; abs++) standIn(abs);
+        continue;
+      }
+      // A block whose rows all fit and none wraps: stand-ins without unpacking it (its last row
+      // too, unless the row after it wraps).
+      if (!block.shape.anyWrapped && block.shape.maxCells <= cols) {
+        const nextWrapped = blockEnd < end ? this.store.blockAt(blockEnd)!.shape.firstWrapped : (kept[0]?.isWrapped ?? false);
+        for (; abs < blockEnd - (nextWrapped ? 1 : 0); abs++) standIn(abs);
+      }
+      for (; abs < blockEnd; abs++) {
+        const row = this.store.rowAt(abs)!;
+        const nextWrapped = abs + 1 < end ? this.store.rowAt(abs + 1)!.wrapped : (kept[0]?.isWrapped ?? false);
+        if (!row.wrapped && !nextWrapped && row.cells <= cols) standIn(abs);
+        else lines.push(this.decode(row, this.xterm.cols));
+      }
     }
     for (const line of kept) lines.push(line);
     buffer.ybase += count;

@@ -75,7 +75,9 @@ export interface ScrollbackInternals {
    * A stand-in row that claims `cols` cells but holds none: xterm reads it as blank and a
    * resize to `cols` columns leaves it alone (see Scrollback.resize). Never leave one in xterm.
    */
-  standIn(cols: number): CoreBufferLine;
+  standIn(cols: number, abs: number): CoreBufferLine;
+  /** The stored row number `abs` a stand-in was made for; undefined for a real row. */
+  standInOf(line: CoreBufferLine): number | undefined;
   /** The public read-only view of a row, as `buffer.getLine` returns it. */
   view(line: CoreBufferLine): IBufferLine;
 }
@@ -85,8 +87,14 @@ type LineClass = new (cols: number, fill?: object) => CoreBufferLine;
 /** A fill cell for rows of 0 cells, which never read it. */
 const NO_FILL = {};
 
-/** The cells of every stand-in row (see standIn): none. */
+/** The cells and side tables of every stand-in row (see standIn): none, and never written. */
 const NO_CELLS = new Uint32Array(0);
+const NO_TABLE = Object.freeze({});
+
+/** A stand-in: a row of xterm's class (not built by its constructor, which allocates) that knows its stored row. */
+interface StandIn extends CoreBufferLine {
+  standsFor: number;
+}
 type ViewClass = new (line: CoreBufferLine) => IBufferLine;
 
 function buffersOf(xterm: XTerminal): CoreBuffers | undefined {
@@ -142,7 +150,19 @@ export function scrollbackInternals(xterm: XTerminal): ScrollbackInternals | und
       options.scrollback = rows;
     },
     newLine: (cols) => lineOf(new Uint32Array(cols * 3), cols),
-    standIn: (cols) => lineOf(NO_CELLS, cols),
+    standIn: (cols, abs) => {
+      // Short-lived (a resize removes or replaces every one), so a shape of its own costs xterm's
+      // code nothing lasting; built without the constructor's typed array and tables.
+      const line = Object.create(LineCtor.prototype as object) as StandIn;
+      line.isWrapped = false;
+      line._combined = NO_TABLE;
+      line._extendedAttrs = NO_TABLE;
+      line._data = NO_CELLS;
+      line.length = cols;
+      line.standsFor = abs;
+      return line;
+    },
+    standInOf: (line) => (line as Partial<StandIn>).standsFor,
     view: (line) => new ViewCtor(line),
   };
 }

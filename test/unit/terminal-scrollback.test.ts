@@ -153,6 +153,29 @@ describe('compact scrollback store', () => {
     );
   }, 600_000);
 
+  it('reflows a store of many compressed blocks on and off alike (blocks read by their shape)', async () => {
+    // Blocks whose rows all fit and none wraps go back as stand-ins without being unpacked;
+    // here some blocks hold wrapped lines, some rows are wider than the narrower widths, and a
+    // wrapped line may start in one block and end in the next.
+    const on = make({ compact: true, scrollback: 3000, window: 3, cols: 40, rows: 5 });
+    const off = make({ compact: false, scrollback: 3000, cols: 40, rows: 5 });
+    const text = Array.from({ length: 2600 }, (_, i) => (i % 600 === 7 ? 'wrap-' + 'w'.repeat(60 + (i % 50)) : i % 13 === 0 ? `wide ${i} `.padEnd(35, '=') : `row ${i}`)).join('\r\n') + '\r\n';
+    for (const t of [on, off]) await t.write(text);
+    on.compactScrollbackNow();
+    expect(on.scrollbackStats().storedRows).toBeGreaterThan(5 * 256);
+    for (const [cols, rows] of [[30, 5], [60, 5], [12, 4], [12, 9], [40, 5], [200, 3]] as const) {
+      on.resize(cols, rows);
+      off.resize(cols, rows);
+      expect(observe(on)).toEqual(observe(off));
+      if (cols === 12) {
+        await on.write(`after ${cols}x${rows}\r\n`);
+        await off.write(`after ${cols}x${rows}\r\n`);
+        on.compactScrollbackNow();
+      }
+    }
+    expect(on.scrollbackStats().missedRows).toBe(0);
+  }, 60_000);
+
   it('changes only the height with a full store as xterm alone does (rows trimmed, pulled down, saved cursor)', async () => {
     // Height-only resizes leave the stored rows in place: a shorter screen drops the rows xterm
     // alone would trim, a taller one borrows the newest stored rows for xterm to pull down.
