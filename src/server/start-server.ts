@@ -10,6 +10,8 @@ import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
+import { ClientHub } from '../tui/client-hub.js';
+import { transportOptions } from '../rpc/server.js';
 
 export interface StartOptions {
   socket?: string;
@@ -24,6 +26,8 @@ export interface RunningServer {
   configError: ConfigError | null;
   /** Notifications (SPEC §12): runs `[notify] command`; TUIs attach for their terminals. */
   notifier: Notifier;
+  /** The attached clients (SPEC §1). */
+  clients: ClientHub;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
@@ -45,7 +49,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     agentRules: rulesInUse(loadAllRules(), env),
   });
   const notifier = new Notifier({ core, config: config.notify });
-  const rpc = new RpcServer(core);
+  // The last workspace closed under attached clients: they leave as a quitting TUI did.
+  const clients = new ClientHub({ core, notifier, configError, onEmpty: () => clients.closeAll('', 0) });
+  const rpc = new RpcServer(core, transportOptions(env), clients);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     await rpc.close();
     await core.shutdown();
@@ -54,10 +60,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      // Attached clients hear why before their connections close (they exit 1 and say so).
+      clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
       await rpc.close();
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, notifier, stop };
+  return { core, socketPath, configError, notifier, clients, stop };
 }
