@@ -12,14 +12,30 @@
  *    RSS for both, and corral's `fleet.list` and `surface.status` round trips on a held socket
  *    (p50/p95 of 100 calls: server time plus one local socket hop). At the largest count:
  *    `corral ps --json` against bare `node -e 0`, and event fan-out (see below).
+ *    The round trips are interleaved with `system.ping` (the floor: socket hop, JSON-RPC,
+ *    scheduling on this machine), and 200 `fleet.list` are also sent at once: the server
+ *    answers them one per event-loop turn, so the time to the last reply / 200 is what one
+ *    call costs the server (handler and JSON), without the round trip.
  * 3. Event fan-out: `pane.focused` events triggered one at a time; latency from the call to
  *    the event's arrival at the last reading subscriber, with 1 subscriber and with 20
  *    subscribers (all event types) of which one never reads its socket.
+ * 4. Memory against the fair baseline: a bare `node` that has loaded the server's modules
+ *    and does nothing (what any Node server costs before its first pane), and the slope —
+ *    RSS added per pane from 1 to 100 panes, and per 10,000-line pane — for corral and tmux.
+ *    A flood: one pane (160×48) running `yes` of 150-character lines for FLOOD_SECONDS; RSS
+ *    sampled every 250 ms for both servers, and again once quiet.
  */
 import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-lib.mjs';
 import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, sleep, timeSpawn } from './lib.mjs';
+
+const FLOOD_SECONDS = 15;
+/** 20 panes' floods on a shared 2-core machine under load can take minutes. */
+const FLOOD_TIMEOUT_MS = 600_000;
+/** `yes` of a 150-character line: the flood. */
+const FLOOD_COMMAND = `timeout ${FLOOD_SECONDS} yes "$(printf 'flood %.0s0123456789' $(seq 1 10))"`;
 
 export const description = 'scale: memory, CPU and API latency from 1 to 100 panes, corral vs tmux';
 
@@ -75,7 +91,7 @@ async function corralScrollbackRss(compact, quick) {
     const rpc = await rpcOf(server);
     const ids = [];
     for (let i = 0; i < panes; i++) ids.push(await newPane(rpc, server.dir));
-    await Promise.all(ids.map((p, i) => runAndWait(rpc, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    await Promise.all(ids.map((p, i) => runAndWait(rpc, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`, FLOOD_TIMEOUT_MS)));
     // Every pane really holds its scrollback: the oldest kept line is there.
     const first = await rpc.call('pane.read', { pane_id: ids[0], source: 'recent', lines: 10_000 });
     if (!first.result.read.text.includes(`line ${String(SCROLLBACK_LINES - 9_950).padStart(6, '0')}`)) throw new Error('scrollback not kept');
@@ -96,7 +112,7 @@ async function tmuxScrollbackRss(quick) {
   try {
     const ids = [await tmux.start(160, 48)];
     for (let i = 1; i < panes; i++) ids.push(await tmux.newWindowPane());
-    await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`)));
+    await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`, FLOOD_TIMEOUT_MS)));
     const pid = await tmux.pid();
     await settle(pid);
     return { rss: rssMB(pid), panes };
@@ -143,14 +159,98 @@ async function tmuxFleet(n) {
   return { tmux, pid: await tmux.pid(), ids };
 }
 
-async function latencies(rpc, method, paramsFor, count) {
-  const ms = [];
+/** Round trips of several calls, interleaved (the order rotates each round): {name: stats}. */
+async function latencies(rpc, calls, count) {
+  const ms = calls.map(() => []);
   for (let i = 0; i < count; i++) {
-    const t0 = performance.now();
-    await rpc.call(method, paramsFor(i));
-    ms.push(performance.now() - t0);
+    for (let k = 0; k < calls.length; k++) {
+      const j = (i + k) % calls.length;
+      const t0 = performance.now();
+      await rpc.call(calls[j].method, calls[j].params(i));
+      ms[j].push(performance.now() - t0);
+    }
   }
-  return stats(ms);
+  return Object.fromEntries(calls.map((c, j) => [c.method, stats(ms[j])]));
+}
+
+/** Server time per call: `count` calls sent at once, answered one per turn; ms to the last / count. */
+async function serverCost(rpc, method, count) {
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: count }, () => rpc.call(method, {})));
+  return (performance.now() - t0) / count;
+}
+
+/** RSS of a bare node that loaded the server's modules (dist/server.js) and does nothing. */
+async function nodeBaselineRss(env) {
+  const url = new URL('../dist/server.js', import.meta.url).href;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', `await import(${JSON.stringify(url)}); process.stdout.write('ready'); setInterval(() => {}, 1e9);`], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      child.stdout.once('data', resolve);
+      child.once('exit', (code) => reject(new Error(`node baseline exited ${code}`)));
+    });
+    await sleep(2000);
+    return rssMB(child.pid);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** Samples a process's RSS every 250 ms while `during` runs: {peak, at: [MB at each third]}. */
+async function rssWhile(pid, during) {
+  const samples = [];
+  let done = false;
+  const sampler = (async () => {
+    while (!done) {
+      try {
+        samples.push(rssMB(pid));
+      } catch {
+        /* gone */
+      }
+      await sleep(250);
+    }
+  })();
+  try {
+    await during();
+  } finally {
+    done = true;
+    await sampler;
+  }
+  const third = (k) => samples[Math.min(samples.length - 1, Math.floor((samples.length * k) / 3) - 1)] ?? NaN;
+  return { peak: Math.max(...samples), thirds: [third(1), third(2), third(3)] };
+}
+
+async function corralFlood() {
+  const server = agentServer();
+  try {
+    await server.start();
+    const rpc = await rpcOf(server);
+    const pane = await newPane(rpc, server.dir);
+    await runAndWait(rpc, pane, 'true', 'ready', 30_000);
+    const before = rssMB(server.pid);
+    const during = await rssWhile(server.pid, () => runAndWait(rpc, pane, FLOOD_COMMAND, 'flood', (FLOOD_SECONDS + 60) * 1000));
+    rpc.close();
+    await settle(server.pid);
+    await sleep(12_000);
+    return { before, ...during, after: rssMB(server.pid) };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function tmuxFlood() {
+  const tmux = new TmuxServer();
+  try {
+    const pane = await tmux.start(160, 48);
+    await tmuxRunAndWait(tmux, pane, 'true', 'ready', 30_000);
+    const pid = await tmux.pid();
+    const before = rssMB(pid);
+    const during = await rssWhile(pid, () => tmuxRunAndWait(tmux, pane, FLOOD_COMMAND, 'flood', (FLOOD_SECONDS + 60) * 1000));
+    await settle(pid);
+    return { before, ...during, after: rssMB(pid) };
+  } finally {
+    await tmux.stop();
+  }
 }
 
 async function cliVsNode(server, rounds) {
@@ -204,23 +304,33 @@ async function fanOut(server, rpc, panes, count, stuck, events) {
 
 export async function run({ quick = false } = {}) {
   const rows = [];
+  // Each figure also goes to stderr as it is measured, so a run cut short keeps what it measured.
+  const add = (row) => {
+    rows.push(row);
+    process.stderr.write(`  ${JSON.stringify(row)}\n`);
+  };
   const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
   // 1. Scrollback memory.
   const loadBefore = load();
   const compactRss = await corralScrollbackRss(true, quick);
-  const fullRss = await corralScrollbackRss(false, quick);
+  // SCALE_SKIP_STORE_OFF=1 leaves out the store-off figure (the slowest part; it only shows the before).
+  const fullRss = process.env.SCALE_SKIP_STORE_OFF ? null : await corralScrollbackRss(false, quick);
   const tmuxRss = await tmuxScrollbackRss(quick);
   const label = `${compactRss.panes} panes × ${SCROLLBACK_LINES} lines (10,000 kept)`;
-  rows.push({ name: `scale: server RSS, ${label}`, value: round(compactRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(compactRss.rss / tmuxRss.rss), target: '≤ 1.5×', pass: compactRss.rss <= 1.5 * tmuxRss.rss });
-  rows.push({ name: `scale: server RSS, ${label}, compact store off`, value: round(fullRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(fullRss.rss / tmuxRss.rss) });
+  add({ name: `scale: server RSS, ${label}`, value: round(compactRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(compactRss.rss / tmuxRss.rss), target: '≤ 1.5×', pass: compactRss.rss <= 1.5 * tmuxRss.rss });
+  if (fullRss) add({ name: `scale: server RSS, ${label}, compact store off`, value: round(fullRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(fullRss.rss / tmuxRss.rss) });
 
   // 2. Pane counts.
   const counts = quick ? [1, 10] : [1, 10, 50, 100];
+  const perCount = [];
   const windowMs = quick ? 2000 : 5000;
   for (const n of counts) {
     const c = await corralFleet(n);
     const t = await tmuxFleet(n);
+    // A fresh held socket: setting up tmux under load can outlast the server's 60 s idle close.
+    c.rpc.close();
+    c.rpc = await rpcOf(c.server);
     try {
       const list = (await c.rpc.call('fleet.list', {})).result.agents;
       const idle = list.filter((a) => a.tool === 'claude' && isIdleStatus(a.agent_status)).length;
@@ -235,27 +345,60 @@ export async function run({ quick = false } = {}) {
       const rss = rssMB(c.server.pid);
       const trss = rssMB(t.pid);
       const all = [...c.shells, ...c.agentPanes];
-      const fleet = await latencies(c.rpc, 'fleet.list', () => ({}), 100);
-      const status = await latencies(c.rpc, 'surface.status', (i) => ({ target: all[i % all.length] }), 100);
+      const rounds = await latencies(
+        c.rpc,
+        [
+          { method: 'fleet.list', params: () => ({}) },
+          { method: 'surface.status', params: (i) => ({ target: all[i % all.length] }) },
+          { method: 'system.ping', params: () => ({}) },
+        ],
+        100,
+      );
+      const fleet = rounds['fleet.list'];
+      const status = rounds['surface.status'];
+      const ping = rounds['system.ping'];
+      const fleetServerMs = median([await serverCost(c.rpc, 'fleet.list', 200), await serverCost(c.rpc, 'fleet.list', 200), await serverCost(c.rpc, 'fleet.list', 200)]);
       const tag = `${n} panes (${c.shells.length} shells, ${c.agentPanes.length} agents, ${idle} seen idle)`;
-      rows.push({ name: `scale: server CPU, ${tag}, ${round(elapsed, 0)} s`, value: round(cpu, 2), unit: '% core', baseline: 'tmux', baselineValue: round(tcpu, 2), target: n === 100 ? '< 1%' : undefined, pass: n === 100 ? cpu < 1 : undefined });
-      rows.push({ name: `scale: server RSS, ${tag}`, value: round(rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(trss, 0), ratio: round(rss / trss), target: n === 100 ? '< 120 MB, ≤ 1.5×' : undefined, pass: n === 100 ? rss < 120 && rss <= 1.5 * trss : undefined });
-      rows.push({ name: `scale: fleet.list round trip, ${n} panes`, value: fleet.p50, p95: fleet.p95, unit: 'ms', target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? fleet.p95 < 5 : undefined });
-      rows.push({ name: `scale: surface.status round trip, ${n} panes`, value: status.p50, p95: status.p95, unit: 'ms', target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? status.p95 < 5 : undefined });
+      perCount.push({ n, rss, trss });
+      add({ name: `scale: server CPU, ${tag}, ${round(elapsed, 0)} s`, value: round(cpu, 2), unit: '% core', baseline: 'tmux', baselineValue: round(tcpu, 2), target: n === 100 ? '< 1%' : undefined, pass: n === 100 ? cpu < 1 : undefined });
+      add({ name: `scale: server RSS, ${tag}`, value: round(rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(trss, 0), ratio: round(rss / trss), target: n === 100 ? '< 120 MB, ≤ 1.5×' : undefined, pass: n === 100 ? rss < 120 && rss <= 1.5 * trss : undefined });
+      add({ name: `scale: fleet.list round trip, ${n} panes`, value: fleet.p50, p95: fleet.p95, unit: 'ms', baseline: 'system.ping (p95)', baselineValue: ping.p95, target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? fleet.p95 < 5 : undefined });
+      add({ name: `scale: fleet.list server time per call (200 sent at once), ${n} panes`, value: round(fleetServerMs, 2), unit: 'ms' });
+      add({ name: `scale: surface.status round trip, ${n} panes`, value: status.p50, p95: status.p95, unit: 'ms', target: n === 100 ? 'p95 < 5 ms' : undefined, pass: n === 100 ? status.p95 < 5 : undefined });
+      add({ name: `scale: system.ping round trip (the floor), ${n} panes`, value: ping.p50, p95: ping.p95, unit: 'ms' });
       if (n === counts.at(-1)) {
         const cli = await cliVsNode(c.server, quick ? 5 : 15);
-        rows.push({ name: `scale: corral ps --json, ${n} panes (median)`, value: round(cli.corral, 1), unit: 'ms', baseline: 'node -e 0', baselineValue: round(cli.node, 1), ratio: round(cli.corral / cli.node), target: '≤ 1.3×', pass: cli.corral <= 1.3 * cli.node });
+        add({ name: `scale: corral ps --json, ${n} panes (median)`, value: round(cli.corral, 1), unit: 'ms', baseline: 'node -e 0', baselineValue: round(cli.node, 1), ratio: round(cli.corral / cli.node), target: '≤ 1.3×', pass: cli.corral <= 1.3 * cli.node });
         const events = quick ? 10 : 40;
         const one = await fanOut(c.server, c.rpc, all.slice(0, 10), 1, 0, events);
         await sleep(500);
         const twenty = await fanOut(c.server, c.rpc, all.slice(0, 10), 20, 1, events);
-        rows.push({ name: `scale: event fan-out, 20 subscribers (1 stuck) vs 1, ${n} panes (p50)`, value: twenty.p50, p95: twenty.p95, unit: 'ms', baseline: '1 subscriber', baselineValue: one.p50, ratio: one.p50 > 0 ? round(twenty.p50 / one.p50) : null, target: 'no slower', pass: twenty.p95 <= Math.max(one.p95 * 1.5, one.p95 + 2) });
+        add({ name: `scale: event fan-out, 20 subscribers (1 stuck) vs 1, ${n} panes (p50)`, value: twenty.p50, p95: twenty.p95, unit: 'ms', baseline: '1 subscriber', baselineValue: one.p50, ratio: one.p50 > 0 ? round(twenty.p50 / one.p50) : null, target: 'no slower', pass: twenty.p95 <= Math.max(one.p95 * 1.5, one.p95 + 2) });
       }
     } finally {
       c.rpc.close();
       await Promise.allSettled([c.server.stop(), t.tmux.stop()]);
     }
   }
-  rows.push({ name: `scale: machine load average before / after`, value: `${loadBefore} / ${load()}`, unit: '' });
+  // 4. Memory against the fair baseline, and a flood.
+  const baseline = await nodeBaselineRss(agentServer().env);
+  const first = perCount[0];
+  const last = perCount.at(-1);
+  const slope = (last.rss - first.rss) / (last.n - first.n);
+  const tslope = (last.trss - first.trss) / (last.n - first.n);
+  add({ name: 'scale: bare node with the server modules loaded, no panes', value: round(baseline, 0), unit: 'MB', baseline: `corral, ${first.n} pane`, baselineValue: round(first.rss, 0) });
+  add({ name: `scale: RSS per added idle pane (${first.n} → ${last.n} panes)`, value: round(slope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(tslope, 2), ratio: tslope > 0 ? round(slope / tslope) : null });
+  add({ name: `scale: RSS above bare node, ${last.n} panes`, value: round(last.rss - baseline, 0), unit: 'MB', baseline: 'tmux (whole server)', baselineValue: round(last.trss, 0), ratio: round((last.rss - baseline) / last.trss) });
+  const sbSlope = (compactRss.rss - first.rss) / compactRss.panes;
+  const sbTslope = (tmuxRss.rss - first.trss) / compactRss.panes;
+  add({ name: `scale: RSS per pane holding 10,000 lines (${compactRss.panes} panes, over the ${first.n}-pane server)`, value: round(sbSlope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(sbTslope, 2), ratio: round(sbSlope / sbTslope), target: '≤ 1.5×', pass: sbSlope <= 1.5 * sbTslope });
+  if (!quick) {
+    const cf = await corralFlood();
+    const tf = await tmuxFlood();
+    const fmt = (f) => `${round(f.before, 0)} → ${f.thirds.map((x) => round(x, 0)).join(' / ')} (peak ${round(f.peak, 0)}) → ${round(f.after, 0)}`;
+    add({ name: `scale: RSS while one pane floods for ${FLOOD_SECONDS} s (before → at 1/3, 2/3, end (peak) → quiet)`, value: fmt(cf), unit: 'MB', baseline: 'tmux', baselineValue: fmt(tf) });
+    add({ name: `scale: flood RSS growth from the first third to the end (bounded: ~0)`, value: round(cf.thirds[2] - cf.thirds[0], 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tf.thirds[2] - tf.thirds[0], 0) });
+  }
+  add({ name: `scale: machine load average before / after`, value: `${loadBefore} / ${load()}`, unit: '' });
   return rows;
 }

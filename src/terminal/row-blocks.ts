@@ -22,6 +22,27 @@ interface SealedBlock {
   /** The compressed bytes as a Latin-1 string (see seal). */
   readonly data: string;
   readonly kept: Map<number, CompactRow> | null;
+  readonly shape: BlockShape;
+}
+
+/** What a resize needs to know of a block's rows without unpacking them (Scrollback.restoreRows). */
+export interface BlockShape {
+  /** The widest row's stored cells. */
+  readonly maxCells: number;
+  /** Some row continues the one above it. */
+  readonly anyWrapped: boolean;
+  /** The first row (of those left) continues the one above it. */
+  readonly firstWrapped: boolean;
+}
+
+function shapeOf(rows: readonly CompactRow[], from = 0): BlockShape {
+  let maxCells = 0;
+  let anyWrapped = false;
+  for (let i = from; i < rows.length; i++) {
+    maxCells = Math.max(maxCells, rows[i]!.cells);
+    anyWrapped ||= rows[i]!.wrapped;
+  }
+  return { maxCells, anyWrapped, firstWrapped: rows[from]?.wrapped ?? false };
 }
 
 type Block = SealedBlock | CompactRow[];
@@ -39,7 +60,7 @@ function seal(rows: CompactRow[]): SealedBlock {
   // zlib pins its 16 KB output chunk (20 panes: +12 MB), and thousands of small long-lived C
   // allocations among a flood's large transient ones (the raw rings) keep the allocator from
   // returning the flood's memory to the system.
-  return { data: deflateRawSync(packRows(rows), { level: DEFLATE_LEVEL }).toString('latin1'), kept };
+  return { data: deflateRawSync(packRows(rows), { level: DEFLATE_LEVEL }).toString('latin1'), kept, shape: shapeOf(rows) };
 }
 
 function unseal(block: SealedBlock, rows: number): CompactRow[] {
@@ -69,6 +90,20 @@ export class RowBlocks {
     const block = this.blocks[Math.floor(j / this.blockRows)]!;
     const k = j % this.blockRows;
     return Array.isArray(block) ? block[k] : this.rowsOf(block)[k];
+  }
+
+  /**
+   * Rows `i … end - 1` are the rest of row i's block; `shape` covers them (a sealed block's
+   * covers its rows already dropped too, so it may be wider than the rows left, and its
+   * `firstWrapped` is its first row's, dropped or not: ask only of a block that starts at `i`).
+   */
+  blockAt(i: number): { end: number; shape: BlockShape } | undefined {
+    if (i < 0 || i >= this.count) return undefined;
+    const j = this.skip + i;
+    const index = Math.floor(j / this.blockRows);
+    const block = this.blocks[index]!;
+    const end = Math.min(this.count, (index + 1) * this.blockRows - this.skip);
+    return { end, shape: Array.isArray(block) ? shapeOf(block, j % this.blockRows) : block.shape };
   }
 
   push(row: CompactRow): void {

@@ -6,7 +6,7 @@
  * however full the store is.
  */
 import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
-import { RowBlocks } from './row-blocks.js';
+import { RowBlocks, type BlockShape } from './row-blocks.js';
 import { RawRows } from './raw-rows.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
@@ -54,7 +54,7 @@ export class RowStore {
 
   /** Rebuilds row `abs` as an xterm row made by `newLine(cells)`; undefined if not stored. */
   readInto(abs: number, newLine: (cells: number) => CoreBufferLine, minCells: number): CoreBufferLine | undefined {
-    const row = this.get(abs);
+    const row = this.rowAt(abs);
     if (row) {
       const line = newLine(Math.max(minCells, row.cells));
       decodeRowInto(row, line);
@@ -93,8 +93,14 @@ export class RowStore {
     return this.count + this.raw.size;
   }
 
-  /** The encoded row with absolute number `abs`, or undefined. */
-  private get(abs: number): CompactRow | undefined {
+  /** The rest of encoded row `abs`'s block: rows `abs … end - 1`, and their shape. */
+  blockAt(abs: number): { end: number; shape: BlockShape } | undefined {
+    const block = this.encoded.blockAt(abs - this._first);
+    return block && { end: block.end + this._first, shape: block.shape };
+  }
+
+  /** The encoded row with absolute number `abs`, or undefined (also while it is still raw). */
+  rowAt(abs: number): CompactRow | undefined {
     return this.encoded.get(abs - this._first);
   }
 
@@ -138,6 +144,11 @@ export class RowStore {
     const keep = Math.max(0, abs - this._first);
     if (keep < this.size) this.raw.dropBack(Math.min(this.raw.size, this.size - keep));
     if (this.count > keep) this.encoded.dropBack(this.count - keep);
+  }
+
+  /** Numbers the rows anew from `abs` (the oldest), keeping them. */
+  renumber(abs: number): void {
+    this._first = abs;
   }
 
   /** Empties the store; the next row appended is numbered `abs`. */

@@ -17,17 +17,24 @@
  * — the top one — so after every scroll of a full buffer the current top row, which the next
  * scroll will trim, is copied (a "shadow" copy: it counts as xterm's until xterm drops it;
  * scrollback rows never change in place). Clearing the scrollback (`CSI 3 J`) and a full reset
- * empty the store too; a resize lets xterm hold everything while it reflows, then moves the
- * rows beyond the window in their reflowed form. Rows already in the store keep the width they
- * were written at (they are not reflowed; unwrapped reads join them as before).
+ * empty the store too.
+ *
+ * Positions xterm keeps as indexes into its rows must mean what they would mean in xterm
+ * alone: the saved cursor row (`savedY`, which `CSI ? 1049 l` and DECRC restore relative to
+ * the top of the screen) is kept shifted by the rows the store holds.
+ *
+ * A resize puts the store's rows back into xterm, so xterm reflows and trims exactly the rows
+ * it would hold alone (same rows, same limit, same cursor and saved cursor), then moves the
+ * rows beyond the window out again; rows a reflow leaves as they were keep their encoding.
  *
  * If xterm's internals are not the expected shape, xterm keeps the whole scrollback as before.
  */
 import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import type { Disposable } from '../contract/disposable.js';
+import { decodeRowInto, encodeRow, type CompactRow } from './compact-row.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { RowStore } from './row-store.js';
-import { scrollbackInternals, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';
+import { scrollbackInternals, type CoreBuffer, type CoreBufferLine, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';
 
 /** What reads need of a buffer; xterm's IBuffer has it, and so does the spanning view. */
 export type LineBuffer = Pick<IBuffer, 'type' | 'length' | 'baseY' | 'viewportY' | 'cursorX' | 'cursorY' | 'getLine' | 'getNullCell'>;
@@ -68,6 +75,9 @@ export function xtermScrollbackFor(options: ScrollbackOptions): number {
  */
 export const COMPACT_TIMING = { quietMs: 150, sliceRows: 2000 } as const;
 
+/** A resize that left the stored rows where they are (see Scrollback.makeRoomForRows). */
+const ROWS_KEPT = 'kept';
+
 /** `CSI 3 J` / `CSI ? 3 J`: erase the scrollback. */
 const ERASE_SCROLLBACK = 3;
 
@@ -95,7 +105,12 @@ export class Scrollback implements Disposable {
   private readonly buffers: XTerminal['buffer'];
   private readonly subscriptions: Disposable[] = [];
   private readonly fallbackCounter: TrimmedLineCounter | undefined;
+  private buffer: CoreBuffer | undefined;
   private lines: CoreLines | undefined;
+  /** `liveRows()` as of the last shift of xterm's saved cursor row (see keepSavedCursor). */
+  private live = 0;
+  /** A resize is moving rows between xterm and the store: trims are only counted. */
+  private resizing = false;
   private trimSubscription: Disposable | undefined;
   /** Rows xterm trimmed from the top of its normal buffer since the pane started. */
   private evicted = 0;
@@ -117,7 +132,7 @@ export class Scrollback implements Disposable {
     this.internals = scrollbackInternals(xterm);
     this.compact = compactWanted(options) && this.internals !== undefined;
     if (compactWanted(options) && !this.compact) xterm.options.scrollback = options.scrollback;
-    if (this.internals) this.attach(this.internals.normalLines());
+    if (this.internals) this.attach(this.internals.normalBuffer());
     else this.fallbackCounter = new TrimmedLineCounter(xterm);
     this.normal = this.spanningView();
     this.subscriptions.push(
@@ -166,28 +181,205 @@ export class Scrollback implements Disposable {
   }
 
   /**
-   * Resize the terminal without losing a row: xterm may trim rows while it reflows, so it gets
-   * room for all of them first, and the rows beyond its window then move to the store.
+   * Resize exactly as xterm alone would: the store's rows go back into xterm (with xterm's
+   * scrollback limit raised to `scrollback_lines`), xterm reflows, trims and moves its cursor
+   * and saved cursor over all of them, and the rows beyond the window then move out again.
+   *
+   * Only rows a reflow to `cols` can change are decoded into real xterm rows: those of lines
+   * that wrap, and rows wider than `cols`. Every other stored row goes back as a stand-in that
+   * holds no cells (xterm's reflow skips a single-row line that fits, and its resize of a row
+   * already `cols` wide does nothing) and keeps its encoding; the few stand-ins xterm keeps
+   * (its window and screen) are then decoded. So a resize costs a small object per stored row
+   * plus the work on wrapped lines, which xterm alone spends as well.
    */
   resize(cols: number, rows: number): void {
     if (!this.compact) {
       this.xterm.resize(cols, rows);
       return;
     }
-    const lines = this.lines!;
+    const buffer = this.buffer!;
     // The shadow copy of the top row may no longer match once xterm reflows.
     this.store.dropFrom(this.evicted);
     if (this.store.end < this.evicted) this.trimmed(0);
-    const growth = Math.ceil(this.xterm.cols / Math.max(1, cols)) + 1;
-    this.xterm.options.scrollback = lines.length * growth + rows;
-    this.xterm.resize(cols, rows);
-    const spill = lines.length - (rows + this.window);
-    for (let i = 0; i < spill; i++) this.store.pushCopy(lines.get(i)!);
-    if (spill > 0) this.scheduleEncoding();
-    // xterm trims the spilled rows here (onTrim counts them).
-    this.xterm.options.scrollback = this.window;
-    this.store.dropBefore(this.evicted - this.storeRows);
+    this.resizing = true;
+    try {
+      const standIns = (cols === this.xterm.cols && this.makeRoomForRows(rows)) || this.restoreRows(cols);
+      this.xterm.resize(cols, rows);
+      const lines = buffer.lines;
+      const spill = Math.max(0, lines.length - (rows + this.window));
+      if (standIns === ROWS_KEPT) for (let i = 0; i < spill; i++) this.store.push(encodeRow(lines.get(i)!));
+      else this.refill(standIns, spill, cols);
+      // Back to the window: what xterm does for a smaller `scrollback` option, but without
+      // clamping savedY at 0 (it is kept shifted by the rows the store holds, see keepSavedCursor).
+      lines.trimStart(spill);
+      buffer.ybase -= spill;
+      buffer.ydisp = Math.max(0, buffer.ydisp - spill);
+      buffer.savedY -= spill;
+      this.internals!.setScrollbackQuietly(this.window);
+      lines.maxLength = rows + this.window;
+      this.live = this.liveRows();
+    } finally {
+      this.resizing = false;
+    }
     this.capture();
+  }
+
+  /**
+   * The same resize without moving stored rows, when only the height changes: without a reflow,
+   * xterm touches the rows above its screen only to pull the newest down into a taller screen
+   * and to trim the oldest when its limit shrinks with the screen. So the store hands xterm just
+   * the rows a taller screen may pull down, and drops beforehand the rows xterm alone would trim
+   * (counted by replaying its row loop); xterm's limit leaves it nothing to trim itself.
+   * Returns undefined when the store cannot give what is needed (then every row goes back).
+   */
+  private makeRoomForRows(rows: number): typeof ROWS_KEPT | undefined {
+    const buffer = this.buffer!;
+    const lines = buffer.lines;
+    const oldRows = this.xterm.rows;
+    let live = this.liveRows();
+    if (rows > oldRows) {
+      // A taller screen pulls rows down while ybase > 0: give xterm enough that it never runs out first.
+      const borrow = Math.min(live, Math.max(0, rows - oldRows - buffer.ybase));
+      if (borrow > 0) this.lendRows(borrow);
+      live -= borrow;
+    } else {
+      // Replay xterm's loop for a shorter screen: blank rows below the cursor go, else ybase grows.
+      let length = lines.length;
+      let ybase = buffer.ybase;
+      for (let y = oldRows; y > rows; y--) {
+        if (length <= rows + ybase) continue;
+        if (length > ybase + buffer.y + 1) length--;
+        else ybase++;
+      }
+      const trim = Math.max(0, live + length - (rows + this.storeRows + this.window));
+      if (trim > live) return undefined;
+      if (trim > 0) {
+        // xterm alone trims its oldest rows and clamps the saved cursor row at 0.
+        const saved = buffer.savedY + live;
+        this.store.dropBefore(this.store.first + trim);
+        live -= trim;
+        buffer.savedY = Math.max(0, saved - trim) - live;
+      }
+    }
+    this.internals!.setScrollbackQuietly(this.storeRows + this.window - live);
+    lines.maxLength = oldRows + this.storeRows + this.window - live;
+    return ROWS_KEPT;
+  }
+
+  /** Moves the `count` newest stored rows back into xterm, above its oldest row. */
+  private lendRows(count: number): void {
+    const buffer = this.buffer!;
+    const lines = buffer.lines;
+    const from = this.evicted - count;
+    this.store.encodeRaw(Infinity);
+    const lent: CoreBufferLine[] = [];
+    for (let abs = from; abs < this.evicted; abs++) lent.push(this.decode(this.store.rowAt(abs)!, this.xterm.cols));
+    const kept: CoreBufferLine[] = [];
+    for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
+    lines.maxLength = lines.length + count;
+    lines.length = 0;
+    for (const line of [...lent, ...kept]) lines.push(line);
+    buffer.ybase += count;
+    buffer.ydisp += count;
+    buffer.savedY += count;
+    this.store.dropFrom(from);
+    this.evicted -= count;
+  }
+
+  /**
+   * After a resize: the store gets xterm's `spill` oldest rows, and the stand-ins xterm keeps
+   * become real rows. The store still holds every stand-in's row (by its old number); the run
+   * of spilled stand-ins that are stored rows in their stored order stays where it is (no
+   * re-encoding, no re-compressing), the rest is appended after it.
+   */
+  private refill(standIns: number, spill: number, cols: number): void {
+    const lines = this.buffer!.lines;
+    const standInOf = (i: number): number | undefined => this.internals!.standInOf(lines.get(i)!);
+    for (let i = spill; i < lines.length && standIns > 0; i++) {
+      const at = standInOf(i);
+      if (at !== undefined) lines.set(i, this.decode(this.store.rowAt(at)!, cols));
+    }
+    const start = spill > 0 ? standInOf(0) : undefined;
+    let run = 0;
+    if (start !== undefined) while (run < spill && standInOf(run) === start + run) run++;
+    const rest: CompactRow[] = [];
+    for (let i = run; i < spill; i++) {
+      const at = standInOf(i);
+      rest.push(at !== undefined ? this.store.rowAt(at)! : encodeRow(lines.get(i)!));
+    }
+    // Rows xterm trimmed while reflowing are gone, as they would be from xterm alone.
+    if (start === undefined) this.store.reset(this.evicted);
+    else {
+      this.store.dropBefore(start);
+      this.store.dropFrom(start + run);
+      this.store.renumber(this.evicted);
+    }
+    for (const row of rest) this.store.push(row);
+  }
+
+  /**
+   * Puts every stored row back at the top of xterm's rows, with room for as many rows as xterm
+   * alone would keep, and shifts xterm's positions to match. Rows a reflow to `cols` leaves as
+   * they are go back as stand-ins (each knows its row's number in the store); returns how many.
+   */
+  private restoreRows(cols: number): number {
+    const buffer = this.buffer!;
+    // xterm's limit without the store, so the resize trims what it would trim alone.
+    this.internals!.setScrollbackQuietly(this.storeRows + this.window);
+    buffer.lines.maxLength = this.xterm.rows + this.storeRows + this.window;
+    let standIns = 0;
+    const count = this.liveRows();
+    if (count === 0) {
+      this.store.reset(this.evicted);
+      return 0;
+    }
+    this.store.encodeRaw(Infinity);
+    const lines = buffer.lines;
+    const kept: CoreBufferLine[] = [];
+    for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
+    lines.length = 0;
+    const first = this.store.first;
+    const end = first + count;
+    const sameWidth = cols === this.xterm.cols;
+    const standIn = (abs: number): void => {
+      lines.push(this.internals!.standIn(cols, abs));
+      standIns++;
+    };
+    for (let abs = first; abs < end; ) {
+      const block = this.store.blockAt(abs)!;
+      const blockEnd = Math.min(block.end, end);
+      if (sameWidth) {
+        for (; abs < blockEnd; abs++) standIn(abs);
+        continue;
+      }
+      // A block whose rows all fit and none wraps: stand-ins without unpacking it (its last row
+      // too, unless the row after it wraps).
+      if (!block.shape.anyWrapped && block.shape.maxCells <= cols) {
+        const nextWrapped = blockEnd < end ? this.store.blockAt(blockEnd)!.shape.firstWrapped : (kept[0]?.isWrapped ?? false);
+        for (; abs < blockEnd - (nextWrapped ? 1 : 0); abs++) standIn(abs);
+      }
+      for (; abs < blockEnd; abs++) {
+        const row = this.store.rowAt(abs)!;
+        const nextWrapped = abs + 1 < end ? this.store.rowAt(abs + 1)!.wrapped : (kept[0]?.isWrapped ?? false);
+        if (!row.wrapped && !nextWrapped && row.cells <= cols) standIn(abs);
+        else lines.push(this.decode(row, this.xterm.cols));
+      }
+    }
+    for (const line of kept) lines.push(line);
+    buffer.ybase += count;
+    buffer.ydisp += count;
+    buffer.savedY += count;
+    // The store keeps its rows (read back by number in refill) but counts none as its own.
+    this.evicted -= count;
+    this.live = 0;
+    return standIns;
+  }
+
+  /** A real xterm row holding `row`, at least `cols` cells wide. */
+  private decode(row: CompactRow, cols: number): CoreBufferLine {
+    const line = this.internals!.newLine(Math.max(cols, row.cells));
+    decodeRowInto(row, line);
+    return line;
   }
 
   dispose(): void {
@@ -204,21 +396,36 @@ export class Scrollback implements Disposable {
     return Math.max(0, Math.min(this.store.size, this.evicted - this.store.first));
   }
 
-  private attach(lines: CoreLines): void {
+  private attach(buffer: CoreBuffer): void {
     this.trimSubscription?.dispose();
-    this.lines = lines;
-    this.trimSubscription = lines.onTrim((amount) => this.trimmed(amount));
+    this.buffer = buffer;
+    this.lines = buffer.lines;
+    this.trimSubscription = buffer.lines.onTrim((amount) => this.trimmed(amount));
   }
 
   private trimmed(amount: number): void {
     this.evicted += amount;
-    if (!this.compact) return;
+    if (!this.compact || this.resizing) return;
     if (this.store.end < this.evicted) {
       // Never expected (see the file comment); keep the numbering, count what was lost.
       this.missed += this.evicted - this.store.end;
       this.store.padTo(this.evicted, this.storeRows);
     }
     this.store.dropBefore(this.evicted - this.storeRows);
+    this.keepSavedCursor();
+  }
+
+  /**
+   * xterm keeps the saved cursor row as an index into its own rows (`ybase + y` when saved)
+   * and restores it as `savedY - ybase`; it does not move it when it trims a row. xterm alone
+   * would still hold the rows the store took, so its index would be larger by their number:
+   * shift it by every change in that number, so a restore lands where xterm alone puts it.
+   */
+  private keepSavedCursor(): void {
+    const live = this.liveRows();
+    if (live === this.live) return;
+    this.buffer!.savedY -= live - this.live;
+    this.live = live;
   }
 
   /** After a scroll: copy the row the next scroll of a full buffer will trim. */
@@ -257,17 +464,20 @@ export class Scrollback implements Disposable {
   private eraseScrollback(): void {
     const trimming = Math.max(0, this.lines!.length - this.xterm.rows);
     this.store.reset(this.evicted + trimming);
+    this.keepSavedCursor();
   }
 
   private bufferChanged(): void {
     if (!this.internals) return;
-    const lines = this.internals.normalLines();
-    if (lines === this.lines) return;
+    const buffer = this.internals.normalBuffer();
+    if (buffer.lines === this.lines) return;
     // A full reset (RIS) replaced the buffers: nothing from before can be read any more. Its
     // rows count as gone, so numbering goes on from where the old buffer ended.
     this.evicted += this.lines?.length ?? 0;
-    this.attach(lines);
+    this.attach(buffer);
     this.store.reset(this.evicted);
+    // The new buffer's saved cursor is fresh, as it is in xterm alone.
+    this.live = 0;
   }
 
   private spanningView(): LineBuffer {
