@@ -5,7 +5,7 @@
  * operation's result into events, so this file can be unit-tested on its own.
  */
 import { CorralError, type SplitDirection } from '../contract/protocol.js';
-import { IdAllocator } from './ids.js';
+import { IdAllocator, type IdCounters } from './ids.js';
 import {
   type LayoutNode,
   leaf,
@@ -273,6 +273,37 @@ export class SessionModel {
     const tab = this.tab(first.tabId);
     tab.layout = swapLeaves(tab.layout, first.id, second.id);
     return tab;
+  }
+
+  // -- saved sessions (src/persist/) ------------------------------------------
+
+  /** The id counters, saved with the session so a restore never reuses an id. */
+  idCounters(): IdCounters {
+    return this.ids.counters();
+  }
+
+  /**
+   * Loads a saved session into an empty model: the records as they were (ids, surface ids,
+   * aliases, layouts, focus, zoom), counters raised above them. The caller (src/persist/)
+   * has checked that the records are consistent.
+   */
+  load(saved: {
+    workspaces: WorkspaceRecord[];
+    tabs: TabRecord[];
+    panes: PaneRecord[];
+    focusedWorkspace: string | null;
+    counters: IdCounters;
+  }): void {
+    if (this.workspaces.size > 0) throw new CorralError('internal_error', 'a saved session loads only into an empty model');
+    for (const workspace of saved.workspaces) this.workspaces.set(workspace.id, workspace);
+    for (const tab of saved.tabs) this.tabs.set(tab.id, tab);
+    for (const pane of saved.panes) {
+      this.panes.set(pane.id, pane);
+      this.bySurface.set(pane.surfaceId, pane);
+      for (const alias of pane.aliases) this.aliasToPane.set(alias, pane.id);
+    }
+    this.focusedWorkspace = saved.focusedWorkspace;
+    this.ids.raiseTo(saved.counters);
   }
 
   // -- lookups --------------------------------------------------------------
