@@ -44,15 +44,15 @@ export function onlySgr(text: string): string {
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (code === 0x1b && text[i + 1] === '[') {
+      // A CSI sequence: parameter bytes 0x30–0x3F, intermediates 0x20–0x2F, one final byte.
       let j = i + 2;
-      // SGR parameters: digits, `;` and `:` (0x30–0x3B).
-      while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3b) j++;
-      if (text[j] === 'm') {
-        out += text.slice(i, j + 1);
-        i = j + 1;
-        continue;
-      }
-      i += 1;
+      while (j < text.length && text.charCodeAt(j) >= 0x30 && text.charCodeAt(j) <= 0x3f) j++;
+      const paramsEnd = j;
+      while (j < text.length && text.charCodeAt(j) >= 0x20 && text.charCodeAt(j) <= 0x2f) j++;
+      const params = text.slice(i + 2, paramsEnd);
+      // Kept only when it is SGR: digits, `;` and `:` then `m`, nothing between.
+      if (text[j] === 'm' && j === paramsEnd && /^[0-9;:]*$/.test(params)) out += text.slice(i, j + 1);
+      i = j + 1;
       continue;
     }
     if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) {

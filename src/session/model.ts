@@ -195,6 +195,10 @@ export class SessionModel {
     } else {
       throw new CorralError('invalid_params', 'pane.move needs one of workspace, tab, new_tab or new_workspace');
     }
+    // Into a new tab of its own workspace, when it is that workspace's only pane: detaching it
+    // would close the workspace before the new tab could be made, so the move is a no-op.
+    const alone = this.workspace(pane.workspaceId).tabs.length === 1 && leaves(this.tab(pane.tabId).layout).length === 1;
+    if (!destTab && destWorkspace?.id === pane.workspaceId && alone) destTab = this.tab(pane.tabId);
     if (destTab && destTab.id === pane.tabId) {
       return { changed: false, pane, previousPaneId: pane.id, previousWorkspaceId: pane.workspaceId, previousTabId: pane.tabId, createdTab, createdWorkspace, closed };
     }
@@ -217,6 +221,8 @@ export class SessionModel {
     } else {
       createdTab = this.createTab({ workspaceId: workspace.id, rootPane: pane, focus: true }).tab;
     }
+    // Its old workspace closed behind it and focus fell to nothing: it goes where the pane went.
+    if (this.focusedWorkspace === null) this.focusedWorkspace = workspace.id;
     return {
       changed: true,
       pane,
