@@ -202,6 +202,8 @@ export const METHOD_TABLE = {
   // Writes only corral's own state file; reveals paths and problems, no pane content.
   'session.save': { gated: 'never' },
   'session.info': { gated: 'read' },
+  // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
+  'session.forget': { gated: 'never' },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHOD_TABLE;

@@ -147,6 +147,8 @@ describe('the gate closed (real server, real bash)', () => {
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),
       'session.save': async () => ({}),
       'session.info': async () => ({}),
+      // Last: it stops this server's saving.
+      'session.forget': async () => ({}),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 
