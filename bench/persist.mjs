@@ -2,7 +2,7 @@
  * Sessions that survive (docs/persistence.md): what saving costs and how fast a restore is.
  *
  * 1. Same run, two servers, 20 panes each with 2000 coloured lines of scrollback and 19 of
- *    them printing a line every 100 ms: one with persistence on (saving changed scrollback
+ *    them printing a line every 500 ms: one with persistence on (saving changed scrollback
  *    every 500 ms, 20× more often than the default 10 s, to catch the worst case), one with
  *    `persist = false`. Measured on both, interleaved:
  *    - echo: a character typed into the quiet pane (`pane.send_text`) → its `surface_changed`
@@ -69,11 +69,11 @@ class Rpc {
     });
   }
   /** Resolves with the first event matching `predicate` from now on. */
-  nextEvent(predicate, timeoutMs = 30_000) {
+  nextEvent(predicate, what, timeoutMs = 30_000) {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.listeners.delete(listener);
-        reject(new Error('event timeout'));
+        reject(new Error(`no ${what} event within ${timeoutMs} ms`));
       }, timeoutMs);
       const listener = (event) => {
         if (!predicate(event)) return;
@@ -123,7 +123,8 @@ async function populate(rpc, server) {
   for (const pane of panes) await waitOutput(rpc, pane, 'FILLED-done');
   // The others stay busy: each save pass has 19 changed panes to read, compress and write.
   for (const pane of panes.slice(1)) {
-    await rpc.call('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; sleep 0.1; done` });
+    // `read -t` times out without a fork: a tick costs the shell a line, not a process.
+    await rpc.call('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; read -r -t 0.5 _; done` });
   }
   return panes;
 }
@@ -132,7 +133,7 @@ async function echoLatencies(rpc, pane, n) {
   const out = [];
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (let i = 0; i < n; i++) {
-    const changed = rpc.nextEvent((e) => e.type === 'surface_changed' && e.pane_id === pane, 5000);
+    const changed = rpc.nextEvent((e) => e.type === 'surface_changed' && e.pane_id === pane, 'echo', 10_000);
     const t0 = performance.now();
     await rpc.call('pane.send_text', { pane_id: pane, text: letters[i % letters.length] });
     await changed;
@@ -195,18 +196,22 @@ export async function run({ quick = false } = {}) {
       sides.push({ name, server, rpc, pane: panes[0], panes, echo: [], flood: [] });
     }
     // Interleaved, so background load on the machine hits both alike.
+    const say = (text) => process.stderr.write(`persist bench: ${text}\n`);
+    say('populated');
     for (let round_ = 0; round_ < 2; round_++) {
       for (const side of round_ % 2 ? [...sides].reverse() : sides) side.echo.push(...(await echoLatencies(side.rpc, side.pane, keystrokes / 2)));
     }
+    say('echo measured');
     for (let i = 0; i < floods; i++) {
       for (const side of i % 2 ? [...sides].reverse() : sides) side.flood.push(await flood(side.rpc, side.pane, file));
     }
 
+    say('flood measured');
     // State write cost per structural change (persistence on).
     const onSide = sides[0];
     const writes = [];
     for (let i = 0; i < 20; i++) {
-      const saved = onSide.rpc.nextEvent((e) => e.type === 'session.saved');
+      const saved = onSide.rpc.nextEvent((e) => e.type === 'session.saved', 'session.saved');
       await onSide.rpc.call('pane.rename', { pane_id: onSide.panes[i % PANES], name: `renamed-${i}` });
       writes.push((await saved).ms);
     }

@@ -227,6 +227,24 @@ function makeReadOnly(dir: string): (() => void) | null {
   }
 }
 
+describe('forgetting (kill-server --forget)', () => {
+  it('session.forget deletes the saved state and scrollback; the stop that follows saves nothing', async () => {
+    server = await sandbox().start();
+    let client = await connect();
+    await client.call('workspace.create', { cwd: server.home });
+    expect((await client.call('session.save', {})).bytes).toBeGreaterThan(0);
+    expect(readdirSync(server.stateDir).sort()).toEqual(['default.json', 'default.scrollback']);
+    expect(await client.call('session.forget', {})).toEqual({ path: join(server.stateDir, 'default.json'), forgotten: true });
+    expect(readdirSync(server.stateDir)).toEqual([]);
+    await client.call('pane.split', { pane_id: 'w1:p1', direction: 'down' });
+    await server.halt('SIGTERM');
+    expect(readdirSync(server.stateDir)).toEqual([]);
+    await server.start();
+    client = await connect();
+    expect((await client.call('pane.list', {})).panes).toEqual([]);
+  });
+});
+
 describe('a state directory that cannot be written', () => {
   it('is reported once and the server keeps running', async (ctx) => {
     server = sandbox({ scripting: true });
@@ -267,5 +285,48 @@ describe('a state directory that cannot be written', () => {
     expect(info.problems[0]).toMatch(/symbolic link/);
     expect((await client.request('session.save', {})).error.message).toMatch(/symbolic link/);
     expect(readdirSync(elsewhere)).toEqual([]);
+  });
+});
+
+describe('agents on restore', () => {
+  it('an agent whose own session id is known starts again on that session with its flags and name; a kind without resume by id is not restarted', async () => {
+    server = sandbox({ scripting: true });
+    const bin = join(server.home, 'bin');
+    mkdirSync(bin);
+    // Stand-ins named like the real CLIs: they print their arguments and stay in the foreground.
+    for (const name of ['claude', 'amp']) {
+      writeFileSync(join(bin, name), `#!/usr/bin/env node\nconsole.log('FAKE-${name.toUpperCase()} ' + JSON.stringify(process.argv.slice(2)));\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+    }
+    (server.env as Record<string, string>).PATH = `${bin}:${server.env.PATH}`;
+    await server.start();
+    let client = await connect();
+    const claude = (await client.call('workspace.create', { cwd: server.home })).root_pane.pane_id;
+    const amp = (await client.call('pane.split', { pane_id: claude, direction: 'right' })).pane.pane_id;
+    for (const [pane, command, seen] of [[claude, 'claude --model opus-test', 'FAKE-CLAUDE'], [amp, 'amp --fast', 'FAKE-AMP']]) {
+      await waitFor(client, pane!, PROMPT);
+      await client.call('pane.run', { pane_id: pane, command });
+      await waitFor(client, pane!, seen!);
+    }
+    // What the agents' hooks would report.
+    await client.call('ai.session_start', { pane_id: claude, kind: 'claude', session_id: 'sess-1234' });
+    await client.call('ai.session_start', { pane_id: amp, kind: 'amp', session_id: 'amp-77' });
+    await client.call('agent.rename', { target: claude, name: 'reviewer' });
+    expect((await client.call('agent.get', { target: 'reviewer' })).agent.session_id).toBe('sess-1234');
+
+    await server.halt('SIGTERM');
+    const saved = JSON.parse(readFileSync(join(server.stateDir, 'default.json'), 'utf8'));
+    expect(saved.panes.find((p: any) => p.id === claude).agent).toMatchObject({ kind: 'claude', name: 'reviewer', session_id: 'sess-1234' });
+    await server.start();
+    client = await connect();
+
+    await waitFor(client, claude, 'FAKE-CLAUDE ["--resume","sess-1234","--model","opus-test"]');
+    const text = (await client.call('pane.read', { pane_id: claude, source: 'recent', lines: 40 })).read.text;
+    expect(text).toContain('resuming claude agent "reviewer", its session sess-1234');
+    // Back under its name once corral sees it again.
+    await expect.poll(async () => (await client.request('agent.get', { target: 'reviewer' })).result?.agent?.pane_id, { timeout: 20_000 }).toBe(claude);
+    await waitFor(client, amp, 'amp agent ran here');
+    const ampText = (await client.call('pane.read', { pane_id: amp, source: 'recent', lines: 40 })).read.text;
+    expect(ampText).toMatch(/amp agent ran here: .*amp --fast \(not restarted: corral cannot resume amp sessions by id\)/);
+    expect(ampText.split('── restored')[1]).not.toContain('FAKE-AMP');
   });
 });
