@@ -226,6 +226,8 @@ export async function run({ quick = false } = {}) {
     const exited = new Promise((r) => on.child.once('exit', r));
     on.child.kill('SIGTERM');
     await exited;
+    // The restored shells draw another prompt, so their first one cannot be mistaken for a saved line.
+    writeFileSync(join(on.env.HOME, '.bashrc'), `PS1='back$ '\n`);
     const restoreStart = performance.now();
     const listenMs = await restart(on);
     const rpc = await Rpc.open(socketOf(on));
@@ -233,7 +235,7 @@ export async function run({ quick = false } = {}) {
     const listed = (await rpc.call('pane.list', {})).panes;
     const answeredMs = performance.now() - restoreStart;
     if (listed.length !== PANES) throw new Error(`restored ${listed.length} panes, expected ${PANES}`);
-    await Promise.all(listed.map((p) => waitOutput(rpc, p.pane_id, `(?s)── restored .*${PROMPT.replace("$", "\\$")}`)));
+    await Promise.all(listed.map((p) => waitOutput(rpc, p.pane_id, 'back\\$')));
     const promptsMs = performance.now() - restoreStart;
     const restoredLines = (await rpc.call('pane.read', { pane_id: listed[5].pane_id, source: 'recent', lines: LINES + 100 })).read.text.split('\n').length;
 

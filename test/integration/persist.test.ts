@@ -320,12 +320,12 @@ describe('agents on restore', () => {
     client = await connect();
 
     await waitFor(client, claude, 'FAKE-CLAUDE ["--resume","sess-1234","--model","opus-test"]');
-    const text = (await client.call('pane.read', { pane_id: claude, source: 'recent', lines: 40 })).read.text;
+    const text = (await client.call('pane.read', { pane_id: claude, source: 'recent-unwrapped', lines: 40 })).read.text;
     expect(text).toContain('resuming claude agent "reviewer", its session sess-1234');
     // Back under its name once corral sees it again.
     await expect.poll(async () => (await client.request('agent.get', { target: 'reviewer' })).result?.agent?.pane_id, { timeout: 20_000 }).toBe(claude);
     await waitFor(client, amp, 'amp agent ran here');
-    const ampText = (await client.call('pane.read', { pane_id: amp, source: 'recent', lines: 40 })).read.text;
+    const ampText = (await client.call('pane.read', { pane_id: amp, source: 'recent-unwrapped', lines: 40 })).read.text;
     expect(ampText).toMatch(/amp agent ran here: .*amp --fast \(not restarted: corral cannot resume amp sessions by id\)/);
     expect(ampText.split('── restored')[1]).not.toContain('FAKE-AMP');
   });
