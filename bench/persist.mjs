@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, CorralServer, percentile, median, round, sleep } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
+import { RpcClient } from './agent-lib.mjs';
 
 export const description = 'persistence: echo p95 and flood with saving on vs off; state write cost; bytes per pane; restore of 20×2000 lines';
 
@@ -29,63 +30,10 @@ const PANES = 20;
 const LINES = 2000;
 const PROMPT = 'bench$';
 
-/** A minimal NDJSON JSON-RPC client with event subscription. */
-class Rpc {
-  static open(path) {
-    return new Promise((resolve, reject) => {
-      const socket = connect(path);
-      socket.once('connect', () => resolve(new Rpc(socket)));
-      socket.once('error', reject);
-    });
-  }
-  constructor(socket) {
-    this.socket = socket;
-    this.buffer = '';
-    this.pending = new Map();
-    this.listeners = new Set();
-    this.id = 1;
-    socket.on('data', (chunk) => {
-      this.buffer += chunk;
-      let nl;
-      while ((nl = this.buffer.indexOf('\n')) !== -1) {
-        const line = this.buffer.slice(0, nl);
-        this.buffer = this.buffer.slice(nl + 1);
-        if (!line.trim()) continue;
-        const msg = JSON.parse(line);
-        if (msg.id !== undefined && this.pending.has(msg.id)) {
-          const { resolve, reject } = this.pending.get(msg.id);
-          this.pending.delete(msg.id);
-          if (msg.error) reject(new Error(msg.error.message));
-          else resolve(msg.result);
-        } else if (msg.method === 'events.event') for (const l of this.listeners) l(msg.params);
-      }
-    });
-  }
-  call(method, params = {}) {
-    const id = this.id++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-    });
-  }
-  /** Resolves with the first event matching `predicate` from now on. */
-  nextEvent(predicate, what, timeoutMs = 30_000) {
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.listeners.delete(listener);
-        reject(new Error(`no ${what} event within ${timeoutMs} ms`));
-      }, timeoutMs);
-      const listener = (event) => {
-        if (!predicate(event)) return;
-        clearTimeout(timer);
-        this.listeners.delete(listener);
-        resolve(event);
-      };
-      this.listeners.add(listener);
-    });
-  }
-  close() {
-    this.socket.destroy();
+/** bench/agent-lib.mjs's client, answering with the result alone. */
+class Rpc extends RpcClient {
+  async request(method, params = {}) {
+    return (await this.call(method, params, 620_000)).result;
   }
 }
 
@@ -100,22 +48,22 @@ function prepare(server, { persist }) {
 }
 
 async function waitOutput(rpc, pane, regex, timeoutMs = 60_000) {
-  await rpc.call('pane.wait_for_output', { pane_id: pane, source: 'recent-unwrapped', match: { type: 'regex', value: regex }, timeout_ms: timeoutMs });
+  await rpc.request('pane.wait_for_output', { pane_id: pane, source: 'recent-unwrapped', match: { type: 'regex', value: regex }, timeout_ms: timeoutMs });
 }
 
 /** 5 workspaces × 4 panes, each with LINES coloured lines; all but the first keep printing. */
 async function populate(rpc, server) {
   const panes = [];
   for (let w = 0; w < PANES / 4; w++) {
-    const root = (await rpc.call('workspace.create', { cwd: server.env.HOME, focus: w === 0 })).root_pane.pane_id;
+    const root = (await rpc.request('workspace.create', { cwd: server.env.HOME, focus: w === 0 })).root_pane.pane_id;
     panes.push(root);
-    panes.push((await rpc.call('pane.split', { pane_id: root, direction: 'right' })).pane.pane_id);
-    panes.push((await rpc.call('pane.split', { pane_id: panes.at(-1), direction: 'down' })).pane.pane_id);
-    panes.push((await rpc.call('pane.split', { pane_id: root, direction: 'down' })).pane.pane_id);
+    panes.push((await rpc.request('pane.split', { pane_id: root, direction: 'right' })).pane.pane_id);
+    panes.push((await rpc.request('pane.split', { pane_id: panes.at(-1), direction: 'down' })).pane.pane_id);
+    panes.push((await rpc.request('pane.split', { pane_id: root, direction: 'down' })).pane.pane_id);
   }
   for (const pane of panes) await waitOutput(rpc, pane, `${PROMPT.replace("$", "\\$")}`);
   for (const pane of panes) {
-    await rpc.call('pane.run', {
+    await rpc.request('pane.run', {
       pane_id: pane,
       command: `for i in $(seq ${LINES}); do printf '\\033[3%dmline %d of pane ${pane} \\033[1mbold\\033[0m plain text\\n' $((i%8)) $i; done; printf '%s-%s\\n' FILLED done`,
     });
@@ -124,7 +72,7 @@ async function populate(rpc, server) {
   // The others stay busy: each save pass has 19 changed panes to read, compress and write.
   for (const pane of panes.slice(1)) {
     // `read -t` times out without a fork: a tick costs the shell a line, not a process.
-    await rpc.call('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; read -r -t 0.5 _; done` });
+    await rpc.request('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; read -r -t 0.5 _; done` });
   }
   return panes;
 }
@@ -133,22 +81,22 @@ async function echoLatencies(rpc, pane, n) {
   const out = [];
   const letters = 'abcdefghijklmnopqrstuvwxyz';
   for (let i = 0; i < n; i++) {
-    const changed = rpc.nextEvent((e) => e.type === 'surface_changed' && e.pane_id === pane, 'echo', 10_000);
+    rpc.drainEvents();
     const t0 = performance.now();
-    await rpc.call('pane.send_text', { pane_id: pane, text: letters[i % letters.length] });
-    await changed;
+    await rpc.request('pane.send_text', { pane_id: pane, text: letters[i % letters.length] });
+    await rpc.nextEvent((e) => e.type === 'surface_changed' && e.pane_id === pane, 10_000);
     out.push(performance.now() - t0);
     await sleep(60);
-    if (i % 40 === 39) await rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
+    if (i % 40 === 39) await rpc.request('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
   }
-  await rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
+  await rpc.request('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
   return out;
 }
 
 async function flood(rpc, pane, file) {
   const tag = Math.random().toString(36).slice(2, 8);
   const t0 = performance.now();
-  await rpc.call('pane.run', { pane_id: pane, command: `cat ${file}; printf '%s-%s\\n' MARK ${tag}` });
+  await rpc.request('pane.run', { pane_id: pane, command: `cat ${file}; printf '%s-%s\\n' MARK ${tag}` });
   await waitOutput(rpc, pane, `MARK-${tag}`, 600_000);
   return (performance.now() - t0) / 1000;
 }
@@ -191,7 +139,7 @@ export async function run({ quick = false } = {}) {
     for (const [name, server] of [['on', on], ['off', off]]) {
       const rpc = await Rpc.open(socketOf(server));
       clients.push(rpc);
-      await rpc.call('events.subscribe', { types: ['surface_changed', 'session.saved'] });
+      await rpc.request('events.subscribe', { types: ['surface_changed', 'session.saved'] });
       const panes = await populate(rpc, server);
       sides.push({ name, server, rpc, pane: panes[0], panes, echo: [], flood: [] });
     }
@@ -210,18 +158,21 @@ export async function run({ quick = false } = {}) {
     // State write cost per structural change (persistence on).
     const onSide = sides[0];
     const writes = [];
+    const builds = [];
     for (let i = 0; i < 20; i++) {
-      const saved = onSide.rpc.nextEvent((e) => e.type === 'session.saved', 'session.saved');
-      await onSide.rpc.call('pane.rename', { pane_id: onSide.panes[i % PANES], name: `renamed-${i}` });
-      writes.push((await saved).ms);
+      onSide.rpc.drainEvents();
+      await onSide.rpc.request('pane.rename', { pane_id: onSide.panes[i % PANES], name: `renamed-${i}` });
+      const { event } = await onSide.rpc.nextEvent((e) => e.type === 'session.saved', 30_000);
+      writes.push(event.ms);
+      builds.push(event.build_ms);
     }
-    await onSide.rpc.call('session.save', {});
+    await onSide.rpc.request('session.save', {});
     const stateDir = join(on.env.XDG_STATE_HOME, 'corral');
     const stateBytes = statSync(join(stateDir, 'default.json')).size;
     const scrollbackBytes = dirBytes(join(stateDir, 'default.scrollback'));
 
     // Restore: SIGTERM (the last save happens then), start again on the same state.
-    for (const pane of onSide.panes) await onSide.rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+c'] });
+    for (const pane of onSide.panes) await onSide.rpc.request('pane.send_keys', { pane_id: pane, keys: ['ctrl+c'] });
     onSide.rpc.close();
     const exited = new Promise((r) => on.child.once('exit', r));
     on.child.kill('SIGTERM');
@@ -232,12 +183,12 @@ export async function run({ quick = false } = {}) {
     const listenMs = await restart(on);
     const rpc = await Rpc.open(socketOf(on));
     clients.push(rpc);
-    const listed = (await rpc.call('pane.list', {})).panes;
+    const listed = (await rpc.request('pane.list', {})).panes;
     const answeredMs = performance.now() - restoreStart;
     if (listed.length !== PANES) throw new Error(`restored ${listed.length} panes, expected ${PANES}`);
     await Promise.all(listed.map((p) => waitOutput(rpc, p.pane_id, 'back\\$')));
     const promptsMs = performance.now() - restoreStart;
-    const restoredLines = (await rpc.call('pane.read', { pane_id: listed[5].pane_id, source: 'recent', lines: LINES + 100 })).read.text.split('\n').length;
+    const restoredLines = (await rpc.request('pane.read', { pane_id: listed[5].pane_id, source: 'recent', lines: LINES + 100 })).read.text.split('\n').length;
 
     const stat = (values) => ({ p50: round(median(values)), p95: round(percentile(values, 95)) });
     const echoOn = stat(sides[0].echo);
@@ -249,6 +200,7 @@ export async function run({ quick = false } = {}) {
       echo_ms: { persist_on: echoOn, persist_off: echoOff, p95_ratio_on_off: round(echoOn.p95 / echoOff.p95) },
       flood_mb_per_s: { persist_on: mbps(sides[0]), persist_off: mbps(sides[1]), ratio_on_off: round(mbps(sides[0]) / mbps(sides[1])) },
       state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(Math.max(...writes)) },
+      state_build_ms_on_event_loop: { p50: round(median(builds)), p95: round(percentile(builds, 95)) },
       bytes_on_disk: { state_file: stateBytes, scrollback_total: scrollbackBytes, per_pane: Math.round((stateBytes + scrollbackBytes) / PANES) },
       restore_ms: { server_listening: round(listenMs), socket_answers_with_all_panes: round(answeredMs), every_prompt_drawn: round(promptsMs) },
       restored_rows_read_back_in_one_pane: restoredLines,

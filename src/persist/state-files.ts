@@ -13,6 +13,7 @@ import { open, readdir, rename, rm, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveSessionName, resolveSocketPath } from '../paths.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -147,4 +148,26 @@ export async function forgetSession(files: SessionFiles): Promise<boolean> {
   await rm(files.state, { force: true });
   await rm(files.scrollbackDir, { recursive: true, force: true });
   return had;
+}
+
+/**
+ * The name a session is saved under: `--session`/CORRAL_SESSION, or for a server on an
+ * explicit `--socket` path (or CORRAL_SOCKET) the socket's file name (`/tmp/x/work.sock` →
+ * `work`), so two servers on different sockets never share a saved session. The server and
+ * `kill-server --forget` both use this.
+ */
+export function stateSessionName(opts: { socket?: string; session?: string }, env: Env = process.env): string {
+  if (opts.session || (!opts.socket && !env.CORRAL_SOCKET)) return resolveSessionName({ session: opts.session }, env);
+  const name = path.basename(resolveSocketPath(opts, env)).replace(/\.sock$/, '').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+  return name === '' || name.startsWith('.') ? 'default' : name;
+}
+
+/**
+ * `corral kill-server --forget` with no server answering: deletes the saved session's files
+ * (a running server is asked with `session.forget` instead, so it does not save them again
+ * while it stops). Returns the state file's path and whether anything was there.
+ */
+export async function forgetSavedSession(opts: { socket?: string; session?: string }, env: Env = process.env): Promise<{ path: string; forgotten: boolean }> {
+  const files = sessionFiles(resolveStateDir(env), stateSessionName(opts, env));
+  return { path: files.state, forgotten: await forgetSession(files) };
 }

@@ -5,13 +5,13 @@ import { CorralCore } from '../core/corral-core.js';
 import { RpcServer } from '../rpc/server.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ConfigError } from '../config/load-config.js';
-import { resolveConfigPath, resolveRuntimeDir, resolveSessionName, resolveSocketPath } from '../paths.js';
+import { resolveConfigPath, resolveRuntimeDir, resolveSocketPath } from '../paths.js';
 import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
 import { Persistence } from '../persist/session-persistence.js';
-import { basename } from 'node:path';
+import { stateSessionName } from '../persist/state-files.js';
 
 export interface StartOptions {
   socket?: string;
@@ -55,7 +55,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const notifier = new Notifier({ core, config: config.notify });
   const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
   // Restored before the socket answers, so the first client already sees the old session.
-  const persistence = await Persistence.start({ core, session: stateSessionName(opts, socketPath, env), env, fresh: Boolean(opts.fresh), log });
+  const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
   core.persistence = persistence;
   const rpc = new RpcServer(core);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
@@ -77,13 +77,3 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   return { core, socketPath, configError, notifier, persistence, stop };
 }
 
-/**
- * The name the session is saved under: `--session`/CORRAL_SESSION, or for a server on an
- * explicit `--socket` path the socket's file name (`/tmp/x/work.sock` → `work`), so two
- * servers on different sockets never share a saved session.
- */
-function stateSessionName(opts: StartOptions, socketPath: string, env: NodeJS.ProcessEnv): string {
-  if (opts.session || (!opts.socket && !env.CORRAL_SOCKET)) return resolveSessionName({ session: opts.session }, env);
-  const name = basename(socketPath).replace(/\.sock$/, '').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
-  return name === '' || name.startsWith('.') ? 'default' : name;
-}

@@ -30,7 +30,7 @@ describe('ScrollbackCapture', () => {
     expect(await capture.capture(300, 17)).toBe(expected());
     await t.write(lines(900, 1200) + 'prompt$ ');
     expect(await capture.capture(300, 17)).toBe(expected());
-    expect((await capture.capture(300)).split('\n')).toHaveLength(300);
+    expect((await capture.capture(300))!.split('\n')).toHaveLength(300);
     t.dispose();
   });
 
