@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'server_not_running',
   // The socket's directory is not private to the user (SPEC §8): server and CLI refuse it.
   'unsafe_socket_dir',
+  // `client.detach` of a client id that is not attached.
+  'client_not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -98,6 +100,7 @@ const TARGET_CODES: ReadonlySet<string> = new Set([
   'tab_not_found',
   'pane_not_found',
   'agent_not_found',
+  'client_not_found',
 ]);
 
 /** The process exit code a CLI verb uses for an error code. */
@@ -204,6 +207,13 @@ export const METHOD_TABLE = {
   'session.info': { gated: 'read' },
   // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
   'session.forget': { gated: 'never' },
+  // Attached clients (SPEC §1, docs/clients.md). An attached client is the user's own
+  // keyboard, as with tmux: the gate governs what scripts send through RPC, not a terminal
+  // someone attached. Detaching a client is a nuisance, not an injection: the panes keep
+  // running and nothing reaches their input, so it is not gated either.
+  'client.attach': { gated: 'never' },
+  'client.list': { gated: 'read' },
+  'client.detach': { gated: 'never' },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHOD_TABLE;
@@ -406,6 +416,8 @@ export const EVENT_TYPES = [
   // The saved session (SPEC §13).
   'session.saved',
   'session.restored',
+  'client.attached',
+  'client.detached',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

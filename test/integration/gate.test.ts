@@ -149,6 +149,9 @@ describe('the gate closed (real server, real bash)', () => {
       'session.info': async () => ({}),
       // Last: it stops this server's saving.
       'session.forget': async () => ({}),
+      'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
+      'client.list': async () => ({}),
+      'client.detach': async () => ({ all: true }),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 
@@ -157,7 +160,10 @@ describe('the gate closed (real server, real bash)', () => {
     for (const method of METHODS) {
       const spec = METHOD_TABLE[method];
       const params = await fixtures[method]();
-      const response = await client.request(method, params);
+      // An attach turns its connection over to binary frames: it gets a connection of its own.
+      const attaching = method === 'client.attach' ? await server.connect() : null;
+      const response = await (attaching ?? client).request(method, params);
+      attaching?.close();
       if (spec.gated === 'always' || spec.gated === 'when-submitting') {
         expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
         expect(response.error.message).toMatch(/--scripting/);
