@@ -119,7 +119,7 @@ async function restart(server) {
   return performance.now() - t0;
 }
 
-export async function run({ quick = false } = {}) {
+async function measure({ quick = false } = {}) {
   const keystrokes = quick ? 40 : 200;
   const floods = quick ? 1 : 3;
   const megabytes = quick ? 5 : 20;
@@ -213,7 +213,22 @@ export async function run({ quick = false } = {}) {
   }
 }
 
+/** bench/run.mjs's form: one row per measure. */
+export async function run(opts) {
+  const result = await measure(opts);
+  return Object.entries(result).map(([metric, value]) => ({ metric, ...(typeof value === 'object' ? flatten(value) : { value }) }));
+}
+
+function flatten(object, prefix = '') {
+  const out = {};
+  for (const [key, value] of Object.entries(object)) {
+    if (typeof value === 'object' && value !== null) Object.assign(out, flatten(value, `${prefix}${key}_`));
+    else out[`${prefix}${key}`] = value;
+  }
+  return out;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const quick = process.argv.includes('--quick');
-  console.log(JSON.stringify(await run({ quick }), null, 2));
+  console.log(JSON.stringify(await measure({ quick }), null, 2));
 }
