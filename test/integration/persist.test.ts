@@ -228,6 +228,32 @@ function makeReadOnly(dir: string): (() => void) | null {
 }
 
 describe('forgetting (kill-server --forget)', () => {
+  it('corral kill-server keeps the session as a restart point; kill-server --forget deletes it, with or without a server', async () => {
+    server = await sandbox().start();
+    let client = await connect();
+    await client.call('workspace.create', { cwd: server.home, label: 'kept' });
+    client.close();
+    expect((await server.cli(['kill-server'])).code).toBe(0);
+    await server.start();
+    client = await connect();
+    expect((await client.call('workspace.list', {})).workspaces.map((w: any) => w.label)).toEqual(['kept']);
+    client.close();
+    const forgot = await server.cli(['kill-server', '--forget']);
+    expect(forgot.code).toBe(0);
+    expect(forgot.stdout).toContain('forgotten');
+    expect(readdirSync(server.stateDir)).toEqual([]);
+    await server.start();
+    client = await connect();
+    expect((await client.call('pane.list', {})).panes).toEqual([]);
+    await client.call('workspace.create', { cwd: server.home });
+    await client.call('session.save', {});
+    await server.halt('SIGTERM');
+    // No server: --forget still deletes the saved session.
+    const offline = await server.cli(['kill-server', '--forget']);
+    expect(offline.code).toBe(0);
+    expect(readdirSync(server.stateDir)).toEqual([]);
+  });
+
   it('session.forget deletes the saved state and scrollback; the stop that follows saves nothing', async () => {
     server = await sandbox().start();
     let client = await connect();
