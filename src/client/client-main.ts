@@ -37,9 +37,9 @@ export async function clientMain(args: readonly string[]): Promise<boolean> {
 }
 
 /** Runs the client and reports failures the CLI's way (SPEC §6: JSON on stderr, exit code). */
-export async function runClientCommand(opts: { attach: boolean; socket?: string; session?: string }): Promise<void> {
+export async function runClientCommand(opts: { attach: boolean; socket?: string; session?: string; fresh?: boolean }): Promise<void> {
   try {
-    process.exitCode = await runClient({ socket: opts.socket, session: opts.session, startServer: !opts.attach });
+    process.exitCode = await runClient({ socket: opts.socket, session: opts.session, startServer: !opts.attach, fresh: opts.fresh });
   } catch (error) {
     const { line, code } = formatClientError(error);
     process.stderr.write(line);

@@ -22,6 +22,8 @@ export interface ClientOptions {
   session?: string;
   /** `corral`: start a background server when none answers. `corral attach`: do not. */
   startServer: boolean;
+  /** `corral --fresh`: the server started now does not restore the saved session (SPEC §13). */
+  fresh?: boolean;
 }
 
 /** Size used when stdout is not a terminal (tests pipe it). */
@@ -109,7 +111,7 @@ export async function runClient(opts: ClientOptions): Promise<number> {
   let socket = await connectTo(socketPath);
   if (!socket) {
     if (!opts.startServer) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}; start one with \`corral\``);
-    await startBackgroundServer(socketPath, { exitEmpty: true });
+    await startBackgroundServer(socketPath, { exitEmpty: true, fresh: opts.fresh, session: opts.session });
     socket = await connectTo(socketPath);
     if (!socket) throw new CorralError('server_not_running', `the server on ${socketPath} stopped answering`);
   }

@@ -32,6 +32,9 @@ export const EVENT_TYPES = [
   'pane.renamed',
   'pane.layout_changed',
   'scripting.changed',
+  // The saved session (SPEC §13).
+  'session.saved',
+  'session.restored',
   'client.attached',
   'client.detached',
 ] as const;
@@ -129,6 +132,24 @@ export interface ScriptingChangedEvent extends Timed {
   scripting: boolean;
 }
 
+/** The session was written to its state file (SPEC §13). */
+export interface SessionSavedEvent extends Timed {
+  type: 'session.saved';
+  path: string;
+  bytes: number;
+  /** Time from start to the file in place, and the part spent building the state on the event loop. */
+  ms: number;
+  build_ms: number;
+}
+
+/** The server started from a saved session. */
+export interface SessionRestoredEvent extends Timed {
+  type: 'session.restored';
+  path: string | null;
+  panes: number;
+  problems: string[];
+}
+
 /** A thin client attached (SPEC §1). */
 export interface ClientAttachedEvent extends Timed {
   type: 'client.attached';
@@ -201,6 +222,8 @@ export type CorralEvent =
   | PaneRenamedEvent
   | SurfaceChangedEvent
   | ScriptingChangedEvent
+  | SessionSavedEvent
+  | SessionRestoredEvent
   | ClientAttachedEvent
   | ClientDetachedEvent
   | AiEvent

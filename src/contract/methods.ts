@@ -189,6 +189,9 @@ export interface MethodParams {
   };
   'client.list': NoParams;
   'client.detach': { client_id?: string; all?: boolean; current?: boolean };
+  'session.save': NoParams;
+  'session.info': NoParams;
+  'session.forget': NoParams;
 }
 
 // ---------------------------------------------------------------------------
@@ -281,6 +284,18 @@ export interface MethodResults {
   'client.attach': { client_id: string; protocol: number };
   'client.list': { clients: ClientInfo[] };
   'client.detach': { detached: string[] };
+  'session.save': { path: string; bytes: number };
+  'session.info': SessionInfo;
+  'session.forget': { path: string; forgotten: boolean };
+}
+
+/** `session.info`: where the session is saved, when, what it was restored from (SPEC §13). */
+export interface SessionInfo {
+  path: string;
+  saved_at: string | null;
+  restored_from: string | null;
+  restored_at: string | null;
+  problems: string[];
 }
 
 // ---------------------------------------------------------------------------
@@ -368,6 +383,11 @@ export const METHOD_TABLE = {
   // running and nothing reaches their input, so it is not gated either.
   'client.attach': { gated: 'never', cli: 'attach', summary: 'Attaches a thin client: after the reply the connection carries binary frames (docs/clients.md).' },
   'client.list': { gated: 'read', cli: 'sessions', summary: 'The attached clients: size, terminal, workspace, activity.' },
+  // Writes only corral's own state file; reveals paths and problems, no pane content.
+  'session.save': { gated: 'never', cli: null, summary: 'Saves the session now (state file and scrollback, SPEC §13).' },
+  'session.info': { gated: 'read', cli: null, summary: 'Where the session is saved, when, what it was restored from, and any problems.' },
+  // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
+  'session.forget': { gated: 'never', cli: 'kill-server --forget', summary: 'Removes the saved session so the next start is empty.' },
   'client.detach': { gated: 'never', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
 } as const satisfies Record<keyof MethodParams, MethodEntry>;
 

@@ -22,6 +22,10 @@ export interface BackgroundOptions {
   scripting?: boolean;
   /** The server ends when its last workspace closes (a server `corral` started for itself). */
   exitEmpty?: boolean;
+  /** Do not restore the saved session (SPEC §13). */
+  fresh?: boolean;
+  /** The session name: the child gets the socket path, and saves its session under this name. */
+  session?: string;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -35,6 +39,8 @@ export async function startBackgroundServer(socketPath: string, opts: Background
   const args = [corralEntry(), 'server', '--socket', socketPath];
   if (opts.scripting) args.push('--scripting');
   if (opts.exitEmpty) args.push('--exit-empty');
+  if (opts.fresh) args.push('--fresh');
+  if (opts.session) args.push('--session', opts.session);
   ensurePrivateDir(dirname(socketPath));
   const logPath = serverLogPath(socketPath);
   const log = openSync(logPath, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);

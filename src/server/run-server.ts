@@ -43,7 +43,7 @@ async function detach(opts: RunServerOptions): Promise<number> {
   const socketPath = resolveSocketPath({ socket: opts.socket, session: opts.session });
   const live = await probeServer(socketPath);
   if (live) throw new CorralError('internal_error', `a corral server (pid ${live.pid}) is already running on ${socketPath}`);
-  const pid = await startBackgroundServer(socketPath, { scripting: opts.scripting });
+  const pid = await startBackgroundServer(socketPath, { scripting: opts.scripting, fresh: opts.fresh, session: opts.session });
   process.stdout.write(JSON.stringify({ result: { socket: socketPath, pid } }) + '\n');
   return 0;
 }

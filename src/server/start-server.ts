@@ -10,6 +10,8 @@ import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
+import { Persistence } from '../persist/session-persistence.js';
+import { stateSessionName } from '../persist/state-files.js';
 import { ClientHub } from '../tui/client-hub.js';
 import { transportOptions } from '../rpc/server.js';
 
@@ -18,6 +20,10 @@ export interface StartOptions {
   session?: string;
   scripting?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** `--fresh`: do not restore the saved session (it is moved aside, SPEC §13). */
+  fresh?: boolean;
+  /** Where the server reports what it cannot do (the saved session's problems); stderr by default. */
+  log?: (message: string) => void;
 }
 
 export interface RunningServer {
@@ -26,6 +32,8 @@ export interface RunningServer {
   configError: ConfigError | null;
   /** Notifications (SPEC §12): runs `[notify] command`; TUIs attach for their terminals. */
   notifier: Notifier;
+  /** The saved session: restored at start, kept current, flushed on stop (SPEC §13). */
+  persistence: Persistence;
   /** The attached clients (SPEC §1). */
   clients: ClientHub;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
@@ -49,10 +57,15 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     agentRules: rulesInUse(loadAllRules(), env),
   });
   const notifier = new Notifier({ core, config: config.notify });
+  const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
+  // Restored before the socket answers, so the first client already sees the old session.
+  const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
+  core.persistence = persistence;
   // The last workspace closed under attached clients: they leave as a quitting TUI did.
-  const clients = new ClientHub({ core, notifier, configError, onEmpty: () => clients.closeAll('', 0) });
+  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => clients.closeAll('', 0) });
   const rpc = new RpcServer(core, transportOptions(env), clients);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
+    persistence.dispose();
     await rpc.close();
     await core.shutdown();
     throw error;
@@ -63,9 +76,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Attached clients hear why before their connections close (they exit 1 and say so).
       clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
+      // Saved while the panes still run: their cwd, programs and lines are still there to read.
+      await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       await rpc.close();
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, notifier, clients, stop };
+  return { core, socketPath, configError, notifier, clients, persistence, stop };
 }
+

@@ -22,6 +22,8 @@ export interface ClientHubOptions {
   core: CorralCore;
   notifier: Notifier;
   configError: ConfigError | null;
+  /** What the saved session could not do (SPEC §13), shown on each client's status line at attach. */
+  problems?: () => readonly string[];
   /** The session's last workspace closed while clients were attached. */
   onEmpty(): void;
 }
@@ -48,6 +50,12 @@ export class ClientHub {
   private renderers: Promise<() => ChromeRenderer> | null = null;
   /** The client whose size the tabs are laid out for. */
   private active: AttachedClient | null = null;
+
+  /** A config error and the saved session's problems, for the status line of a client attaching. */
+  private startupMessage(): { text: string; error: boolean } | null {
+    const problems = [...(this.options.configError ? [this.options.configError.message] : []), ...(this.options.problems?.() ?? [])];
+    return problems.length === 0 ? null : { text: problems.join('; '), error: true };
+  }
 
   constructor(private readonly options: ClientHubOptions) {}
 
@@ -97,7 +105,7 @@ export class ClientHub {
       core,
       notifier: this.options.notifier,
       renderer,
-      startupMessage: this.options.configError ? { text: this.options.configError.message, error: true } : null,
+      startupMessage: this.startupMessage(),
       onActive: (c) => this.makeActive(c),
       isActive: (c) => this.active === c,
       onDetach: (c) => this.drop(c, 0, DETACH_NOTE),

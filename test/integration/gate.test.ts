@@ -145,6 +145,10 @@ describe('the gate closed (real server, real bash)', () => {
       'agent.wait': async () => ({ target: agentPane, until: ['idle', 'done', 'blocked', 'unknown', 'working'], timeout_ms: 2000 }),
       'agent.read': async () => ({ target: agentPane }),
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),
+      'session.save': async () => ({}),
+      'session.info': async () => ({}),
+      // Last: it stops this server's saving.
+      'session.forget': async () => ({}),
       'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
       'client.list': async () => ({}),
       'client.detach': async () => ({ all: true }),

@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['config', 'wait'],
   ['agents'],
   ['core', 'orchestration'],
-  ['actions'],
+  ['actions', 'persist'],
   ['rpc', 'notify'],
   ['components'],
   ['tui'],

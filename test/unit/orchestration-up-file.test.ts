@@ -49,16 +49,23 @@ describe('up files: good', () => {
       name: 'dev',
       layout: 'even_h',
       panes: [
-        { cwd: '/proj/api', command: 'npm run dev', name: 'server', focus: false, env: { PORT: '3000', NODE_ENV: 'development' } },
-        { cwd: '/home/u/notes', agent: 'claude', prompt: 'Read the README', focus: true, env: {} },
-        { cwd: '/abs/dir', focus: false, env: {} },
+        { cwd: '/proj/api', command: 'npm run dev', name: 'server', focus: false, restore: false, env: { PORT: '3000', NODE_ENV: 'development' } },
+        { cwd: '/home/u/notes', agent: 'claude', prompt: 'Read the README', focus: true, restore: false, env: {} },
+        { cwd: '/abs/dir', focus: false, restore: false, env: {} },
       ],
     });
   });
 
+  it('restore = true marks a command pane to re-run on restore; without a command it is refused', () => {
+    expect(parse('[[panes]]\ncommand = "npm run dev"\nrestore = true\n').panes[0]).toMatchObject({ command: 'npm run dev', restore: true });
+    expect(problems('[[panes]]\nagent = "claude"\nrestore = true\n')).toEqual([
+      'examples/review.toml:3: key "restore" in [[panes]] #1 needs "command": it re-runs the command when the session is restored (agents resume on their own)',
+    ]);
+  });
+
   it('defaults: layout tiled, cwd the file directory, no name', () => {
     const plan = parse('[[panes]]\ncommand = "ls"\n');
-    expect(plan).toEqual({ layout: 'tiled', panes: [{ cwd: '/proj', command: 'ls', focus: false, env: {} }] });
+    expect(plan).toEqual({ layout: 'tiled', panes: [{ cwd: '/proj', command: 'ls', focus: false, restore: false, env: {} }] });
   });
 
   it('accepts every layout preset', () => {

@@ -5,6 +5,7 @@ import { CorralError } from '../../contract/protocol.js';
 import { resolveRuntimeDir } from '../../paths.js';
 import { connect } from '../../rpc/client.js';
 import { probeServer } from '../../server/socket-guard.js';
+import { forgetSavedSession } from '../../persist/state-files.js';
 import { cell, formatJsonLine, formatResult, formatTable, UsageError } from '../output.js';
 import { FROM_FLAGS, defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
 
@@ -28,12 +29,22 @@ export const detachCommand = defineCommand({
 
 export const killServerCommand = defineCommand({
   command: 'kill-server',
-  describe: "End the session's server and every pane in it; attached clients exit",
-  builder: (y) => y,
+  describe: "End the session's server and every pane in it; attached clients exit. The session is saved as a restart point (docs/persistence.md)",
+  builder: (y) =>
+    y.option('forget', { type: 'boolean', default: false, describe: 'delete the saved session instead of keeping it (also with no server running)' }),
   handler: async (argv) => {
     try {
       const socketPath = socketPathOf(argv);
       const live = await probeServer(socketPath);
+      let forgotten: { path: string; forgotten: boolean } | null = null;
+      if (argv.forget) {
+        // A running server deletes its files and stops saving, so its shutdown writes nothing back.
+        forgotten = live ? await forgetOnServer(socketPath) : await forgetSavedSession({ socket: argv.socket, session: argv.session });
+        if (!live) {
+          out(`${formatResult({ forgotten: forgotten!.forgotten, state: forgotten!.path })}\n`);
+          return;
+        }
+      }
       if (!live) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}`);
       // The server's own SIGTERM path: clients told, panes ended, socket removed.
       process.kill(live.pid, 'SIGTERM');
@@ -42,12 +53,22 @@ export const killServerCommand = defineCommand({
         if (Date.now() > deadline) throw new CorralError('timeout', `the server (pid ${live.pid}) did not stop within ${KILL_WAIT_MS / 1000} s`);
         await new Promise((resolve) => setTimeout(resolve, KILL_POLL_MS));
       }
-      out(`${formatResult({ pid: live.pid, socket: socketPath })}\n`);
+      out(`${formatResult({ pid: live.pid, socket: socketPath, ...(forgotten ? { forgotten: forgotten.forgotten, state: forgotten.path } : {}) })}\n`);
     } catch (error) {
       reportError(error);
     }
   },
 });
+
+/** `session.forget` on the running server: it deletes its saved session and stops saving. */
+async function forgetOnServer(socketPath: string): Promise<{ path: string; forgotten: boolean }> {
+  const client = await connect(socketPath);
+  try {
+    return await client.call('session.forget', {});
+  } finally {
+    client.close();
+  }
+}
 
 export interface SessionRow {
   name: string;

@@ -15,6 +15,7 @@ export const serverCommand = defineCommand({
         describe: 'open the scripting gate: allow verbs that submit input (also CORRAL_SCRIPTING=1)',
       })
       .option('detach', { type: 'boolean', default: false, describe: 'fork into the background; return once the socket answers' })
+      .option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' })
       // Set by `corral` on the server it starts for itself (tmux's exit-empty); not for scripts.
       .option('exit-empty', { type: 'boolean', default: false, hidden: true }),
   handler: async (argv) => {
@@ -26,6 +27,7 @@ export const serverCommand = defineCommand({
         session: argv.session,
         scripting: argv.scripting,
         detach: argv.detach,
+        fresh: argv.fresh,
         exitEmpty: argv['exit-empty'],
       });
     } catch (error) {
@@ -39,14 +41,17 @@ function clientCommand(command: string, describe: string, attach: boolean) {
   return defineCommand({
     command,
     describe,
-    builder: (y) => y,
+    builder: (y) =>
+      attach
+        ? y
+        : y.option('fresh', { type: 'boolean', default: false, describe: 'a server started now does not restore the saved session; it is moved aside (docs/persistence.md)' }),
     handler: async (argv) => {
       try {
         socketPathOf(argv); // a bad --session is a usage error before anything connects
       } catch (error) {
         return reportError(error);
       }
-      await runClientCommand({ attach, socket: argv.socket, session: argv.session });
+      await runClientCommand({ attach, socket: argv.socket, session: argv.session, fresh: Boolean((argv as { fresh?: boolean }).fresh) });
     },
   });
 }

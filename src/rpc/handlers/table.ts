@@ -15,6 +15,7 @@ import { eventHandlers } from './events.js';
 import { agentHandlers, hookHandlers } from './agents.js';
 import { upHandlers } from './up.js';
 import { clientHandlers } from './clients.js';
+import { sessionHandlers } from './session.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -26,6 +27,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...agentHandlers,
   ...upHandlers,
   ...clientHandlers,
+  ...sessionHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */
