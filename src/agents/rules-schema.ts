@@ -86,7 +86,20 @@ export interface ResumeSpec {
   idFrom: string;
   /** The agent version this was checked on in the lab; null when not checked. */
   verifiedWith: string | null;
+  /**
+   * Options of the agent's command line that take a value, so the value is not taken for a
+   * prompt (`value_options`): `--model` one value, `--debug?` an optional one (taken unless
+   * the next word is an option), `--add-dir...` every word up to the next option.
+   */
+  valueOptions: ReadonlyMap<string, OptionArity>;
+  /** Options dropped from a resumed argv, with their values: they pick or start another session, or re-send a prompt (`drop_options`). */
+  dropOptions: ReadonlySet<string>;
+  /** Positional words are kept (Kilo's is a project directory); by default they are a prompt and dropped (`keep_positionals`). */
+  keepPositionals: boolean;
 }
+
+/** How many words after an option are its value. */
+export type OptionArity = 'one' | 'optional' | 'many';
 
 /** One problem in a rule file, with a complete `file:line: …` message. */
 export interface RuleFileIssue {
@@ -129,7 +142,9 @@ export const RULE_DEFAULTS = {
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
 const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'rule'] as const;
-const RESUME_KEYS = ['args', 'id_from', 'verified_with'] as const;
+const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals'] as const;
+/** `--name`, `-n`, with `?` (optional value) or `...` (many) in value_options. */
+const OPTION_SPEC_RE = /^(--?[A-Za-z0-9][A-Za-z0-9_-]*)(\?|\.\.\.)?$/;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
 const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -372,8 +387,34 @@ function parseResume(value: unknown, line: number | null, fail: (line: number | 
   else if (args.filter((a) => (a as string).includes('{id}')).length !== 1) bad('args', 'key "args" must hold "{id}" exactly once');
   if (typeof value.id_from !== 'string' || value.id_from === '') bad('id_from', 'key "id_from" must be a non-empty string');
   if (value.verified_with !== undefined && (typeof value.verified_with !== 'string' || value.verified_with === '')) bad('verified_with', 'key "verified_with" must be a non-empty string');
+  const options = (key: 'value_options' | 'drop_options', suffixes: boolean): Array<[string, OptionArity]> => {
+    const list = value[key];
+    if (list === undefined) return [];
+    const what = suffixes ? 'option names like "--model", "-d?" or "--add-dir..."' : 'option names like "--resume" or "-c"';
+    if (!Array.isArray(list)) {
+      bad(key, `key "${key}" must be an array of ${what}`);
+      return [];
+    }
+    const parsed: Array<[string, OptionArity]> = [];
+    for (const entry of list) {
+      const m = typeof entry === 'string' ? OPTION_SPEC_RE.exec(entry) : null;
+      if (!m || (!suffixes && m[2] !== undefined)) bad(key, `key "${key}" must hold ${what}, got ${describe(entry)}`);
+      else parsed.push([m[1]!, m[2] === '?' ? 'optional' : m[2] === '...' ? 'many' : 'one']);
+    }
+    return parsed;
+  };
+  const valueOptions = new Map(options('value_options', true));
+  const dropOptions = new Set(options('drop_options', false).map(([name]) => name));
+  if (value.keep_positionals !== undefined && typeof value.keep_positionals !== 'boolean') bad('keep_positionals', 'key "keep_positionals" must be true or false');
   if (!ok) return null;
-  return { args: args as string[], idFrom: value.id_from as string, verifiedWith: (value.verified_with as string | undefined) ?? null };
+  return {
+    args: args as string[],
+    idFrom: value.id_from as string,
+    verifiedWith: (value.verified_with as string | undefined) ?? null,
+    valueOptions,
+    dropOptions,
+    keepPositionals: value.keep_positionals === true,
+  };
 }
 
 /** The argv that resumes session `id` of an agent whose rules carry `[resume]`. */
