@@ -11,8 +11,10 @@ import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
 import { foregroundProcess } from '../pty/foreground.js';
 import { detectForeground, programName } from './process-detect.js';
-import { evaluateRules, explainRules, GENERIC_KIND, provenanceOf, ruleTrust, type AgentRules, type RuleTrust, type ScreenSnapshot } from './rules.js';
+import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
+import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
+import { agentProcessFacts, findSessionId } from './session-files.js';
 
 export const TRACKING = {
   /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
@@ -43,6 +45,8 @@ export interface RegistryHost {
   isWatched(pane: PaneRecord): boolean;
   emit(event: Omit<CorralEvent, 'ts'>): void;
   stallThresholdMs(): number;
+  /** The pane's live cwd, where an agent's session files are matched (optional: /proc is read first). */
+  paneCwd?(pane: PaneRecord): string;
 }
 
 interface TrackedAgent {
@@ -51,8 +55,19 @@ interface TrackedAgent {
   name: string | null;
   /** The rules its screen is read with: its kind's own, or the generic set (no rules for it). */
   rules: AgentRules | null;
-  /** The agent's own session id, from its hook payloads (SPEC §13), once one arrived. */
+  /**
+   * The agent's own session id (SPEC §13): from its hook payloads, else the id its argv
+   * resumes, else its session files (looked up after it starts and after each turn).
+   */
   sessionId: string | null;
+  /** Where `sessionId` came from: a hook's word outranks a guess from files. */
+  sessionIdFrom: 'hook' | 'argv' | 'files' | null;
+  /** A session-file lookup is running. */
+  sessionLookup: boolean;
+  /** The command line it was started with (program first), when corral started it. */
+  argv: string[] | null;
+  /** When corral first saw it: session files older than this (and untouched since) are not its. */
+  startedAt: number;
   state: AgentState;
   /** The verdict and evidence behind the current screen status, for `agent explain`. */
   lastVerdict: ReturnType<typeof evaluateRules> | null;
@@ -150,7 +165,11 @@ export class AgentRegistry {
     const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
     const wasReady = agent.state.snapshot().interactiveReady;
     // The agent's own session id, for resuming it later (SPEC §13); hooks carry it on every event.
-    agent.sessionId = text('session_id') ?? agent.sessionId;
+    const hookSession = text('session_id');
+    if (hookSession !== null && isValidSessionId(hookSession)) {
+      agent.sessionId = hookSession;
+      agent.sessionIdFrom = 'hook';
+    }
     let change: StatusChange | null = null;
     switch (event) {
       case 'ai.prompt_submit':
@@ -387,6 +406,10 @@ export class AgentRegistry {
       name: null,
       rules: this.rulesFor(kind),
       sessionId: null,
+      sessionIdFrom: null,
+      sessionLookup: false,
+      argv: null,
+      startedAt: Date.now(),
       state: new AgentState(this.counter, Date.now()),
       lastVerdict: null,
       pendingIdleSince: null,
@@ -488,7 +511,7 @@ export class AgentRegistry {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
-      ready: verdict.rule?.state === 'idle' || !hasReadyRule(rules),
+      ready: wasReady || showsReady(rules, verdict, snap),
     });
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
@@ -509,6 +532,54 @@ export class AgentRegistry {
     }
     this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, previous_status: change.from });
     this.updateStallTimer();
+    if (change.to === 'idle' || change.to === 'done') this.lookUpSessionId(pane, agent);
+  }
+
+  // -- the agent's own session (SPEC §13) ---------------------------------------
+
+  /**
+   * Records the command line `agent start` typed: what a restore resumes with. An argv that
+   * already resumes a session (`--resume <id>`) names that session.
+   */
+  noteStarted(pane: PaneRecord, argv: readonly string[]): void {
+    const agent = this.agentIn(pane);
+    if (!agent) return;
+    agent.argv = [...argv];
+    const resumed = resumedSessionId(agent.kind, argv);
+    if (resumed !== null && agent.sessionIdFrom !== 'hook') {
+      agent.sessionId = resumed;
+      agent.sessionIdFrom = 'argv';
+    }
+    this.lookUpSessionId(pane, agent);
+  }
+
+  /** The argv that resumes the pane's agent in its own session, or null (no id, no resume form). */
+  resumeCommand(pane: PaneRecord): string[] | null {
+    const agent = this.agentIn(pane);
+    if (!agent?.sessionId) return null;
+    const argv = agent.argv ?? [agent.kind];
+    return resumeArgv(agent.kind, agent.sessionId, argv);
+  }
+
+  /** Looks for the agent's session id in its session files, when nothing better named it. */
+  private lookUpSessionId(pane: PaneRecord, agent: TrackedAgent): void {
+    const specs = resumeSpec(agent.kind)?.sessionFiles ?? [];
+    if (agent.sessionIdFrom !== null || agent.sessionLookup || agent.pid === null || specs.length === 0) return;
+    const claimed = new Set<string>();
+    for (const other of this.agents()) if (other.agent !== agent && other.agent.sessionId) claimed.add(other.agent.sessionId);
+    const facts = agentProcessFacts(agent.pid, this.core.paneCwd?.(pane) ?? '', agent.startedAt, claimed);
+    if (!facts) return;
+    agent.sessionLookup = true;
+    findSessionId(specs, facts)
+      .then((id) => {
+        if (id === null || agent.sessionIdFrom !== null || this.agentIn(pane) !== agent) return;
+        agent.sessionId = id;
+        agent.sessionIdFrom = 'files';
+      })
+      .catch(() => {})
+      .finally(() => {
+        agent.sessionLookup = false;
+      });
   }
 
   private eventFields(agent: TrackedAgent) {
@@ -560,9 +631,20 @@ export class AgentRegistry {
   }
 }
 
-/** Whether a kind's rules can positively show its input is live (an idle rule that is not an interrupt). */
-function hasReadyRule(rules: AgentRules): boolean {
-  return rules.rules.some((rule) => rule.state === 'idle' && !rule.interrupted);
+/** An idle rule that is not an interrupt: positive evidence that the agent's input is live. */
+function isReadyRule(rule: Rule): boolean {
+  return rule.state === 'idle' && !rule.interrupted;
+}
+
+/**
+ * Whether the screen shows the agent's input is live: a ready rule matches, even under a
+ * higher interrupt rule (a resumed pi redraws an old "Operation aborted" above its editor,
+ * which alone says nothing of readiness); a kind with no ready rule is ready when idle.
+ */
+function showsReady(rules: AgentRules, verdict: RuleVerdict, snap: ScreenSnapshot): boolean {
+  if (verdict.rule && isReadyRule(verdict.rule)) return true;
+  if (!rules.rules.some(isReadyRule)) return true;
+  return verdict.rule?.interrupted === true && matchingRules(rules, snap).some(({ rule }) => isReadyRule(rule));
 }
 
 /** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */

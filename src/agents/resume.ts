@@ -103,3 +103,20 @@ function isValueWord(word: string): boolean {
 function isOption(word: string): boolean {
   return word.length > 1 && word.startsWith('-') && word !== '--';
 }
+
+/** The session id an argv already resumes (`claude --resume <id>`), or null. */
+export function resumedSessionId(kind: string, argv: readonly string[], rules?: ReadonlyMap<string, AgentRules>): string | null {
+  const spec = resumeSpec(kind, rules);
+  if (!spec) return null;
+  const at = spec.args.findIndex((arg) => arg.includes('{id}'));
+  const [prefix, suffix] = spec.args[at]!.split('{id}') as [string, string];
+  const before = spec.args.slice(0, at);
+  for (let i = before.length; i < argv.length; i++) {
+    if (!before.every((arg, j) => argv[i - before.length + j] === arg)) continue;
+    const word = argv[i]!;
+    if (!word.startsWith(prefix) || !word.endsWith(suffix)) continue;
+    const id = word.slice(prefix.length, word.length - suffix.length);
+    if (isValidSessionId(id)) return id;
+  }
+  return null;
+}
