@@ -20,6 +20,8 @@
  * Words after `--` are positional. An unknown option is kept as one word (its value, if it
  * has one and is written apart, is then taken for a positional).
  */
+import { canonicalExecutable } from './kinds.js';
+import { detectKind } from './process-detect.js';
 import { loadAllRules, resumeArgs, type AgentRules, type ResumeSpec } from './rules.js';
 
 /**
@@ -47,17 +49,33 @@ export function resumeSpec(kind: string, rules: ReadonlyMap<string, AgentRules> 
 
 /**
  * The argv (program first) that resumes session `sessionId` of a `kind` agent started with
- * `argv`; null for a kind with no resume by id, or an id that is not a plain word.
+ * `argv` (what `agent start` typed, or the process's argv); null for a kind with no resume by
+ * id, or an id that is missing or not a plain word.
  */
-export function resumeArgv(kind: string, sessionId: string, argv: readonly string[], rules?: ReadonlyMap<string, AgentRules>): string[] | null {
+export function resumeArgv(kind: string, sessionId: string | null | undefined, argv: readonly string[], rules?: ReadonlyMap<string, AgentRules>): string[] | null {
   const spec = resumeSpec(kind, rules);
-  if (!spec || !isValidSessionId(sessionId) || argv.length === 0) return null;
+  if (!spec || !sessionId || !isValidSessionId(sessionId)) return null;
+  // No argv known (a pane found running the agent): its plain executable.
+  if (argv.length === 0) argv = [canonicalExecutable(kind)];
+  argv = commandLine(kind, argv);
   const { options, positionals } = keptArguments(spec, argv.slice(1));
   const resume = resumeArgs(spec, sessionId);
   // A subcommand (`codex resume <id>`) must follow the program; options go after it. Kept
   // positionals come last, so a `--` before them cannot swallow the resume form.
   const subcommand = !resume[0]!.startsWith('-');
   return subcommand ? [argv[0]!, ...resume, ...options, ...positionals] : [argv[0]!, ...options, ...resume, ...positionals];
+}
+
+/**
+ * The agent's command line from a process argv: `node …/gemini-cli/dist/index.js -m x` →
+ * `gemini -m x` (the first word that is the agent itself becomes its executable); an argv
+ * with no such word is taken as it is.
+ */
+export function commandLine(kind: string, argv: readonly string[]): string[] {
+  for (let i = 0; i < argv.length; i++) {
+    if (detectKind([argv[i]!])?.kind === kind) return i === 0 ? [...argv] : [canonicalExecutable(kind), ...argv.slice(i + 1)];
+  }
+  return [...argv];
 }
 
 /** The words of `args` (argv without the program) that a resumed start keeps. */

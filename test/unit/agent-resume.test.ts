@@ -82,10 +82,18 @@ describe('resumeArgv per kind', () => {
     expect(resumeArgv('claude', ID, ['claude', '--model'])).toEqual(['claude', '--resume', ID]);
   });
 
+  it('takes a process argv as the agent command line: interpreter and script become the executable', () => {
+    expect(resumeArgv('gemini', ID, ['node', '/opt/lib/node_modules/@google/gemini-cli/dist/index.js', '-m', 'pro', 'hello'])).toEqual(['gemini', '-m', 'pro', '--resume', ID]);
+    expect(resumeArgv('codex', ID, ['/usr/bin/node', '/x/node_modules/.bin/codex', '--search'])).toEqual(['codex', 'resume', ID, '--search']);
+    expect(resumeArgv('claude', ID, ['claude', '--model', 'opus'])).toEqual(['claude', '--model', 'opus', '--resume', ID]);
+  });
+
   it('is null for a kind with no resume by id, an unknown kind, an empty argv or an unsafe id', () => {
     expect(resumeArgv('cursor', ID, ['cursor-agent'])).toBeNull();
     expect(resumeArgv('nosuchkind', ID, ['x'])).toBeNull();
-    expect(resumeArgv('claude', ID, [])).toBeNull();
+    expect(resumeArgv('claude', null, ['claude'])).toBeNull();
+    // No argv known: the kind's plain executable.
+    expect(resumeArgv('claude', ID, [])).toEqual(['claude', '--resume', ID]);
     for (const bad of ['', '--dangerously-skip-permissions', 'a b', 'id\x1b[2J', 'x'.repeat(200), 'a;rm']) expect(resumeArgv('claude', bad, ['claude']), JSON.stringify(bad)).toBeNull();
     expect(isValidSessionId(ID)).toBe(true);
     expect(isValidSessionId('ses_dd100af97ffezM3GVI3oKS12Uz')).toBe(true);
