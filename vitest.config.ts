@@ -9,5 +9,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Fails the run if a test saved a session into the real ~/.local/state/corral.
+    globalSetup: ['test/real-state-guard.ts'],
   },
 });

@@ -42,6 +42,8 @@ export function makeSandbox(prefix = 'corral-tui-bench-') {
     HOME: home,
     XDG_RUNTIME_DIR: join(dir, 'run'),
     XDG_CONFIG_HOME: join(home, '.config'),
+    // The server's saved session (docs/persistence.md) stays in the sandbox.
+    XDG_STATE_HOME: join(dir, 'state'),
     SHELL: shell,
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',

@@ -68,6 +68,7 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
     if (spec.name !== undefined) core.renamePane(pane.id, spec.name);
     // Typed ahead: the shell reads it once it is up, as it would from a person.
     if (spec.command !== undefined) core.writeToPane(pane, `${spec.command}\r`);
+    if (spec.command !== undefined && spec.restore) core.setRestoreCommand(pane, spec.command);
   });
   const focus = plan.panes.findIndex((spec) => spec.focus);
   if (focus >= 0) core.focusPane(panes[focus]!.id);

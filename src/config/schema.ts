@@ -12,6 +12,10 @@ export interface Config {
   shell: string;
   scrollback_lines: number;
   max_panes: number;
+  /** Save the session and restore it when the server starts (SPEC §13). */
+  persist: boolean;
+  persist_scrollback_lines: number;
+  resume_agents: boolean;
   keys: KeysConfig;
   ui: UiConfig;
   notify: NotifyConfig;
@@ -42,6 +46,8 @@ type Env = Record<string, string | undefined>;
 export const CONFIG_LIMITS = {
   /** More than a million lines per pane would cost hundreds of MB per pane in xterm's buffer. */
   maxScrollbackLines: 1_000_000,
+  /** Saved lines are read, compressed and written again every time a pane changes: 100k lines per pane is plenty. */
+  maxPersistScrollbackLines: 100_000,
   /** Each pane is a process and a pty; past this many the host's limits (fds, pids) bite first. */
   maxMaxPanes: 65_536,
   /** A stall threshold past a day is meaningless, and keeps the ms value far from setTimeout's 2^31 overflow. */
@@ -108,6 +114,14 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '512',
     doc: 'most panes one server holds; creating more is refused with invalid_params',
   },
+  { path: 'persist', check: isBool, defaultText: 'true', doc: 'save the session and restore it when the server starts (docs/persistence.md)' },
+  {
+    path: 'persist_scrollback_lines',
+    check: intBetween(0, CONFIG_LIMITS.maxPersistScrollbackLines),
+    defaultText: '2000',
+    doc: 'lines of scrollback per pane saved with the session and restored (0 = none)',
+  },
+  { path: 'resume_agents', check: isBool, defaultText: 'true', doc: "on restore, resume each agent's own session by id where its kind can" },
   { path: 'keys.prefix', check: isChord, defaultText: '"ctrl+b"', doc: 'the prefix key that starts every TUI command' },
   {
     path: 'ui.sidebar_width',
@@ -144,6 +158,9 @@ export function defaultConfig(env: Env = process.env): Config {
     shell,
     scrollback_lines: 10_000,
     max_panes: 512,
+    persist: true,
+    persist_scrollback_lines: 2000,
+    resume_agents: true,
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },

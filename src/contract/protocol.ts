@@ -199,6 +199,9 @@ export const METHOD_TABLE = {
   'agent.wait': { gated: 'read' },
   'agent.read': { gated: 'read' },
   'agent.send_keys': { gated: 'always' },
+  // Writes only corral's own state file; reveals paths and problems, no pane content.
+  'session.save': { gated: 'never' },
+  'session.info': { gated: 'read' },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHOD_TABLE;
@@ -398,6 +401,9 @@ export const EVENT_TYPES = [
   'pane.renamed',
   'pane.layout_changed',
   'scripting.changed',
+  // The saved session (SPEC §13).
+  'session.saved',
+  'session.restored',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

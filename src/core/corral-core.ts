@@ -54,6 +54,27 @@ interface LivePane {
   exited: boolean;
   exitCode: number | null;
   exitSignal: string | null;
+  /** Variables given at creation (an `up` file's `env`): saved with the session (SPEC §13). */
+  createdEnv: Record<string, string>;
+  /** A command re-run when the session is restored (`up` file `restore = true`). */
+  restoreCommand: string | null;
+}
+
+/** How one pane of a saved session starts again (src/persist/restore.ts decides). */
+export interface RestoredPaneStart {
+  cwd: string;
+  env: Record<string, string>;
+  /** Written into the pane's terminal before the shell's first output: saved lines, the restored line. */
+  preamble: string;
+  /** Typed into the fresh shell (a resumed agent, an `up` pane's command); null for none. */
+  input: string | null;
+  restoreCommand: string | null;
+}
+
+/** The saved session (src/persist/), as the `session.*` RPC methods reach it. */
+export interface SessionPersistence {
+  save(): Promise<{ path: string; bytes: number }>;
+  info(): { path: string; saved_at: string | null; restored_from: string | null; restored_at: string | null; problems: string[] };
 }
 
 export class CorralCore {
@@ -68,6 +89,8 @@ export class CorralCore {
   /** The attached TUI's view, or null when none is attached. */
   private clientView: ClientView | null = null;
   readonly agents: AgentRegistry;
+  /** Set by the server when it saves its session; null in tests and with nothing to save to. */
+  persistence: SessionPersistence | null = null;
 
   constructor(readonly options: CoreOptions) {
     this.scripting = options.scripting || options.config.ai_unrestricted;
@@ -395,6 +418,47 @@ export class CorralCore {
     return this.resolve(selector)[0]!;
   }
 
+  // -- saved sessions (src/persist/) ------------------------------------------
+
+  /** What a pane was created with, for the saved session. */
+  paneLaunch(pane: PaneRecord): { env: Record<string, string>; restoreCommand: string | null } {
+    const live = this.live.get(pane.surfaceId);
+    return { env: { ...live?.createdEnv }, restoreCommand: live?.restoreCommand ?? null };
+  }
+
+  /** Marks the command a pane re-runs when the session is restored (`up` file `restore = true`). */
+  setRestoreCommand(pane: PaneRecord, command: string | null): void {
+    const live = this.live.get(pane.surfaceId);
+    if (live) live.restoreCommand = command;
+  }
+
+  /**
+   * Recreates a saved session in an empty core: the model's records as saved (same ids), one
+   * fresh shell per pane as `plan` says. Emits the usual created events, so clients and the
+   * saver see the panes appear.
+   */
+  restoreSession(records: Parameters<SessionModel['load']>[0], plan: (pane: PaneRecord) => RestoredPaneStart): void {
+    this.model.load(records);
+    for (const workspace of this.model.workspaces.values()) {
+      this.emit({ type: 'workspace.created', workspace: workspace.id });
+      for (const tabId of workspace.tabs) {
+        const tab = this.model.tab(tabId);
+        this.emit({ type: 'tab.created', workspace: workspace.id, tab: tab.id });
+        for (const pane of this.model.tabPanes(tab.id)) {
+          const start = plan(pane);
+          pane.startCwd = start.cwd;
+          this.startPane(pane, start.env, start.preamble);
+          const live = this.live.get(pane.surfaceId)!;
+          live.restoreCommand = start.restoreCommand;
+          if (start.input !== null) void live.host.write(start.input).catch(() => {});
+          this.emitPaneCreated(pane);
+        }
+        this.layoutTab(tab);
+      }
+    }
+    this.emitFocusIfChanged();
+  }
+
   // -- lifecycle ------------------------------------------------------------
 
   /** Ends every pane's process group; used on server shutdown. */
@@ -431,7 +495,7 @@ export class CorralCore {
     return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
   }
 
-  private startPane(pane: PaneRecord, extraEnv?: Record<string, string>): void {
+  private startPane(pane: PaneRecord, extraEnv?: Record<string, string>, preamble?: string): void {
     const tab = this.model.tab(pane.tabId);
     const rect = this.tabRects(tab).get(pane.id) ?? this.area();
     const size = this.contentRect(rect);
@@ -450,7 +514,19 @@ export class CorralCore {
       scrollback: this.config.scrollback_lines,
     });
     host.terminal.log.label = `surface ${pane.surfaceId}`;
-    const live: LivePane = { host, shell: this.config.shell, surfaceChangedTimer: null, lastSurfaceChangedAt: 0, exited: false, exitCode: null, exitSignal: null };
+    const live: LivePane = {
+      host,
+      shell: this.config.shell,
+      surfaceChangedTimer: null,
+      lastSurfaceChangedAt: 0,
+      exited: false,
+      exitCode: null,
+      exitSignal: null,
+      createdEnv: { ...extraEnv },
+      restoreCommand: null,
+    };
+    // Before the shell can print: the pty's first output arrives on a later turn of the loop.
+    if (preamble) void host.terminal.write(preamble);
     this.live.set(pane.surfaceId, live);
     host.onOutput(() => {
       this.onPaneOutput(pane.surfaceId);

@@ -8,7 +8,7 @@ import { AGENT_KINDS } from '../agents/kinds.js';
 import { suggest } from '../config/suggest.js';
 import type { Checker, KeyPath, Table } from './toml-doc.js';
 
-export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env'] as const;
+export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env', 'restore'] as const;
 
 /** At most this many panes in one `up` file or flow (SPEC §10). */
 export const MAX_PANES = 32;
@@ -23,6 +23,8 @@ export interface PaneSpec {
   prompt?: string;
   focus: boolean;
   env: Record<string, string>;
+  /** Re-run `command` when a saved session is restored (SPEC §13); other programs are not. */
+  restore: boolean;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -80,6 +82,10 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
     check.add([...at, 'prompt'], `key "prompt"${context} needs "agent": the prompt is typed into the agent`);
   }
   const focus = check.bool(table, 'focus', at, context) ?? false;
+  const restore = check.bool(table, 'restore', at, context) ?? false;
+  if (restore && table.command === undefined) {
+    check.add([...at, 'restore'], `key "restore"${context} needs "command": it re-runs the command when the session is restored (agents resume on their own)`);
+  }
   const env: Record<string, string> = {};
   const envTable = check.table(table, 'env', at, context);
   if (envTable) {
@@ -89,7 +95,7 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
       else env[key] = value;
     }
   }
-  const spec: PaneSpec = { cwd, focus, env };
+  const spec: PaneSpec = { cwd, focus, env, restore };
   if (agent !== undefined) spec.agent = agent;
   if (command !== undefined) spec.command = command;
   if (name !== undefined) spec.name = name;

@@ -20,6 +20,7 @@ import { surfaceHandlers } from './handlers/surface.js';
 import { eventHandlers } from './handlers/events.js';
 import { agentHandlers } from './handlers/agents.js';
 import { upHandlers } from './handlers/up.js';
+import { sessionHandlers } from './handlers/session.js';
 import { withGate } from './gate.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
@@ -34,6 +35,7 @@ const HANDLERS: HandlerTable = withGate({
   ...eventHandlers,
   ...agentHandlers,
   ...upHandlers,
+  ...sessionHandlers,
 });
 
 /** Converts anything thrown by a handler into a JSON-RPC error with a `data.code`. */

@@ -44,6 +44,9 @@ async function detach(opts: RunServerOptions): Promise<number> {
   if (live) throw new CorralError('internal_error', `a corral server (pid ${live.pid}) is already running on ${socketPath}`);
   const args = [corralEntry(), 'server', '--socket', socketPath];
   if (opts.scripting) args.push('--scripting');
+  if (opts.fresh) args.push('--fresh');
+  // The child gets the socket path, not the name: keep the name the session is saved under.
+  if (opts.session) args.push('--session', opts.session);
   ensurePrivateDir(dirname(socketPath));
   // Never through a symlink planted where the log goes.
   const log = openSync(join(dirname(socketPath), 'server.log'), constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);

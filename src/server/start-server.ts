@@ -5,17 +5,23 @@ import { CorralCore } from '../core/corral-core.js';
 import { RpcServer } from '../rpc/server.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ConfigError } from '../config/load-config.js';
-import { resolveConfigPath, resolveRuntimeDir, resolveSocketPath } from '../paths.js';
+import { resolveConfigPath, resolveRuntimeDir, resolveSessionName, resolveSocketPath } from '../paths.js';
 import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
+import { Persistence } from '../persist/session-persistence.js';
+import { basename } from 'node:path';
 
 export interface StartOptions {
   socket?: string;
   session?: string;
   scripting?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** `--fresh`: do not restore the saved session (it is moved aside, SPEC §13). */
+  fresh?: boolean;
+  /** Where the server reports what it cannot do (the saved session's problems); stderr by default. */
+  log?: (message: string) => void;
 }
 
 export interface RunningServer {
@@ -24,6 +30,8 @@ export interface RunningServer {
   configError: ConfigError | null;
   /** Notifications (SPEC §12): runs `[notify] command`; TUIs attach for their terminals. */
   notifier: Notifier;
+  /** The saved session: restored at start, kept current, flushed on stop (SPEC §13). */
+  persistence: Persistence;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
@@ -45,8 +53,13 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     agentRules: rulesInUse(loadAllRules(), env),
   });
   const notifier = new Notifier({ core, config: config.notify });
+  const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
+  // Restored before the socket answers, so the first client already sees the old session.
+  const persistence = await Persistence.start({ core, session: stateSessionName(opts, socketPath, env), env, fresh: Boolean(opts.fresh), log });
+  core.persistence = persistence;
   const rpc = new RpcServer(core);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
+    persistence.dispose();
     await rpc.close();
     await core.shutdown();
     throw error;
@@ -55,9 +68,22 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const stop = () =>
     (stopping ??= (async () => {
       notifier.dispose();
+      // Saved while the panes still run: their cwd, programs and lines are still there to read.
+      await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       await rpc.close();
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, notifier, stop };
+  return { core, socketPath, configError, notifier, persistence, stop };
+}
+
+/**
+ * The name the session is saved under: `--session`/CORRAL_SESSION, or for a server on an
+ * explicit `--socket` path the socket's file name (`/tmp/x/work.sock` → `work`), so two
+ * servers on different sockets never share a saved session.
+ */
+function stateSessionName(opts: StartOptions, socketPath: string, env: NodeJS.ProcessEnv): string {
+  if (opts.session || (!opts.socket && !env.CORRAL_SOCKET)) return resolveSessionName({ session: opts.session }, env);
+  const name = basename(socketPath).replace(/\.sock$/, '').replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64);
+  return name === '' || name.startsWith('.') ? 'default' : name;
 }

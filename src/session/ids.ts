@@ -37,6 +37,14 @@ export function workspaceOf(id: string): string | null {
   return m ? m[1] : null;
 }
 
+/** The allocator's counters, for a saved session (src/persist/): a restore continues above them. */
+export interface IdCounters {
+  workspaces: number;
+  surfaces: number;
+  tabs: Record<string, number>;
+  panes: Record<string, number>;
+}
+
 /** Hands out ids; counters only go up. One instance per server. */
 export class IdAllocator {
   private workspaces = 0;
@@ -64,6 +72,23 @@ export class IdAllocator {
   nextSurface(): number {
     this.surfaces += 1;
     return this.surfaces;
+  }
+
+  counters(): IdCounters {
+    return {
+      workspaces: this.workspaces,
+      surfaces: this.surfaces,
+      tabs: Object.fromEntries(this.tabs),
+      panes: Object.fromEntries(this.panes),
+    };
+  }
+
+  /** Raises the counters to at least `saved`'s: never lowers one, so no id is handed out twice. */
+  raiseTo(saved: IdCounters): void {
+    this.workspaces = Math.max(this.workspaces, saved.workspaces);
+    this.surfaces = Math.max(this.surfaces, saved.surfaces);
+    for (const [ws, n] of Object.entries(saved.tabs)) this.tabs.set(ws, Math.max(this.tabs.get(ws) ?? 0, n));
+    for (const [ws, n] of Object.entries(saved.panes)) this.panes.set(ws, Math.max(this.panes.get(ws) ?? 0, n));
   }
 
   private bump(counters: Map<string, number>, workspaceId: string): number {

@@ -5,7 +5,7 @@
  * operation's result into events, so this file can be unit-tested on its own.
  */
 import { CorralError, type SplitDirection } from '../contract/protocol.js';
-import { IdAllocator } from './ids.js';
+import { IdAllocator, type IdCounters } from './ids.js';
 import {
   type LayoutNode,
   leaf,
@@ -195,6 +195,10 @@ export class SessionModel {
     } else {
       throw new CorralError('invalid_params', 'pane.move needs one of workspace, tab, new_tab or new_workspace');
     }
+    // Into a new tab of its own workspace, when it is that workspace's only pane: detaching it
+    // would close the workspace before the new tab could be made, so the move is a no-op.
+    const alone = this.workspace(pane.workspaceId).tabs.length === 1 && leaves(this.tab(pane.tabId).layout).length === 1;
+    if (!destTab && destWorkspace?.id === pane.workspaceId && alone) destTab = this.tab(pane.tabId);
     if (destTab && destTab.id === pane.tabId) {
       return { changed: false, pane, previousPaneId: pane.id, previousWorkspaceId: pane.workspaceId, previousTabId: pane.tabId, createdTab, createdWorkspace, closed };
     }
@@ -217,6 +221,8 @@ export class SessionModel {
     } else {
       createdTab = this.createTab({ workspaceId: workspace.id, rootPane: pane, focus: true }).tab;
     }
+    // Its old workspace closed behind it and focus fell to nothing: it goes where the pane went.
+    if (this.focusedWorkspace === null) this.focusedWorkspace = workspace.id;
     return {
       changed: true,
       pane,
@@ -273,6 +279,37 @@ export class SessionModel {
     const tab = this.tab(first.tabId);
     tab.layout = swapLeaves(tab.layout, first.id, second.id);
     return tab;
+  }
+
+  // -- saved sessions (src/persist/) ------------------------------------------
+
+  /** The id counters, saved with the session so a restore never reuses an id. */
+  idCounters(): IdCounters {
+    return this.ids.counters();
+  }
+
+  /**
+   * Loads a saved session into an empty model: the records as they were (ids, surface ids,
+   * aliases, layouts, focus, zoom), counters raised above them. The caller (src/persist/)
+   * has checked that the records are consistent.
+   */
+  load(saved: {
+    workspaces: WorkspaceRecord[];
+    tabs: TabRecord[];
+    panes: PaneRecord[];
+    focusedWorkspace: string | null;
+    counters: IdCounters;
+  }): void {
+    if (this.workspaces.size > 0) throw new CorralError('internal_error', 'a saved session loads only into an empty model');
+    for (const workspace of saved.workspaces) this.workspaces.set(workspace.id, workspace);
+    for (const tab of saved.tabs) this.tabs.set(tab.id, tab);
+    for (const pane of saved.panes) {
+      this.panes.set(pane.id, pane);
+      this.bySurface.set(pane.surfaceId, pane);
+      for (const alias of pane.aliases) this.aliasToPane.set(alias, pane.id);
+    }
+    this.focusedWorkspace = saved.focusedWorkspace;
+    this.ids.raiseTo(saved.counters);
   }
 
   // -- lookups --------------------------------------------------------------

@@ -13,6 +13,8 @@ export interface TuiOptions {
   socket?: string;
   session?: string;
   scripting?: boolean;
+  /** `corral --fresh`: do not restore the saved session (SPEC §13). */
+  fresh?: boolean;
 }
 
 /** How long a quitting TUI may take (panes get TERM, then KILL after 1.5 s) before it exits anyway. */
@@ -27,7 +29,14 @@ export async function runTui(opts: TuiOptions): Promise<number> {
   process.env.NODE_ENV = 'production';
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const server = await startServer({ socket: opts.socket, session: opts.session, scripting: opts.scripting }).catch((error: unknown) => {
+  const server = await startServer({
+    socket: opts.socket,
+    session: opts.session,
+    scripting: opts.scripting,
+    fresh: opts.fresh,
+    // stderr would draw over the TUI: problems go to the status line (below) instead.
+    log: () => {},
+  }).catch((error: unknown) => {
     // Like tmux refusing to nest: inside a corral pane CORRAL_SOCKET points at the outer server.
     const pane = process.env.CORRAL_PANE_ID;
     if (pane && !opts.socket && error instanceof CorralError) {
@@ -66,7 +75,7 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       cols,
       rows,
       onQuit: () => finish(0),
-      startupMessage: server.configError ? { text: server.configError.message, error: true } : null,
+      startupMessage: startupMessage(server),
       notifier: server.notifier,
       writeTerminal: (bytes) => stdout.write(bytes),
     });
@@ -95,4 +104,10 @@ export async function runTui(opts: TuiOptions): Promise<number> {
       finish(1);
     });
   });
+}
+
+/** What the status line says at start: a config error and the saved session's problems (SPEC §13). */
+function startupMessage(server: Awaited<ReturnType<typeof startServer>>): { text: string; error: boolean } | null {
+  const problems = [...(server.configError ? [server.configError.message] : []), ...server.persistence.problems];
+  return problems.length === 0 ? null : { text: problems.join('; '), error: true };
 }

@@ -145,6 +145,8 @@ describe('the gate closed (real server, real bash)', () => {
       'agent.wait': async () => ({ target: agentPane, until: ['idle', 'done', 'blocked', 'unknown', 'working'], timeout_ms: 2000 }),
       'agent.read': async () => ({ target: agentPane }),
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),
+      'session.save': async () => ({}),
+      'session.info': async () => ({}),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 

@@ -44,6 +44,8 @@ export class TestServer {
       HOME: this.home,
       XDG_RUNTIME_DIR: join(this.dir, 'run'),
       XDG_CONFIG_HOME: join(this.home, '.config'),
+      // Each server saves (and restores) its session here, never in the real ~/.local/state.
+      XDG_STATE_HOME: join(this.dir, 'state'),
       SHELL: '/bin/bash',
       LANG: 'C.UTF-8',
       // A quiet, predictable prompt in every pane.
@@ -53,8 +55,8 @@ export class TestServer {
   }
 
   /** Starts `corral server` and resolves once it reports it is listening. */
-  async start(): Promise<this> {
-    const args = [BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? [])];
+  async start(moreArgs: string[] = []): Promise<this> {
+    const args = [BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? []), ...moreArgs];
     const child = spawn(process.execPath, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     await new Promise<void>((resolveReady, reject) => {
@@ -91,6 +93,25 @@ export class TestServer {
 
   get alive(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Where this server saves its session (SPEC §13). */
+  get stateDir(): string {
+    return join(this.dir, 'state', 'corral');
+  }
+
+  /**
+   * Ends the server with `signal` and waits for it to exit, keeping its sandbox (state dir,
+   * home), so `start()` can bring up the next server on the same saved session.
+   */
+  async halt(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return child?.exitCode ?? null;
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    child.kill(signal);
+    const code = await exited;
+    this.stderr = '';
+    return code;
   }
 
   /** Stops the server with SIGTERM and waits for it to exit. */

@@ -39,6 +39,8 @@ export class TuiSession {
       HOME: home,
       XDG_RUNTIME_DIR: join(this.dir, 'run'),
       XDG_CONFIG_HOME: join(home, '.config'),
+      // The TUI's server saves its session here, never in the real ~/.local/state.
+      XDG_STATE_HOME: join(this.dir, 'state'),
       SHELL: '/bin/bash',
       LANG: 'C.UTF-8',
       PS1: '$ ',

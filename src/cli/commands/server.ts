@@ -13,7 +13,8 @@ export const serverCommand = defineCommand({
         default: false,
         describe: 'open the scripting gate: allow verbs that submit input (also CORRAL_SCRIPTING=1)',
       })
-      .option('detach', { type: 'boolean', default: false, describe: 'fork into the background; return once the socket answers' }),
+      .option('detach', { type: 'boolean', default: false, describe: 'fork into the background; return once the socket answers' })
+      .option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' }),
   handler: async (argv) => {
     try {
       socketPathOf(argv); // a bad --session is a plain error here, before anything heavy loads
@@ -23,6 +24,7 @@ export const serverCommand = defineCommand({
         session: argv.session,
         scripting: argv.scripting,
         detach: argv.detach,
+        fresh: argv.fresh,
       });
     } catch (error) {
       reportError(error);
@@ -34,12 +36,13 @@ export const serverCommand = defineCommand({
 export const tuiCommand = defineCommand({
   command: '$0',
   describe: 'Open the full-screen multiplexer (server embedded)',
-  builder: (y) => y,
+  builder: (y) =>
+    y.option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' }),
   handler: async (argv) => {
     try {
       socketPathOf(argv);
       const { runTui } = await loadTui();
-      const code = await runTui({ socket: argv.socket, session: argv.session });
+      const code = await runTui({ socket: argv.socket, session: argv.session, fresh: argv.fresh });
       if (typeof code === 'number') process.exitCode = code;
     } catch (error) {
       reportError(error);

@@ -1,0 +1,209 @@
+/**
+ * Keeps the saved session current (SPEC §13) while the server runs:
+ * - the structure (`<session>.json`) within 1 s of any structural change, driven by the
+ *   core's events and coalesced, and again whenever a pane's cwd or program changed;
+ * - each pane's last `persist_scrollback_lines` lines within 30 s of changing, one pane
+ *   per turn of the event loop, compressed on zlib's thread pool;
+ * - everything once more on shutdown (`flush`).
+ * Writing never blocks pane output or a keystroke: all file I/O is async, and the only
+ * synchronous work per turn is one pane's read of its own buffer. A failing disk (full,
+ * read-only) is reported once and the server goes on.
+ */
+import type { CorralCore } from '../core/corral-core.js';
+import type { CorralEvent } from '../contract/protocol.js';
+import type { Disposable } from '../core/event-bus.js';
+import type { PaneRecord } from '../session/model.js';
+import { modelToState, type PaneFacts } from './session-state.js';
+import { ensurePrivateStateDir, scrollbackFile, writeFileAtomic, type SessionFiles } from './state-files.js';
+import { captureScrollback, compressScrollback } from './saved-scrollback.js';
+import { rm } from 'node:fs/promises';
+
+export const SAVE_TIMING = {
+  /** A burst of structural events (an `up` file) becomes one write this long after the first. */
+  structureDelayMs: 150,
+  /** How often panes with new output have their lines (and cwd, program) saved; well inside 30 s. */
+  scrollbackEveryMs: 10_000,
+} as const;
+
+/** Events that change nothing saved: output (handled by the scrollback pass) and agent chatter. */
+const NOT_STRUCTURAL = new Set<string>(['surface_changed', 'ai.tool_use', 'ai.notification', 'ai.prompt_submit', 'ai.stop', 'agent.status_changed', 'scripting.changed']);
+
+export interface SaverOptions {
+  core: CorralCore;
+  files: SessionFiles;
+  session: string;
+  scrollbackLines: number;
+  /** Where problems go besides `problems` (the server's log). */
+  log: (message: string) => void;
+  timing?: Partial<typeof SAVE_TIMING>;
+}
+
+export class SessionSaver {
+  readonly problems: string[] = [];
+  savedAt: string | null = null;
+  private readonly timing: typeof SAVE_TIMING;
+  private structureTimer: NodeJS.Timeout | null = null;
+  private readonly scrollbackTimer: NodeJS.Timeout;
+  private listener: Disposable | null = null;
+  /** Serialises writes: one at a time, in order. */
+  private chain: Promise<unknown> = Promise.resolve();
+  /** The last state written, without its timestamp, so an unchanged one is not rewritten. */
+  private lastWritten = '';
+  /** Output generation of each pane's last saved scrollback. */
+  private readonly savedGeneration = new Map<number, number>();
+  private failing = false;
+
+  constructor(private readonly options: SaverOptions) {
+    this.timing = { ...SAVE_TIMING, ...options.timing };
+    this.listener = options.core.listen((event) => this.onEvent(event));
+    this.scrollbackTimer = setInterval(() => void this.saveChangedScrollback(), this.timing.scrollbackEveryMs);
+    this.scrollbackTimer.unref();
+  }
+
+  private onEvent(event: CorralEvent): void {
+    if (event.type === 'pane.closed' && typeof event.surface_id === 'number') this.forgetScrollback(event.surface_id);
+    if (NOT_STRUCTURAL.has(event.type) || event.type.startsWith('session.')) return;
+    this.structureTimer ??= setTimeout(() => {
+      this.structureTimer = null;
+      void this.saveState();
+    }, this.timing.structureDelayMs);
+  }
+
+  /** What the core knows of a pane's process, for the state file. */
+  private facts(pane: PaneRecord): PaneFacts {
+    const core = this.options.core;
+    const launch = core.paneLaunch(pane);
+    let command = '';
+    let agent: PaneFacts['agent'] = null;
+    try {
+      const host = core.host(pane);
+      // Fresh /proc reads: a `cd` just before a kill-server must be what comes back.
+      const fg = host.foreground(0);
+      if (fg && !fg.isShell) command = core.paneCommand(pane, 0);
+      const tracked = core.agents.agentIn(pane);
+      if (tracked) agent = { kind: tracked.kind, name: tracked.name, argv: fg && !fg.isShell ? [...fg.argv] : [], session_id: tracked.sessionId };
+    } catch {
+      // An exited pane: nothing runs there.
+    }
+    return { cwd: core.paneCwd(pane, 0), command, env: launch.env, restore_command: launch.restoreCommand, agent };
+  }
+
+  private stateText(): { text: string; compare: string } {
+    const state = modelToState(this.options.core.model, (pane) => this.facts(pane), { session: this.options.session, savedAt: new Date() });
+    const text = JSON.stringify(state, null, 1);
+    return { text, compare: JSON.stringify({ ...state, saved_at: '' }) };
+  }
+
+  /** Queues `work` after every earlier write. */
+  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work, work);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  private reportFailure(what: string, error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    const message = `could not save the session (${what}: ${(error as Error).message}); the server goes on without saving until it can`;
+    this.problems.push(message);
+    this.options.log(message);
+  }
+
+  private recovered(): void {
+    this.failing = false;
+  }
+
+  /** Writes the state file when it changed (or always, with `force`). */
+  saveState(force = false): Promise<{ path: string; bytes: number } | null> {
+    return this.enqueue(async () => {
+      const { text, compare } = this.stateText();
+      if (!force && compare === this.lastWritten) return null;
+      try {
+        ensurePrivateStateDir(this.options.files.dir);
+        const bytes = await writeFileAtomic(this.options.files.state, text);
+        this.lastWritten = compare;
+        this.savedAt = new Date().toISOString();
+        this.recovered();
+        this.options.core.bus.emit({ type: 'session.saved', path: this.options.files.state, bytes });
+        return { path: this.options.files.state, bytes };
+      } catch (error) {
+        this.reportFailure(this.options.files.state, error);
+        return null;
+      }
+    });
+  }
+
+  /** Saves the scrollback of one pane if it changed since its last save. */
+  private async saveScrollback(pane: PaneRecord, force: boolean): Promise<number> {
+    const core = this.options.core;
+    let host;
+    try {
+      host = core.host(pane);
+    } catch {
+      return 0;
+    }
+    const generation = host.outputGeneration;
+    if (!force && this.savedGeneration.get(pane.surfaceId) === generation) return 0;
+    const text = captureScrollback(host.terminal, this.options.scrollbackLines);
+    if (text === null) return 0;
+    const data = await compressScrollback(text);
+    const dir = this.options.files.scrollbackDir;
+    ensurePrivateStateDir(dir);
+    const bytes = await writeFileAtomic(scrollbackFile(this.options.files, pane.surfaceId), data);
+    this.savedGeneration.set(pane.surfaceId, generation);
+    return bytes;
+  }
+
+  /**
+   * Saves the lines of every pane with new output (`force`: of every pane), one pane per turn
+   * of the event loop, so a pass over 20 busy panes never holds output back.
+   */
+  private saveChangedScrollback(force = false): Promise<number> {
+    return this.enqueue(async () => {
+      let total = 0;
+      try {
+        for (const pane of [...this.options.core.model.panes.values()]) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          if (!this.options.core.model.panes.has(pane.id)) continue;
+          const bytes = await this.saveScrollback(pane, force);
+          total += bytes;
+          if (bytes > 0) this.recovered();
+        }
+      } catch (error) {
+        this.reportFailure(this.options.files.scrollbackDir, error);
+      }
+      return total;
+    }).then(async (total) => {
+      // Output often means a `cd` or a new program: the state notices, and skips an unchanged write.
+      await this.saveState();
+      return total;
+    });
+  }
+
+  private forgetScrollback(surfaceId: number): void {
+    this.savedGeneration.delete(surfaceId);
+    void this.enqueue(() => rm(scrollbackFile(this.options.files, surfaceId), { force: true }).catch(() => {}));
+  }
+
+  /** `session.save`: the state and every pane's scrollback now. */
+  async saveNow(): Promise<{ path: string; bytes: number }> {
+    await this.saveChangedScrollback(true);
+    const saved = await this.saveState(true);
+    if (!saved) throw new Error(this.problems.at(-1) ?? 'the session could not be saved');
+    return saved;
+  }
+
+  /** Shutdown: stop listening, then write what changed since the last save. */
+  async flush(): Promise<void> {
+    this.dispose();
+    await this.saveChangedScrollback();
+  }
+
+  dispose(): void {
+    this.listener?.dispose();
+    this.listener = null;
+    if (this.structureTimer) clearTimeout(this.structureTimer);
+    this.structureTimer = null;
+    clearInterval(this.scrollbackTimer);
+  }
+}
