@@ -1,9 +1,9 @@
 /**
- * Idle CPU of the TUI: corral's TUI process (server embedded) vs tmux's server + attached
+ * Idle CPU of the TUI: corral's attached client + its server vs tmux's server + attached
  * client, each in a 120×40 node-pty outer terminal, each holding 10 panes with bash idle at
  * its prompt: 4 visible panes in the focused tab/window, 3 in a second tab/window and 3 in a
  * second workspace (tmux: a third window). corral's panes are made with the CLI against the
- * TUI's embedded server (`pane split`, `tab create`, `workspace create`), tmux's with
+ * session's server (`pane split`, `tab create`, `workspace create`), tmux's with
  * `split-window` / `new-window`. 2 s to settle, then utime+stime from /proc over the same
  * window (30 s, `--quick` 3 s), as % of one core. The outer terminal keeps draining output.
  * The window is 30 s because V8's memory reducer runs one full GC (~90 ms here) some 5–15 s
@@ -86,7 +86,7 @@ export async function run({ quick = false } = {}) {
     const resolution = (1 / CLK_TCK / elapsed) * 100;
     const written = [corral.term.bytes - bytes0[0], tmux.term.bytes - bytes0[1]];
     process.stderr.write(
-      `  idle corral TUI ${corralPct.toFixed(2)}%, tmux server ${serverPct.toFixed(2)}% + client ${clientPct.toFixed(2)}%; ` +
+      `  idle corral client+server ${corralPct.toFixed(2)}%, tmux server ${serverPct.toFixed(2)}% + client ${clientPct.toFixed(2)}%; ` +
         `bytes to the outer terminal while idle: corral ${written[0]}, tmux ${written[1]}\n`,
     );
     return [

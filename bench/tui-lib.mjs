@@ -3,9 +3,9 @@
  * "outer terminal" — a program run in a node-pty, its output drained and optionally fed to
  * @xterm/headless — and the two programs compared in it:
  *
- *   corral: `node bin/corral.cjs` (the TUI, server embedded) in a temporary HOME and
- *           XDG_RUNTIME_DIR, like test/tui/tui-harness.ts; the CLI reaches it through the
- *           same env (or CORRAL_SOCKET).
+ *   corral: `node bin/corral.cjs` (the thin client, which starts the session's server in the
+ *           background) in a temporary HOME and XDG_RUNTIME_DIR, like
+ *           test/tui/tui-harness.ts; the CLI reaches the server through the same env.
  *   tmux:   `tmux -L <private> -f /dev/null new-session` attached in the same kind of pty.
  *
  * Both get the same minimal environment and the same shell: SHELL points to a wrapper that
@@ -193,7 +193,7 @@ export class OuterTerminal {
   }
 }
 
-/** The corral TUI in an outer terminal, in its own sandbox. */
+/** The corral TUI — an attached client and its background server — in an outer terminal, in its own sandbox. */
 export class CorralTui {
   constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd } = {}) {
     this.sandbox = makeSandbox('corral-tui-bench-');
@@ -203,9 +203,9 @@ export class CorralTui {
     this.name = 'corral';
   }
 
-  /** The TUI process (the server is embedded in it). */
+  /** The client (in the pty) and the server it started, as tmux's client and server. */
   get pids() {
-    return [this.term.pid];
+    return [this.term.pid, this.serverPid].filter(Boolean);
   }
 
   async ready(timeoutMs = 20_000) {
@@ -213,6 +213,7 @@ export class CorralTui {
     else await this.term.waitFor(() => stripEscapes(this.term.tail).includes('w1:p1'), 'w1:p1', timeoutMs);
     // Prompt drawn inside the pane.
     await this.term.waitFor(() => /\$ /.test(stripEscapes(this.term.tail)), 'prompt', timeoutMs);
+    this.serverPid = (await this.json(['sessions', '--json'])).sessions[0]?.pid ?? null;
   }
 
   async cli(args, { timeoutMs = 60_000, allowFail = false } = {}) {
@@ -227,6 +228,7 @@ export class CorralTui {
 
   async close() {
     await this.term.close();
+    await this.cli(['kill-server'], { allowFail: true, timeoutMs: 15_000 });
     await removeDir(this.sandbox.dir);
   }
 }

@@ -2,11 +2,13 @@
 /**
  * Builds dist/ with esbuild:
  *
- *   dist/server.js, dist/tui.js, dist/chunks/*  ESM, code-split: src/server/run-server.ts and
- *                                              src/tui/run-tui.ts, the heavy parts
+ *   dist/server.js, dist/chunks/*               ESM, code-split: src/server/run-server.ts (the
+ *                                              server, which draws attached clients' screens)
  *   dist/cli.cjs                               the CLI (src/cli/main.ts), CommonJS, one file
  *   dist/heavy.cjs                             src/cli/heavy.ts: the CLI's only way to the ESM parts
  *   dist/boot.cjs                              src/cli/boot.ts: runs cli.cjs from a V8 code cache
+ *   dist/client.cjs                            src/client/client-main.ts: the thin client (`corral`,
+ *                                              `corral attach`), CommonJS, no yargs, no UI stack
  *   dist/cli.cjs.cache                         that cache, written by one warm-up run below
  *
  * Why the CLI is CommonJS: it must start within 1.5× of `node -e 0`, and only CommonJS-style
@@ -26,7 +28,7 @@ const started = performance.now();
 const EXTERNAL = ['node-pty', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
 
 /** The ESM entry points the CLI loads on demand, by output name. */
-const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', tui: 'src/tui/run-tui.ts' };
+const HEAVY_ENTRIES = { server: 'src/server/run-server.ts' };
 
 const common = {
   absWorkingDir: root,
@@ -68,12 +70,18 @@ const lightShims = {
   },
 };
 
-/** Throws if the CLI bundle imports a module the CLI must never load. */
+/** Bundled inputs the CLI and the thin client must never contain: xterm and corral's Ink views. */
+const HEAVY_INPUTS = /(^|[\\/])(node_modules[\\/]@xterm|components)[\\/]/;
+
+/** Throws if a CLI bundle imports or contains a module the CLI must never load. */
 function assertLeanCli(metafile) {
   for (const [file, output] of Object.entries(metafile.outputs)) {
     for (const imp of output.imports) {
       if (imp.external && EXTERNAL.includes(imp.path)) throw new Error(`${file} imports ${imp.path}; the CLI must not`);
     }
+  }
+  for (const input of Object.keys(metafile.inputs)) {
+    if (HEAVY_INPUTS.test(input)) throw new Error(`a CLI bundle contains ${input}; the CLI and the client must not`);
   }
 }
 
@@ -81,7 +89,7 @@ rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 const heavyEntries = Object.fromEntries(Object.entries(HEAVY_ENTRIES).filter(([, file]) => existsSync(path.join(root, file))));
 for (const [name, file] of Object.entries(HEAVY_ENTRIES)) {
-  if (!(name in heavyEntries)) process.stderr.write(`build: ${file} is missing; \`corral${name === 'tui' ? '' : ` ${name}`}\` will fail\n`);
+  if (!(name in heavyEntries)) process.stderr.write(`build: ${file} is missing; \`corral ${name}\` will fail\n`);
 }
 
 const cli = {
@@ -92,7 +100,7 @@ const cli = {
   banner: { js: "var __corral_import_meta_url = require('node:url').pathToFileURL(__filename).href;" },
 };
 
-const [, cliResult] = await Promise.all([
+const [, cliResult, , , , clientResult] = await Promise.all([
   Object.keys(heavyEntries).length === 0
     ? undefined
     : build({
@@ -118,14 +126,16 @@ const [, cliResult] = await Promise.all([
     outfile: 'dist/heavy.cjs',
     plugins: [
       redirect('server', /^\.\.\/server\/run-server\.js$/, /heavy\.ts$/, './server.js'),
-      redirect('tui', /^\.\.\/tui\/run-tui\.js$/, /heavy\.ts$/, './tui.js'),
     ],
   }),
-  build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false, external: ['./fast.cjs'] }),
+  build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false, external: ['./fast.cjs', './client.cjs'] }),
   // The fast path for `ps`/`status` (src/cli/fast-path.ts): small enough to need no code cache.
   build({ ...cli, entryPoints: ['src/cli/fast-path.ts'], outfile: 'dist/fast.cjs', metafile: true, plugins: [lightShims] }),
+  // The thin client (src/client/): `corral` and `corral attach` without yargs.
+  build({ ...cli, entryPoints: ['src/client/client-main.ts'], outfile: 'dist/client.cjs', metafile: true }),
 ]);
 assertLeanCli(cliResult.metafile);
+assertLeanCli(clientResult.metafile);
 
 // Warm-up: one `ps` against no server writes dist/cli.cjs.cache with everything that path compiles.
 try {

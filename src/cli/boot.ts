@@ -18,7 +18,13 @@ import vm from 'node:vm';
 // The hot read-only verbs skip yargs entirely (see src/cli/fast-path.ts); the rest load the full CLI.
 const FAST_VERBS = new Set(['ps', 'status']);
 const args = process.argv.slice(2);
-if (FAST_VERBS.has(args[0] ?? '')) {
+// `corral` and `corral attach` (with at most --session/--socket) start the thin client directly.
+if (args.length === 0 || args[0] === 'attach' || args[0] === '--session' || args[0] === '--socket' || /^--(session|socket)=/.test(args[0] ?? '')) {
+  const client: { clientMain(args: string[]): Promise<boolean> } = require('./client.cjs');
+  void client.clientMain(args).then((handled) => {
+    if (!handled) runFullCli();
+  });
+} else if (FAST_VERBS.has(args[0] ?? '')) {
   const fast: { fastMain(args: string[]): Promise<boolean> } = require('./fast.cjs');
   void fast.fastMain(args).then((handled) => {
     if (!handled) runFullCli();

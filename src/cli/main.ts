@@ -11,7 +11,8 @@ import { hookCommand } from './commands/hook.js';
 import { hooksCommand } from './commands/hooks.js';
 import { paneCommand } from './commands/pane.js';
 import { agentCommand } from './commands/agent.js';
-import { serverCommand, tuiCommand } from './commands/server.js';
+import { attachCommand, serverCommand, tuiCommand } from './commands/server.js';
+import { detachCommand, killServerCommand, sessionsCommand } from './commands/clients.js';
 import { focusCommand, keyCommand, readCommand, searchCommand, sendCommand } from './commands/surface.js';
 import { tabCommand } from './commands/tab.js';
 import { waitCommand } from './commands/wait.js';
@@ -50,6 +51,10 @@ export function buildCli(args: readonly string[]): Argv {
     .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' })
     .command(tuiCommand)
     .command(serverCommand)
+    .command(attachCommand)
+    .command(detachCommand)
+    .command(killServerCommand)
+    .command(sessionsCommand)
     .command(workspaceCommand)
     .command(tabCommand)
     .command(paneCommand)

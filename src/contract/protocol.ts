@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'server_not_running',
   // The socket's directory is not private to the user (SPEC §8): server and CLI refuse it.
   'unsafe_socket_dir',
+  // `client.detach` of a client id that is not attached.
+  'client_not_found',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -98,6 +100,7 @@ const TARGET_CODES: ReadonlySet<string> = new Set([
   'tab_not_found',
   'pane_not_found',
   'agent_not_found',
+  'client_not_found',
 ]);
 
 /** The process exit code a CLI verb uses for an error code. */
@@ -202,6 +205,13 @@ export const METHOD_TABLE = {
   // Writes only corral's own state file; reveals paths and problems, no pane content.
   'session.save': { gated: 'never' },
   'session.info': { gated: 'read' },
+  // Attached clients (SPEC §1, docs/clients.md). An attached client is the user's own
+  // keyboard, as with tmux: the gate governs what scripts send through RPC, not a terminal
+  // someone attached. Detaching a client is a nuisance, not an injection: the panes keep
+  // running and nothing reaches their input, so it is not gated either.
+  'client.attach': { gated: 'never' },
+  'client.list': { gated: 'read' },
+  'client.detach': { gated: 'never' },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHOD_TABLE;
@@ -404,6 +414,8 @@ export const EVENT_TYPES = [
   // The saved session (SPEC §13).
   'session.saved',
   'session.restored',
+  'client.attached',
+  'client.detached',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

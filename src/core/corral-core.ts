@@ -86,8 +86,8 @@ export class CorralCore {
   private contentRect: (rect: Rect) => Rect = (rect) => rect;
   scripting: boolean;
   private closed = false;
-  /** The attached TUI's view, or null when none is attached. */
-  private clientView: ClientView | null = null;
+  /** What each attached client shows, by client (SPEC §12: seen when in view on any client). */
+  private readonly clientViews = new Map<object, ClientView>();
   readonly agents: AgentRegistry;
   /** Set by the server when it saves its session; null in tests and with nothing to save to. */
   persistence: SessionPersistence | null = null;
@@ -108,17 +108,19 @@ export class CorralCore {
     );
   }
 
-  /** The TUI reports what it shows; null when it detaches. */
-  setClientView(view: ClientView | null): void {
-    const wasWatching = this.clientView?.focused ?? false;
-    this.clientView = view;
+  /** A client reports what it shows; null when it detaches. `client` tells several apart. */
+  setClientView(view: ClientView | null, client: object = this): void {
+    const wasWatching = this.clientViews.get(client)?.focused ?? false;
+    if (view) this.clientViews.set(client, view);
+    else this.clientViews.delete(client);
     // Coming back to a focused terminal looks at the visible panes: finished agents there are seen.
     if (view?.focused && !wasWatching) this.markVisibleSeen();
   }
 
-  /** Visible in the focused tab of an attached, focused TUI. */
+  /** Visible on some attached client whose terminal has focus. */
   isWatched(pane: PaneRecord): boolean {
-    return Boolean(this.clientView?.focused && this.clientView.visibleSurfaces.has(pane.surfaceId));
+    for (const view of this.clientViews.values()) if (view.focused && view.visibleSurfaces.has(pane.surfaceId)) return true;
+    return false;
   }
 
   private markVisibleSeen(): void {

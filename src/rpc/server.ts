@@ -12,7 +12,8 @@ import { asParams } from './params.js';
 import { requestShapeProblem } from './request-shape.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Frame, FrameSink } from '../core/event-bus.js';
-import type { HandlerTable, RequestContext } from './handlers/context.js';
+import type { ClientService, HandlerTable, RequestContext } from './handlers/context.js';
+import { clientHandlers } from './handlers/clients.js';
 import { systemHandlers } from './handlers/system.js';
 import { structureHandlers } from './handlers/structure.js';
 import { paneIoHandlers } from './handlers/pane-io.js';
@@ -36,6 +37,7 @@ const HANDLERS: HandlerTable = withGate({
   ...agentHandlers,
   ...upHandlers,
   ...sessionHandlers,
+  ...clientHandlers,
 });
 
 /** Converts anything thrown by a handler into a JSON-RPC error with a `data.code`. */
@@ -149,6 +151,7 @@ class Connection {
     private readonly core: CorralCore,
     private readonly dispatcher: JSONRPCServer<RequestContext>,
     options: TransportOptions,
+    private readonly clients: ClientService | null,
   ) {
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
@@ -160,15 +163,31 @@ class Connection {
     });
     this.idleTimer = setTimeout(() => this.onIdle(), options.idleConnectionMs);
     this.idleTimer.unref();
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('drain', () => {
-      // A client that reads its backlog is not idle, even if it sends nothing meanwhile.
-      this.idleTimer.refresh();
-      this.drainListeners.forEach((listener) => listener());
-      this.pump();
-    });
-    socket.on('close', () => this.close());
-    socket.on('error', () => this.close());
+    socket.on('data', this.onDataListener);
+    socket.on('drain', this.onDrainListener);
+    socket.on('close', this.onCloseListener);
+    socket.on('error', this.onCloseListener);
+  }
+
+  private readonly onDataListener = (chunk: Buffer) => this.onData(chunk);
+  private readonly onDrainListener = () => {
+    // A client that reads its backlog is not idle, even if it sends nothing meanwhile.
+    this.idleTimer.refresh();
+    this.drainListeners.forEach((listener) => listener());
+    this.pump();
+  };
+  private readonly onCloseListener = () => this.close();
+
+  /** Stops speaking JSON-RPC and gives the socket to `receive` (client.attach). */
+  private handOver(receive: (socket: Socket) => void): void {
+    if (this.closed || this.socket.destroyed) return;
+    this.close();
+    this.socket.off('data', this.onDataListener);
+    this.socket.off('drain', this.onDrainListener);
+    this.socket.off('close', this.onCloseListener);
+    this.socket.off('error', this.onCloseListener);
+    if (this.paused) this.socket.resume();
+    receive(this.socket);
   }
 
   private onData(chunk: Buffer): void {
@@ -247,6 +266,8 @@ class Connection {
       holdStream: () => {
         this.streams++;
       },
+      clients: this.clients,
+      takeOver: (receive) => after.push(() => this.handOver(receive)),
     };
     this.inFlight++;
     this.dispatch(request, ctx)
@@ -259,6 +280,7 @@ class Connection {
       })
       .finally(() => {
         this.inFlight--;
+        if (this.closed) return; // closed, or handed over to an attached client
         this.idleTimer.refresh();
         this.pump();
       });
@@ -345,6 +367,7 @@ export class RpcServer {
   constructor(
     private readonly core: CorralCore,
     private readonly options: TransportOptions = transportOptions(),
+    private readonly clients: ClientService | null = null,
   ) {
     this.server = createServer((socket) => this.accept(socket));
   }
@@ -373,7 +396,7 @@ export class RpcServer {
       return;
     }
     this.connections.add(socket);
-    new Connection(socket, this.core, this.dispatcher, this.options);
+    new Connection(socket, this.core, this.dispatcher, this.options, this.clients);
   }
 
   /** Stops accepting and destroys every open socket, so shutdown never waits on a client. */

@@ -12,6 +12,8 @@ import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
 import { Persistence } from '../persist/session-persistence.js';
 import { basename } from 'node:path';
+import { ClientHub } from '../tui/client-hub.js';
+import { transportOptions } from '../rpc/server.js';
 
 export interface StartOptions {
   socket?: string;
@@ -32,6 +34,8 @@ export interface RunningServer {
   notifier: Notifier;
   /** The saved session: restored at start, kept current, flushed on stop (SPEC §13). */
   persistence: Persistence;
+  /** The attached clients (SPEC §1). */
+  clients: ClientHub;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
@@ -57,7 +61,9 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   // Restored before the socket answers, so the first client already sees the old session.
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, socketPath, env), env, fresh: Boolean(opts.fresh), log });
   core.persistence = persistence;
-  const rpc = new RpcServer(core);
+  // The last workspace closed under attached clients: they leave as a quitting TUI did.
+  const clients = new ClientHub({ core, notifier, configError, onEmpty: () => clients.closeAll('', 0) });
+  const rpc = new RpcServer(core, transportOptions(env), clients);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
     await rpc.close();
@@ -67,6 +73,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      // Attached clients hear why before their connections close (they exit 1 and say so).
+      clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
@@ -74,7 +82,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, notifier, persistence, stop };
+  return { core, socketPath, configError, notifier, persistence, clients, stop };
 }
 
 /**

@@ -7,6 +7,7 @@ import { COMMANDS, commandKeys, type CommandId } from './keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from './chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
 import { offsetRect, type ScreenGeometry } from './geometry.js';
+import { intersectRect } from '../screen/rect.js';
 import { visibleControls as shown } from '../terminal/control-chars.js';
 
 /** TUI state the chrome shows. */
@@ -42,11 +43,14 @@ export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { pan
   if (!pane) return [];
   const tab = core.model.tab(pane.tabId);
   const rects = core.tabRects(tab);
-  return [...rects].map(([paneId, rect]) => ({
-    paneId,
-    surfaceId: core.model.pane(paneId).surfaceId,
-    rect: offsetRect(rect, geometry.main),
-  }));
+  const frames = [];
+  for (const [paneId, rect] of rects) {
+    // The tab is laid out for the most recently active client (SPEC §1): on a smaller one the
+    // frames are clipped to its main area, on a larger one the rest stays empty.
+    const clipped = intersectRect(offsetRect(rect, geometry.main), geometry.main);
+    if (clipped) frames.push({ paneId, surfaceId: core.model.pane(paneId).surfaceId, rect: clipped });
+  }
+  return frames;
 }
 
 /**

@@ -24,7 +24,7 @@ import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, pan
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
-/** Draws the chrome offscreen (the Ink views, loaded by run-tui). */
+/** Draws the chrome offscreen (the Ink views, loaded by the client hub in the server). */
 export interface ChromeRenderer {
   renderChrome(model: ChromeModel): string;
   renderOverlay(model: ChromeModel): { text: string; rect: Rect; cursor?: { x: number; y: number } } | null;
@@ -40,13 +40,21 @@ export interface ControllerOptions {
   renderer: ChromeRenderer;
   cols: number;
   rows: number;
+  /** The session has nothing left to show (its last workspace closed). */
   onQuit: () => void;
+  /** `prefix d`: this client leaves, the panes keep running (SPEC §1). Without it, `prefix d` quits. */
+  onDetach?: () => void;
   /** Shown in the status line at start (e.g. an invalid config file). */
   startupMessage?: { text: string; error: boolean } | null;
   /** The server's notifier; the TUI attaches to it for its terminal and sidebar marks. */
   notifier?: Notifier;
   /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
   writeTerminal?: (bytes: string) => void;
+  /**
+   * Whether this controller's size decides how tabs are laid out (default: always). With
+   * several clients only the most recently active one does; the others show that layout.
+   */
+  ownsLayout?: () => boolean;
 }
 
 const TUNING = {
@@ -318,6 +326,7 @@ export class TuiController {
         this.openOverlay({ kind: 'help' });
         return;
       case 'detach': {
+        if (this.options.onDetach) return this.options.onDetach();
         const agents = runningAgents(core);
         if (agents === 0) return this.options.onQuit();
         this.openOverlay({
@@ -613,6 +622,7 @@ export class TuiController {
   }
 
   private applyViewport(): void {
+    if (this.options.ownsLayout && !this.options.ownsLayout()) return;
     this.core.setViewport(this.geometry.main.cols, this.geometry.main.rows, frameInterior);
   }
 
@@ -685,7 +695,7 @@ export class TuiController {
   private reportView(): void {
     const visible = new Set<number>();
     for (const frame of visibleFrames(this.core, this.geometry)) visible.add(frame.surfaceId);
-    this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible });
+    this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible }, this);
     this.notifier.viewChanged();
   }
 
@@ -723,7 +733,7 @@ export class TuiController {
 
   dispose(): void {
     this.disposed = true;
-    this.core.setClientView(null);
+    this.core.setClientView(null, this);
     this.copy.dispose();
     if (this.ownNotifier) this.notifier.dispose();
     if (this.escapeTimer) clearTimeout(this.escapeTimer);

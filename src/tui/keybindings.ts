@@ -81,7 +81,7 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   mute_pane: { keys: ['m'], description: 'Mute or unmute notifications from this pane', category: 'Agents' },
   toggle_scripting: { keys: ['s'], description: 'Toggle the scripting gate (lets scripts submit input)', category: 'Session' },
   help: { keys: ['?'], description: 'Show this help', category: 'Session' },
-  detach: { keys: ['d'], description: 'Quit corral, ending every pane (asks if agents run)', category: 'Session' },
+  detach: { keys: ['d'], description: 'Detach: leave corral, the panes keep running (corral attach)', category: 'Session' },
   send_prefix: { keys: ['ctrl+b'], description: 'Send the prefix key itself to the pane', category: 'Session' },
 };
 

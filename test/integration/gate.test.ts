@@ -147,6 +147,9 @@ describe('the gate closed (real server, real bash)', () => {
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),
       'session.save': async () => ({}),
       'session.info': async () => ({}),
+      'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
+      'client.list': async () => ({}),
+      'client.detach': async () => ({ all: true }),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 
@@ -155,7 +158,10 @@ describe('the gate closed (real server, real bash)', () => {
     for (const method of METHODS) {
       const spec = METHOD_TABLE[method];
       const params = await fixtures[method]();
-      const response = await client.request(method, params);
+      // An attach turns its connection over to binary frames: it gets a connection of its own.
+      const attaching = method === 'client.attach' ? await server.connect() : null;
+      const response = await (attaching ?? client).request(method, params);
+      attaching?.close();
       if (spec.gated === 'always' || spec.gated === 'when-submitting') {
         expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
         expect(response.error.message).toMatch(/--scripting/);

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { BIN, TestServer, eventually, isAlive } from './harness.js';
 
 /** A uid that is not ours (the tests run as root in CI; `nobody` elsewhere too). */
@@ -186,7 +186,7 @@ describe('the socket directory', () => {
     mkdirSync(dir, { mode: 0o700 });
     const victim = join(server.dir, 'victim.txt');
     writeFileSync(victim, 'keep');
-    symlinkSync(victim, join(dir, 'server.log'));
+    symlinkSync(victim, join(dir, basename(server.socketPath).replace(/\.sock$/, '.log')));
     const detached = await server.cli(['server', '--detach'], { timeoutMs: 20_000 });
     expect(detached.code).not.toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('keep');

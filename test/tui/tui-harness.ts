@@ -1,7 +1,8 @@
 /**
  * Runs the real `corral` binary in a real pty (node-pty) and feeds everything it writes into
  * a headless terminal, so tests assert on the screen a person would see — and wait for
- * screen content instead of sleeping.
+ * screen content instead of sleeping. `corral` is the thin client: it starts the session's
+ * server in the background (in this test's own runtime directory), and `close()` kills it.
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,8 @@ export class TuiSession {
   readonly env: NodeJS.ProcessEnv;
   readonly screen: InstanceType<typeof Terminal>;
   private readonly proc: pty.IPty;
+  /** Another client of this session's server: shares its directory and environment; its close() leaves the server running. */
+  private readonly peerOf: TuiSession | null;
   private exitCode: number | null = null;
   private readonly exited: Promise<number>;
   private listeners: Array<() => void> = [];
@@ -28,13 +31,20 @@ export class TuiSession {
   readonly osc777: string[] = [];
   bells = 0;
 
-  /** `config`: the text of config.toml, written before corral starts. */
-  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}, config?: string) {
-    this.dir = mkdtempSync(join(tmpdir(), 'corral-tui-'));
+  /**
+   * `config`: the text of config.toml, written before corral starts. `opts.peer`: attach to
+   * that session's server instead of starting a session of its own; `opts.args`: the
+   * command line (default: none, plain `corral`).
+   */
+  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}, config?: string, opts: { peer?: TuiSession; args?: string[] } = {}) {
+    this.peerOf = opts.peer ?? null;
+    this.dir = opts.peer?.dir ?? mkdtempSync(join(tmpdir(), 'corral-tui-'));
     const home = join(this.dir, 'home');
-    mkdirSync(home, { recursive: true });
-    mkdirSync(join(this.dir, 'run'), { mode: 0o700 });
-    this.env = {
+    if (!opts.peer) {
+      mkdirSync(home, { recursive: true });
+      mkdirSync(join(this.dir, 'run'), { mode: 0o700 });
+    }
+    this.env = opts.peer ? { ...opts.peer.env, ...extraEnv } : {
       PATH: process.env.PATH,
       HOME: home,
       XDG_RUNTIME_DIR: join(this.dir, 'run'),
@@ -59,7 +69,7 @@ export class TuiSession {
     this.screen.onBell(() => this.bells++);
     // The user's terminal measures emoji 2 wide, as every current terminal does.
     useModernUnicode(this.screen);
-    this.proc = pty.spawn(process.execPath, [BIN], { name: 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
+    this.proc = pty.spawn(process.execPath, [BIN, ...(opts.args ?? [])], { name: this.env.TERM ?? 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
     this.proc.onData((data) => {
       this.bytesWritten += Buffer.byteLength(data);
       this.screen.write(data, () => this.wake());
@@ -160,11 +170,32 @@ export class TuiSession {
     ]);
   }
 
+  /** A second client of this session (`corral attach` in a pty of its own). */
+  attach(cols = 120, rows = 36): TuiSession {
+    return new TuiSession(cols, rows, {}, undefined, { peer: this, args: ['attach'] });
+  }
+
+  /** The client process's pid. */
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** Sends the client process a signal. */
+  kill(signal: NodeJS.Signals): void {
+    this.proc.kill(signal);
+  }
+
+  /** Ends the client, then the background server it started (each test has its own runtime dir, so its own socket). */
   async close(): Promise<void> {
     if (this.exitCode === null) {
       this.proc.kill('SIGTERM');
       await this.waitExit().catch(() => this.proc.kill('SIGKILL'));
     }
+    if (this.peerOf) {
+      this.screen.dispose();
+      return;
+    }
+    await this.cli(['kill-server']);
     this.screen.dispose();
     rmSync(this.dir, { recursive: true, force: true });
   }

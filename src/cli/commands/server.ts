@@ -1,5 +1,6 @@
-/** `corral server` and the bare `corral` (TUI): the heavy entry points, loaded only when run. */
-import { loadServer, loadTui } from '../heavy.js';
+/** `corral server` (the heavy entry point, loaded only when run) and the bare `corral` (the thin client). */
+import { loadServer } from '../heavy.js';
+import { runClientCommand } from '../../client/client-main.js';
 import { defineCommand, reportError, socketPathOf } from '../run.js';
 
 /** `corral server`. */
@@ -14,7 +15,9 @@ export const serverCommand = defineCommand({
         describe: 'open the scripting gate: allow verbs that submit input (also CORRAL_SCRIPTING=1)',
       })
       .option('detach', { type: 'boolean', default: false, describe: 'fork into the background; return once the socket answers' })
-      .option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' }),
+      .option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' })
+      // Set by `corral` on the server it starts for itself (tmux's exit-empty); not for scripts.
+      .option('exit-empty', { type: 'boolean', default: false, hidden: true }),
   handler: async (argv) => {
     try {
       socketPathOf(argv); // a bad --session is a plain error here, before anything heavy loads
@@ -25,6 +28,7 @@ export const serverCommand = defineCommand({
         scripting: argv.scripting,
         detach: argv.detach,
         fresh: argv.fresh,
+        exitEmpty: argv['exit-empty'],
       });
     } catch (error) {
       reportError(error);
@@ -32,20 +36,32 @@ export const serverCommand = defineCommand({
   },
 });
 
-/** The default command: the full-screen TUI with the server embedded (SPEC §1). */
+/** The default command: attach a client to the session's server, starting it first when none answers (SPEC §1). */
 export const tuiCommand = defineCommand({
   command: '$0',
-  describe: 'Open the full-screen multiplexer (server embedded)',
-  builder: (y) =>
-    y.option('fresh', { type: 'boolean', default: false, describe: 'do not restore the saved session; it is moved aside (docs/persistence.md)' }),
+  describe: "Open the full-screen multiplexer: attach to the session's server, starting it in the background when none runs",
+  builder: (y) => y,
   handler: async (argv) => {
     try {
       socketPathOf(argv);
-      const { runTui } = await loadTui();
-      const code = await runTui({ socket: argv.socket, session: argv.session, fresh: argv.fresh });
-      if (typeof code === 'number') process.exitCode = code;
     } catch (error) {
-      reportError(error);
+      return reportError(error);
     }
+    await runClientCommand({ attach: false, socket: argv.socket, session: argv.session });
+  },
+});
+
+/** `corral attach`: only to a running server. */
+export const attachCommand = defineCommand({
+  command: 'attach',
+  describe: 'Attach to a running server (none: server_not_running, exit 1)',
+  builder: (y) => y,
+  handler: async (argv) => {
+    try {
+      socketPathOf(argv);
+    } catch (error) {
+      return reportError(error);
+    }
+    await runClientCommand({ attach: true, socket: argv.socket, session: argv.session });
   },
 });

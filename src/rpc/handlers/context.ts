@@ -2,6 +2,18 @@
 import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
 import type { Params } from '../params.js';
+import type { Socket } from 'node:net';
+import type { ClientHello } from '../../client/frame-protocol.js';
+
+/** The server's attached clients, as the RPC layer sees them (implemented in src/tui/client-hub.ts). */
+export interface ClientService {
+  /** Checks the hello and gets ready to draw; resolves with the new client's id. */
+  prepare(hello: ClientHello): Promise<string>;
+  /** Hands the connection over after the attach reply was written. */
+  attach(id: string, socket: Socket, hello: ClientHello): Promise<void>;
+  list(): unknown[];
+  detach(target: { clientId?: string; all?: boolean; current?: boolean }): string[];
+}
 
 export interface RequestContext {
   core: CorralCore;
@@ -15,6 +27,14 @@ export interface RequestContext {
   onClose(callback: () => void): void;
   /** Marks the connection as holding a stream until it closes, so it is never closed as idle. */
   holdStream(): void;
+  /** The attached clients, or null on a server that serves none. */
+  clients: ClientService | null;
+  /**
+   * Ends JSON-RPC on this connection after this request's response: the socket goes to
+   * `receive` (an attaching client's frames). The peer must wait for the response before it
+   * sends anything else; bytes it sent earlier are dropped with the JSON-RPC state.
+   */
+  takeOver(receive: (socket: Socket) => void): void;
 }
 
 export type Handler = (params: Params, ctx: RequestContext) => unknown | Promise<unknown>;

@@ -1,0 +1,110 @@
+/** `corral detach`, `corral kill-server`, `corral sessions` (SPEC §1). */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { CorralError, type FleetListResult } from '../../contract/protocol.js';
+import { resolveRuntimeDir } from '../../paths.js';
+import { connect } from '../../rpc/client.js';
+import { probeServer } from '../../server/socket-guard.js';
+import { cell, formatJsonLine, formatResult, formatTable, UsageError } from '../output.js';
+import { FROM_FLAGS, defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
+
+/** How long `kill-server` waits for the server to let go of its socket. */
+const KILL_WAIT_MS = 10_000;
+const KILL_POLL_MS = 25;
+
+export const detachCommand = defineCommand({
+  command: 'detach',
+  describe: 'Detach attached clients (default: inside a pane, the client last used; else all). Panes keep running',
+  builder: (y) =>
+    y
+      .option('client', { type: 'string', describe: 'the client id to detach (see `corral sessions` / client.list)' })
+      .option('all', { type: 'boolean', default: false, describe: 'detach every attached client' }),
+  handler: async (argv) => {
+    if (argv.client !== undefined && argv.all) return reportError(new UsageError('give --client ID or --all, not both'));
+    const params = argv.client !== undefined ? { client_id: argv.client } : argv.all ? { all: true } : { current: Boolean(process.env.CORRAL_PANE_ID) };
+    await withClient(argv, async (client) => out(`${formatResult(await client.call('client.detach', params))}\n`), FROM_FLAGS);
+  },
+});
+
+export const killServerCommand = defineCommand({
+  command: 'kill-server',
+  describe: "End the session's server and every pane in it; attached clients exit",
+  builder: (y) => y,
+  handler: async (argv) => {
+    try {
+      const socketPath = socketPathOf(argv);
+      const live = await probeServer(socketPath);
+      if (!live) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}`);
+      // The server's own SIGTERM path: clients told, panes ended, socket removed.
+      process.kill(live.pid, 'SIGTERM');
+      const deadline = Date.now() + KILL_WAIT_MS;
+      while (await probeServer(socketPath)) {
+        if (Date.now() > deadline) throw new CorralError('timeout', `the server (pid ${live.pid}) did not stop within ${KILL_WAIT_MS / 1000} s`);
+        await new Promise((resolve) => setTimeout(resolve, KILL_POLL_MS));
+      }
+      out(`${formatResult({ pid: live.pid, socket: socketPath })}\n`);
+    } catch (error) {
+      reportError(error);
+    }
+  },
+});
+
+export interface SessionRow {
+  name: string;
+  socket: string;
+  pid: number;
+  clients: number;
+  panes: number;
+  agents: number;
+}
+
+/** One running server's row, or null when its socket does not answer. */
+async function sessionRow(name: string, socket: string): Promise<SessionRow | null> {
+  let client;
+  try {
+    client = await connect(socket);
+  } catch {
+    return null;
+  }
+  try {
+    const identity = await client.call<{ pid: number }>('system.identify', {});
+    const clients = await client.call<{ clients: unknown[] }>('client.list', {}).catch(() => ({ clients: [] }));
+    const panes = await client.call<{ panes: unknown[] }>('pane.list', {});
+    const fleet = await client.call<FleetListResult>('fleet.list', {});
+    return { name, socket, pid: identity.pid, clients: clients.clients.length, panes: panes.panes.length, agents: fleet.agents.length };
+  } catch {
+    return null;
+  } finally {
+    client.close();
+  }
+}
+
+export const sessionsCommand = defineCommand({
+  command: 'sessions',
+  describe: "This user's running servers, with their clients, panes and agents",
+  builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print {"sessions":[…]}' }),
+  handler: async (argv) => {
+    try {
+      const dir = resolveRuntimeDir();
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir).filter((file) => file.endsWith('.sock')).sort();
+      } catch {
+        // No runtime directory yet: no sessions.
+      }
+      const rows = (await Promise.all(names.map((file) => sessionRow(file.slice(0, -'.sock'.length), join(dir, file))))).filter((row): row is SessionRow => row !== null);
+      if (argv.json) out(`${formatJsonLine({ sessions: rows })}\n`);
+      else if (rows.length === 0) out('no running corral sessions\n');
+      else {
+        out(
+          formatTable(
+            ['SESSION', 'PID', 'CLIENTS', 'PANES', 'AGENTS', 'SOCKET'],
+            rows.map((r) => [cell(r.name), String(r.pid), String(r.clients), String(r.panes), String(r.agents), cell(r.socket)]),
+          ) + '\n',
+        );
+      }
+    } catch (error) {
+      reportError(error);
+    }
+  },
+});

@@ -1,0 +1,144 @@
+/**
+ * The attached client's wire format (docs/clients.md). A client opens its own connection,
+ * sends one NDJSON request `client.attach` with its hello, reads the one-line reply, and from
+ * then on both sides speak length-prefixed binary messages on that connection:
+ *
+ *   type (1 byte) · length (4 bytes, unsigned big-endian) · payload (length bytes)
+ *
+ * Frame bytes are never JSON-encoded: the server writes a 5-byte header and the frame's own
+ * buffer (corked, so one writev per tick), the client writes the payload slice it received
+ * straight to its terminal. Pure module: node builtins only, shared by the thin client and
+ * the server.
+ */
+
+/** Bumped when the framing or a message's payload changes incompatibly. */
+export const CLIENT_PROTOCOL_VERSION = 1;
+
+/** Message types. Client → server: input, resize, detach. Server → client: output, exit. */
+export const MSG = {
+  /** Raw bytes the client's terminal sent (keys, mouse, paste, focus reports). */
+  input: 1,
+  /** The client's terminal size: cols u16 · rows u16. */
+  resize: 2,
+  /** The client asks to be detached (it is leaving). Empty payload. */
+  detach: 3,
+  /** Bytes for the client's terminal (frames, notifications, OSC 52). */
+  output: 16,
+  /** The server ends this client: code u8 · UTF-8 message to print after the terminal is restored. */
+  exit: 17,
+} as const;
+
+export const HEADER_BYTES = 5;
+
+/**
+ * Larger messages are a protocol error. A frame of a 500×200 screen with every cell styled is
+ * well under 4 MiB; input arrives in chunks of at most 64 KiB.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+export function header(type: number, length: number): Buffer {
+  const head = Buffer.allocUnsafe(HEADER_BYTES);
+  head[0] = type;
+  head.writeUInt32BE(length, 1);
+  return head;
+}
+
+/** One message as a single buffer (for small control messages; frames go as header + payload). */
+export function message(type: number, payload: Buffer = Buffer.alloc(0)): Buffer {
+  return Buffer.concat([header(type, payload.length), payload]);
+}
+
+export function resizePayload(cols: number, rows: number): Buffer {
+  const payload = Buffer.allocUnsafe(4);
+  payload.writeUInt16BE(clampSize(cols), 0);
+  payload.writeUInt16BE(clampSize(rows), 2);
+  return payload;
+}
+
+export function readResize(payload: Buffer): { cols: number; rows: number } | null {
+  if (payload.length !== 4) return null;
+  const cols = payload.readUInt16BE(0);
+  const rows = payload.readUInt16BE(2);
+  return cols > 0 && rows > 0 ? { cols, rows } : null;
+}
+
+export function exitPayload(code: number, text: string): Buffer {
+  return Buffer.concat([Buffer.from([code & 0xff]), Buffer.from(text, 'utf8')]);
+}
+
+export function readExit(payload: Buffer): { code: number; text: string } {
+  return { code: payload.length > 0 ? payload[0]! : 1, text: payload.subarray(1).toString('utf8') };
+}
+
+/** Terminal sizes are kept within what a u16 carries and what a screen can be. */
+export function clampSize(n: number): number {
+  return Math.max(1, Math.min(0xffff, Math.floor(Number.isFinite(n) ? n : 1)));
+}
+
+export interface Message {
+  type: number;
+  /** A view into the received chunk when the message arrived whole (no copy). */
+  payload: Buffer;
+}
+
+/**
+ * Splits a byte stream into messages. A message inside one chunk is handed out as a subarray
+ * of that chunk; only a message split across chunks is gathered (one copy, as the kernel split it).
+ */
+export class MessageReader {
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  /** Feeds a chunk; returns the complete messages in it. Throws on a message over the limit. */
+  push(chunk: Buffer): Message[] {
+    let data = chunk;
+    if (this.pendingBytes > 0) {
+      this.pending.push(chunk);
+      data = Buffer.concat(this.pending, this.pendingBytes + chunk.length);
+      this.pending = [];
+      this.pendingBytes = 0;
+    }
+    const out: Message[] = [];
+    let at = 0;
+    while (data.length - at >= HEADER_BYTES) {
+      const length = data.readUInt32BE(at + 1);
+      if (length > MAX_MESSAGE_BYTES) throw new Error(`message of ${length} bytes exceeds the ${MAX_MESSAGE_BYTES}-byte limit`);
+      if (data.length - at - HEADER_BYTES < length) break;
+      out.push({ type: data[at]!, payload: data.subarray(at + HEADER_BYTES, at + HEADER_BYTES + length) });
+      at += HEADER_BYTES + length;
+    }
+    if (at < data.length) {
+      const rest = data.subarray(at);
+      this.pending.push(rest);
+      this.pendingBytes = rest.length;
+    }
+    return out;
+  }
+}
+
+/** What the client tells the server when it attaches (the `client.attach` params). */
+export interface ClientHello {
+  protocol: number;
+  cols: number;
+  rows: number;
+  pid: number;
+  /** The client's terminal device (`/dev/pts/3`), or '' when unknown. */
+  tty: string;
+  /** The client's working directory: a session with no workspace opens one there. */
+  cwd: string;
+  term: string;
+  colorterm: string;
+  capabilities: ClientCapabilities;
+}
+
+/** What the client's terminal can do, as far as the client can tell (docs/clients.md). */
+export interface ClientCapabilities {
+  truecolor: boolean;
+  mouse: boolean;
+  bracketedPaste: boolean;
+  focusEvents: boolean;
+  osc52: boolean;
+  synchronizedOutput: boolean;
+  /** Desktop notifications (OSC 9 / OSC 777) and the bell. */
+  notifications: boolean;
+}

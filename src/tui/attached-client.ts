@@ -1,0 +1,199 @@
+/**
+ * One attached client on the server side (SPEC §1, docs/clients.md): its own Compositor and
+ * TuiController, fed by the binary messages of its connection and writing its frames back.
+ * The controller does not know it is remote — it gets `write`/`writeTerminal` as before.
+ *
+ * Output path: each frame the compositor makes is one string; it becomes one Buffer (the
+ * UTF-8 encode a local `stdout.write` would do anyway) and goes out as a 5-byte header plus
+ * that buffer, with the socket corked until the end of the tick (process.nextTick), so a tick's frames,
+ * notifications and clipboard writes leave in one writev. No JSON, no concatenation.
+ */
+import type { Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
+import { Compositor } from '../screen/compositor.js';
+import type { CorralCore } from '../core/corral-core.js';
+import type { Notifier } from '../notify/notifier.js';
+import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello } from '../client/frame-protocol.js';
+import { TuiController, type ChromeRenderer } from './controller.js';
+
+/** More unsent bytes than this and the compositor holds frames (the next one carries the latest screen). */
+const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
+
+export interface AttachedClientOptions {
+  id: string;
+  socket: Socket;
+  hello: ClientHello;
+  core: CorralCore;
+  notifier: Notifier;
+  renderer: ChromeRenderer;
+  startupMessage: { text: string; error: boolean } | null;
+  /** Input arrived from this client (it becomes the most recently active one). */
+  onActive(client: AttachedClient): void;
+  /** Whether this client is the most recently active one (its size lays tabs out). */
+  isActive(client: AttachedClient): boolean;
+  /** `prefix d`, or the client said it is leaving. */
+  onDetach(client: AttachedClient): void;
+  /** The connection closed or broke. */
+  onGone(client: AttachedClient): void;
+  /** The session's last workspace closed. */
+  onEmpty(): void;
+}
+
+export class AttachedClient {
+  readonly id: string;
+  readonly hello: ClientHello;
+  readonly attachedAt = Date.now();
+  lastActive = Date.now();
+  cols: number;
+  rows: number;
+  readonly controller: TuiController;
+  /**
+   * The core as this client sees it: the same core, except that while another client is
+   * active it shows the workspace this client was on (`savedWorkspace`). Every action comes
+   * with input, which makes its client active first, so actions always act on the real focus.
+   */
+  readonly view: CorralCore;
+  /** The workspace this client shows while another client is active. */
+  savedWorkspace: string | null = null;
+  private readonly compositor: Compositor;
+  private readonly socket: Socket;
+  private readonly reader = new MessageReader();
+  private readonly decoder = new StringDecoder('utf8');
+  private corked = false;
+  private closed = false;
+
+  constructor(private readonly options: AttachedClientOptions) {
+    this.id = options.id;
+    this.hello = options.hello;
+    this.socket = options.socket;
+    this.cols = options.hello.cols;
+    this.rows = options.hello.rows;
+    this.view = this.viewOf(options.core);
+    const caps = options.hello.capabilities;
+    this.compositor = new Compositor({
+      cols: this.cols,
+      rows: this.rows,
+      write: (bytes) => this.send(MSG.output, bytes),
+      synchronized: caps.synchronizedOutput,
+    });
+    this.socket.on('drain', () => this.compositor.outputDrained());
+    this.controller = new TuiController({
+      core: this.view,
+      compositor: this.compositor,
+      renderer: options.renderer,
+      cols: this.cols,
+      rows: this.rows,
+      onQuit: () => options.onEmpty(),
+      onDetach: () => options.onDetach(this),
+      startupMessage: options.startupMessage,
+      notifier: options.notifier,
+      writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
+      ownsLayout: () => options.isActive(this),
+    });
+    this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.socket.on('close', () => options.onGone(this));
+    this.socket.on('error', () => this.socket.destroy());
+  }
+
+  /** `core` with its model's focused workspace read per client (see `view`). */
+  private viewOf(core: CorralCore): CorralCore {
+    const model = new Proxy(core.model, {
+      get: (target, key, receiver) => {
+        if (key === 'focusedWorkspace' && !this.options.isActive(this)) {
+          const saved = this.savedWorkspace;
+          if (saved !== null && target.workspaces.has(saved)) return saved;
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return new Proxy(core, { get: (target, key, receiver) => (key === 'model' ? model : Reflect.get(target, key, receiver)) });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closed) return;
+    let messages;
+    try {
+      messages = this.reader.push(chunk);
+    } catch {
+      // Not our protocol (or a broken client): drop it, nothing else changes.
+      this.socket.destroy();
+      return;
+    }
+    for (const { type, payload } of messages) {
+      try {
+        this.onMessage(type, payload);
+      } catch (error) {
+        process.stderr.write(`corral server: client ${this.id}: ${(error as Error).stack ?? error}\n`);
+      }
+    }
+  }
+
+  private onMessage(type: number, payload: Buffer): void {
+    switch (type) {
+      case MSG.input: {
+        this.lastActive = Date.now();
+        this.options.onActive(this);
+        const text = this.decoder.write(payload);
+        if (text !== '') this.controller.handleInput(text);
+        return;
+      }
+      case MSG.resize: {
+        const size = readResize(payload);
+        if (!size || (size.cols === this.cols && size.rows === this.rows)) return;
+        this.cols = size.cols;
+        this.rows = size.rows;
+        this.lastActive = Date.now();
+        this.options.onActive(this);
+        this.controller.resize(size.cols, size.rows);
+        return;
+      }
+      case MSG.detach:
+        this.options.onDetach(this);
+        return;
+      default:
+        // An unknown message from a newer client is ignored, not fatal.
+        return;
+    }
+  }
+
+  /** One message to the client; false when the socket is backed up (the compositor then waits for drain). */
+  private send(type: number, data: string | Buffer): boolean {
+    if (this.closed || this.socket.destroyed) return false;
+    const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (!this.corked) {
+      // Everything written in this tick leaves in one writev, before the event loop moves on
+      // (a keystroke's echo is not held back to the next loop phase).
+      this.corked = true;
+      this.socket.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        if (!this.socket.destroyed) this.socket.uncork();
+      });
+    }
+    this.socket.write(header(type, payload.length));
+    this.socket.write(payload);
+    return this.socket.writableLength < SOCKET_HIGH_WATER_BYTES;
+  }
+
+  /** Ends this client: tells it why (printed after its terminal is restored) and closes. */
+  end(code: number, text: string): void {
+    if (this.closed) return;
+    this.send(MSG.exit, exitPayload(code, text));
+    this.dispose();
+    if (this.corked) {
+      this.corked = false;
+      this.socket.uncork();
+    }
+    this.socket.end();
+    // A client that does not read its last message must not hold the server (or its shutdown).
+    setTimeout(() => this.socket.destroy(), 1000).unref();
+  }
+
+  /** Drops the controller and compositor (the connection is gone or ending). */
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.controller.dispose();
+    this.compositor.dispose();
+  }
+}

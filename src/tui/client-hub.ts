@@ -1,0 +1,197 @@
+/**
+ * The server's attached clients (SPEC §1): attach, list, detach, and the events about them.
+ * Each client has its own compositor and controller ({@link AttachedClient}); the tab layout
+ * follows the client that was active last (input or resize), the others see it clipped or
+ * padded. The chrome's Ink views are loaded at the first attach, never by a server that only
+ * serves scripts.
+ */
+import type { Socket } from 'node:net';
+import { CorralError } from '../contract/protocol.js';
+import type { CorralCore } from '../core/corral-core.js';
+import type { Notifier } from '../notify/notifier.js';
+import type { ConfigError } from '../config/load-config.js';
+import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../client/frame-protocol.js';
+import { AttachedClient } from './attached-client.js';
+import type { ChromeRenderer } from './controller.js';
+
+export interface ClientInfo {
+  client_id: string;
+  /** The most recently active client: tabs are laid out for its size. */
+  active: boolean;
+  pid: number;
+  tty: string;
+  cols: number;
+  rows: number;
+  workspace_id: string | null;
+  tab_id: string | null;
+  term: string;
+  attached_at: number;
+  idle_ms: number;
+}
+
+/** What a client that detached with `prefix d` sees after its terminal is restored. */
+export const DETACH_NOTE = '[detached from corral: the panes keep running — `corral` or `corral attach` comes back]';
+
+export interface ClientHubOptions {
+  core: CorralCore;
+  notifier: Notifier;
+  configError: ConfigError | null;
+  /** The session's last workspace closed while clients were attached. */
+  onEmpty(): void;
+}
+
+/**
+ * The Ink views, imported in production mode (development mode is ~1 s to import). React
+ * reads NODE_ENV when it is loaded; it is put back afterwards so panes started later do not
+ * inherit a NODE_ENV the user never set.
+ */
+async function loadViews(): Promise<typeof import('../../components/index.js')> {
+  const before = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return await import('../../components/index.js');
+  } finally {
+    if (before === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = before;
+  }
+}
+
+export class ClientHub {
+  private readonly clients = new Map<string, AttachedClient>();
+  private nextId = 1;
+  private renderers: Promise<() => ChromeRenderer> | null = null;
+  /** The client whose size the tabs are laid out for. */
+  private active: AttachedClient | null = null;
+
+  constructor(private readonly options: ClientHubOptions) {}
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Checks a hello and loads the chrome's views; returns the id the client will have. */
+  async prepare(hello: ClientHello): Promise<string> {
+    if (hello.protocol !== CLIENT_PROTOCOL_VERSION) {
+      throw new CorralError('invalid_params', `client protocol ${hello.protocol} is not this server's (${CLIENT_PROTOCOL_VERSION}); use the same corral version for client and server`);
+    }
+    this.renderers ??= loadViews().then((views) => () => ({
+      // Per client: the memoising renderer keeps what it drew last.
+      renderChrome: views.createChromeRenderer(),
+      renderOverlay: views.renderOverlay,
+      hitTest: views.hitTest,
+    }));
+    await this.renderers;
+    return `c${this.nextId++}`;
+  }
+
+  /** Takes over `socket` (the handshake is done) and shows the session on it. */
+  async attach(id: string, socket: Socket, hello: ClientHello): Promise<void> {
+    const renderer = (await this.renderers!)();
+    const core = this.options.core;
+    if (core.model.workspaces.size === 0) {
+      try {
+        core.createWorkspace({ cwd: hello.cwd });
+      } catch {
+        // The client's directory is not one the server can use (another machine's path).
+        core.createWorkspace({ cwd: process.cwd() });
+      }
+    }
+    const client = new AttachedClient({
+      id,
+      socket,
+      hello,
+      core,
+      notifier: this.options.notifier,
+      renderer,
+      startupMessage: this.options.configError ? { text: this.options.configError.message, error: true } : null,
+      onActive: (c) => this.makeActive(c),
+      isActive: (c) => this.active === c,
+      onDetach: (c) => this.drop(c, 0, DETACH_NOTE),
+      onGone: (c) => this.drop(c, null, ''),
+      onEmpty: () => this.options.onEmpty(),
+    });
+    this.clients.set(id, client);
+    this.makeActive(client);
+    core.bus.emit({ type: 'client.attached', client_id: id, cols: client.cols, rows: client.rows, tty: hello.tty });
+  }
+
+  /**
+   * Input (or a resize) came from `client`: the session's focus becomes the workspace it
+   * shows, the one active before keeps showing its own, and tabs are laid out for its size
+   * (SPEC §1: the others see that layout clipped or padded).
+   */
+  private makeActive(client: AttachedClient): void {
+    if (this.active === client) return;
+    const core = this.options.core;
+    const previous = this.active;
+    if (previous) previous.savedWorkspace = core.model.focusedWorkspace;
+    this.active = client;
+    const wanted = client.savedWorkspace;
+    if (wanted !== null && wanted !== core.model.focusedWorkspace && core.model.workspaces.has(wanted)) core.focusWorkspace(wanted);
+    // The active client first: its controller sets the viewport; the others then draw that layout.
+    client.controller.resize(client.cols, client.rows);
+    for (const other of this.clients.values()) if (other !== client) other.controller.resize(other.cols, other.rows);
+  }
+
+  /** Ends a client: `code` null when its connection is already gone. */
+  private drop(client: AttachedClient, code: number | null, note: string): void {
+    if (!this.clients.delete(client.id)) return;
+    if (code === null) client.dispose();
+    else client.end(code, note);
+    if (this.active === client) {
+      this.active = null;
+      const next = this.mostRecent();
+      if (next) this.makeActive(next);
+    }
+    this.options.core.bus.emit({ type: 'client.detached', client_id: client.id });
+  }
+
+  private mostRecent(): AttachedClient | null {
+    let best: AttachedClient | null = null;
+    for (const client of this.clients.values()) if (!best || client.lastActive > best.lastActive) best = client;
+    return best;
+  }
+
+  list(): ClientInfo[] {
+    const now = Date.now();
+    return [...this.clients.values()].map((client) => {
+      const focus = client.view.model.focusedPane();
+      return {
+        client_id: client.id,
+        active: this.active === client,
+        pid: client.hello.pid,
+        tty: client.hello.tty,
+        cols: client.cols,
+        rows: client.rows,
+        workspace_id: focus?.workspaceId ?? null,
+        tab_id: focus?.tabId ?? null,
+        term: client.hello.term,
+        attached_at: client.attachedAt,
+        idle_ms: now - client.lastActive,
+      };
+    });
+  }
+
+  /** Detaches the named clients (or all); returns the ids detached. Unknown id → client_not_found. */
+  detach(target: { clientId?: string; all?: boolean; current?: boolean }): string[] {
+    let chosen: AttachedClient[];
+    if (target.clientId !== undefined) {
+      const client = this.clients.get(target.clientId);
+      if (!client) throw new CorralError('client_not_found', `no attached client ${target.clientId}`, { client_id: target.clientId });
+      chosen = [client];
+    } else if (target.all) {
+      chosen = [...this.clients.values()];
+    } else {
+      // From inside a pane: the client last used, whose user most likely typed the command.
+      const current = target.current ? this.mostRecent() : null;
+      chosen = current ? [current] : [...this.clients.values()];
+    }
+    for (const client of chosen) this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
+    return chosen.map((c) => c.id);
+  }
+
+  /** The server is stopping: every client is told why and let go. */
+  closeAll(text: string, code = 0): void {
+    for (const client of [...this.clients.values()]) this.drop(client, code, text);
+  }
+}

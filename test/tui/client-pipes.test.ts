@@ -1,0 +1,104 @@
+/**
+ * `ssh -t host corral` stand-in (SPEC §1, issue 12 item 4): the client's connection to the
+ * server runs through plain pipes — a relay process per connection, as an ssh channel
+ * forwards a socket — so every byte of the handshake and the binary frames crosses two
+ * pipes with their own chunking. The client sits in a pty of its own whose TERM differs from
+ * the server's, and its terminal's capabilities are the client's.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TuiSession } from './tui-harness.js';
+
+const CTRL_B = '\x02';
+
+/** Listens on `path`; each connection is carried to `target` by a child process over its stdin/stdout pipes. */
+function pipeRelay(path: string, target: string): { server: Server; children: ChildProcess[]; bytes: { up: number; down: number } } {
+  const children: ChildProcess[] = [];
+  const bytes = { up: 0, down: 0 };
+  const carrier = `const s=require('net').connect(${JSON.stringify(target)});process.stdin.pipe(s);s.pipe(process.stdout);s.on('close',()=>process.exit(0));process.stdin.on('end',()=>s.end());`;
+  const server = createServer((conn) => {
+    const child = spawn(process.execPath, ['-e', carrier], { stdio: ['pipe', 'pipe', 'inherit'] });
+    children.push(child);
+    conn.on('data', (chunk) => (bytes.up += chunk.length));
+    child.stdout!.on('data', (chunk) => (bytes.down += chunk.length));
+    conn.pipe(child.stdin!);
+    child.stdout!.pipe(conn);
+    conn.on('close', () => child.kill());
+    child.on('exit', () => conn.destroy());
+    conn.on('error', () => child.kill());
+  });
+  server.listen(path);
+  return { server, children, bytes };
+}
+
+/** One JSON-RPC call on a fresh connection (the test reads `client.list` as a script would). */
+function rpc(socketPath: string, method: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n'));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) {
+        socket.destroy();
+        resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).result);
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+describe('a client over pipes (ssh stand-in)', () => {
+  let owner: TuiSession | null = null;
+  let remote: TuiSession | null = null;
+  let relay: ReturnType<typeof pipeRelay> | null = null;
+  afterEach(async () => {
+    await remote?.close();
+    await owner?.close();
+    relay?.server.close();
+    relay?.children.forEach((c) => c.kill());
+    owner = remote = relay = null;
+  });
+
+  it('attaches, draws, types, resizes and detaches through a relayed connection, with its own terminal type', async () => {
+    owner = new TuiSession(120, 36);
+    await owner.waitForText('w1:p1');
+    const socketPath = join(owner.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock');
+    const tunnelDir = join(owner.dir, 'tunnel');
+    mkdirSync(tunnelDir, { mode: 0o700 });
+    relay = pipeRelay(join(tunnelDir, 'relay.sock'), socketPath);
+    await new Promise((resolve) => relay!.server.once('listening', resolve));
+
+    remote = new TuiSession(100, 30, { TERM: 'xterm-kitty', COLORTERM: 'truecolor' }, undefined, {
+      peer: owner,
+      args: ['attach', '--socket', join(tunnelDir, 'relay.sock')],
+    });
+    await remote.waitForText('w1:p1');
+    remote.type('echo OVER-$((20+3))-PIPES\r');
+    await remote.waitForText('OVER-23-PIPES');
+    // The owner sees the same pane's output: one server, two clients.
+    await owner.waitForText('OVER-23-PIPES');
+    // The client's terminal, not the server's: its TERM and size are what the server knows it by.
+    const listed = (await rpc(socketPath, 'client.list')).clients;
+    expect(listed.map((c: any) => [c.term, c.cols, c.rows])).toEqual([
+      ['xterm-256color', 120, 36],
+      ['xterm-kitty', 100, 30],
+    ]);
+
+    // A resize crosses the relay as a message: the pane takes the new size (this client is active).
+    remote.type('echo NARROW=$(tput cols)\r');
+    await remote.waitForText(/NARROW=\d+/);
+    const narrow = Number(/NARROW=(\d+)/.exec(remote.text())![1]);
+    remote.resize(140, 40);
+    remote.type('echo WIDE=$(tput cols)\r');
+    await remote.waitForText(/WIDE=\d+/);
+    expect(Number(/WIDE=(\d+)/.exec(remote.text())![1])).toBe(narrow + 40);
+
+    remote.type(`${CTRL_B}d`);
+    expect(await remote.waitExit()).toBe(0);
+    expect(remote.isAlternateScreen).toBe(false);
+    expect(relay.bytes.down).toBeGreaterThan(1000);
+  });
+});

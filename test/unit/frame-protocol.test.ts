@@ -1,0 +1,67 @@
+/** The attached client's binary framing (src/client/frame-protocol.ts, docs/clients.md). */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HEADER_BYTES, MAX_MESSAGE_BYTES, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/client/frame-protocol.js';
+import { matchClientArgs } from '../../src/client/client-main.js';
+import { detectCapabilities } from '../../src/client/capabilities.js';
+
+describe('MessageReader', () => {
+  it('gives back every message whatever the chunking (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ type: fc.integer({ min: 0, max: 255 }), payload: fc.uint8Array({ maxLength: 300 }) }), { maxLength: 20 }),
+        fc.array(fc.integer({ min: 1, max: 64 }), { minLength: 1, maxLength: 50 }),
+        (messages, cuts) => {
+          const stream = Buffer.concat(messages.map((m) => message(m.type, Buffer.from(m.payload))));
+          const reader = new MessageReader();
+          const got: { type: number; payload: number[] }[] = [];
+          let at = 0;
+          for (let i = 0; at < stream.length; i++) {
+            const size = cuts[i % cuts.length]!;
+            for (const m of reader.push(stream.subarray(at, at + size))) got.push({ type: m.type, payload: [...m.payload] });
+            at += size;
+          }
+          expect(got).toEqual(messages.map((m) => ({ type: m.type, payload: [...m.payload] })));
+        },
+      ),
+    );
+  });
+
+  it('hands out a message that arrived whole as a view of the chunk, not a copy', () => {
+    const chunk = Buffer.concat([header(MSG.output, 3), Buffer.from('abc'), header(MSG.output, 2), Buffer.from('de')]);
+    const [first, second] = new MessageReader().push(chunk);
+    expect(first!.payload.buffer).toBe(chunk.buffer);
+    expect(second!.payload.toString()).toBe('de');
+    expect(first!.payload.byteOffset).toBe(chunk.byteOffset + HEADER_BYTES);
+  });
+
+  it('refuses a length over the limit instead of waiting for it', () => {
+    expect(() => new MessageReader().push(header(MSG.input, MAX_MESSAGE_BYTES + 1))).toThrow(/limit/);
+  });
+
+  it('round-trips resize and exit payloads, and rejects a zero size', () => {
+    expect(readResize(resizePayload(300, 80))).toEqual({ cols: 300, rows: 80 });
+    expect(readResize(resizePayload(0, 10))).toEqual({ cols: 1, rows: 10 });
+    expect(readResize(Buffer.from([0, 0, 0, 5]))).toBeNull();
+    expect(readResize(Buffer.from([1, 2, 3]))).toBeNull();
+    expect(readExit(exitPayload(1, 'gone — bye'))).toEqual({ code: 1, text: 'gone — bye' });
+  });
+});
+
+describe('the client entry', () => {
+  it('takes `corral` and `corral attach` with at most --session/--socket, nothing else', () => {
+    expect(matchClientArgs([])).toEqual({ attach: false });
+    expect(matchClientArgs(['attach', '--session', 'work'])).toEqual({ attach: true, session: 'work' });
+    expect(matchClientArgs(['--socket=/tmp/x.sock'])).toEqual({ attach: false, socket: '/tmp/x.sock' });
+    expect(matchClientArgs(['attach', '--help'])).toBeNull();
+    expect(matchClientArgs(['--session'])).toBeNull();
+    expect(matchClientArgs(['--session', 'a', '--session', 'b'])).toBeNull();
+    expect(matchClientArgs(['ps'])).toBeNull();
+  });
+
+  it("reads the terminal's capabilities from the client's own environment", () => {
+    expect(detectCapabilities({ TERM: 'xterm-256color', COLORTERM: 'truecolor' })).toMatchObject({ truecolor: true, mouse: true, synchronizedOutput: true });
+    expect(detectCapabilities({ TERM: 'xterm-256color' }).truecolor).toBe(false);
+    expect(detectCapabilities({ TERM: 'linux' })).toMatchObject({ mouse: false, osc52: false, notifications: false });
+  });
+});
