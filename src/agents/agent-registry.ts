@@ -76,6 +76,14 @@ interface TrackedAgent {
   interruptedAt: number;
 }
 
+/** Who a restored pane's agent was (SPEC §13): its kind, corral name, command line and session. */
+export interface ExpectedAgent {
+  kind: string;
+  name: string | null;
+  argv: readonly string[];
+  sessionId: string | null;
+}
+
 /** An unrecognised foreground program, watched with the generic rules until it acts like an agent. */
 interface Candidate {
   pid: number;
@@ -98,6 +106,8 @@ interface PaneWatch {
 export class AgentRegistry {
   private readonly counter = new SequenceCounter();
   private readonly watches = new Map<number, PaneWatch>();
+  /** Agents a restore started again, by surface id: who they were, given when they show up. */
+  private readonly expected = new Map<number, ExpectedAgent>();
   private stallTimer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -127,6 +137,7 @@ export class AgentRegistry {
   }
 
   paneClosed(surfaceId: number): void {
+    this.expected.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
     this.clearTimers(watch);
@@ -416,6 +427,7 @@ export class AgentRegistry {
       interruptedAt: -Infinity,
     };
     watch.agent = agent;
+    this.applyExpected(pane, agent);
     const host = this.core.host(pane);
     if (agent.rules?.generic && host && !watch.bell) {
       watch.bell = host.terminal.onBell(() => {
@@ -551,6 +563,28 @@ export class AgentRegistry {
       agent.sessionIdFrom = 'argv';
     }
     this.lookUpSessionId(pane, agent);
+  }
+
+  /**
+   * A restore typed the command that resumes an agent in this pane: when an agent of that
+   * kind shows up there it gets back its name, its command line and its session id.
+   */
+  expectAgent(pane: PaneRecord, expected: ExpectedAgent): void {
+    this.expected.set(pane.surfaceId, expected);
+  }
+
+  /** Gives a freshly adopted agent what a restore said it was (its kind must match). */
+  private applyExpected(pane: PaneRecord, agent: TrackedAgent): void {
+    const expected = this.expected.get(pane.surfaceId);
+    if (!expected) return;
+    this.expected.delete(pane.surfaceId);
+    if (expected.kind !== agent.kind) return;
+    agent.argv = [...expected.argv];
+    if (expected.sessionId !== null) {
+      agent.sessionId = expected.sessionId;
+      agent.sessionIdFrom = 'argv';
+    }
+    if (expected.name !== null && AGENT_NAME.test(expected.name) && !this.paneByAgentName(expected.name)) agent.name = expected.name;
   }
 
   /** The argv that resumes the pane's agent in its own session, or null (no id, no resume form). */

@@ -132,10 +132,15 @@ export async function restoreSavedSession(
   try {
     core.restoreSession(stateToRecords(state), (pane: PaneRecord) => {
       const saved = byId.get(pane.id)!;
-      return planPane(saved, workspaceCwd.get(saved.workspace) ?? home, scrollbacks.get(saved.surface_id) ?? '', savedAt, {
+      const plan = planPane(saved, workspaceCwd.get(saved.workspace) ?? home, scrollbacks.get(saved.surface_id) ?? '', savedAt, {
         resumeAgents: opts.resumeAgents,
         home,
       });
+      // A resumed agent comes back under its name, with its session id (SPEC §13).
+      const agent = saved.agent;
+      const argv = agent && opts.resumeAgents ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
+      if (agent && argv) core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
+      return plan;
     });
   } catch (error) {
     // The file is still good; a half-restored session must not be saved over it.
