@@ -200,7 +200,10 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       // The argv names the session it resumes: agent get shows it at once.
       expect(started.result.agent.session_id).toBe(sessionId);
       await json('agent', 'prompt', 'resumed', 'Say hello once again');
-      await json('agent', 'wait', 'resumed', '--until', 'working', '--until', 'blocked', '--timeout', '60000');
+      // On failure, say what the resumed agent shows (a dialog, a queued prompt, a spinner).
+      await json('agent', 'wait', 'resumed', '--until', 'working', '--until', 'blocked', '--timeout', '60000').catch(async (error: Error) => {
+        throw new Error(`${error.message}\nscreen:\n${(await cli('pane', 'read', pane, '--lines', '40')).stdout}`);
+      });
       await json('agent', 'wait', 'resumed', '--until', 'done', '--until', 'idle', '--timeout', '90000');
       const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes('Say hello once again'));
       expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);
