@@ -212,6 +212,8 @@ export const METHOD_TABLE = {
   'client.attach': { gated: 'never' },
   'client.list': { gated: 'read' },
   'client.detach': { gated: 'never' },
+  // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
+  'session.forget': { gated: 'never' },
 } as const satisfies Record<string, MethodSpec>;
 
 export type MethodName = keyof typeof METHOD_TABLE;

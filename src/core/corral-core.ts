@@ -74,6 +74,7 @@ export interface RestoredPaneStart {
 /** The saved session (src/persist/), as the `session.*` RPC methods reach it. */
 export interface SessionPersistence {
   save(): Promise<{ path: string; bytes: number }>;
+  forget(): Promise<{ path: string; forgotten: boolean }>;
   info(): { path: string; saved_at: string | null; restored_from: string | null; restored_at: string | null; problems: string[] };
 }
 

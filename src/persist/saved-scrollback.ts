@@ -1,28 +1,16 @@
 /**
  * A pane's scrollback as saved with the session: its last N logical lines with SGR colours
- * (the `format: ansi` read path, src/terminal/ansi-row.ts), zlib-compressed; and, on
+ * (read by scrollback-capture.ts through src/terminal/ansi-row.ts), zlib-compressed; and, on
  * restore, the text written into the fresh pane's terminal above its new shell — the saved
  * lines, a dim `── restored <date> ──` line and what did not come back.
  */
 import { deflate, inflateSync, constants as zlibConstants } from 'node:zlib';
 import { promisify } from 'node:util';
-import type { PaneTerminal } from '../terminal/pane-terminal.js';
 
 const deflateAsync = promisify(deflate);
 
 /** A saved file inflating past this is not one corral wrote (100k lines of colourful text fit). */
 const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
-
-/**
- * The last `lines` logical lines of the pane's normal screen and scrollback, with SGR, or
- * null while a full-screen program owns the alternate screen (its frame is no history;
- * the last saved lines stay).
- */
-export function captureScrollback(terminal: PaneTerminal, lines: number): string | null {
-  if (lines <= 0) return '';
-  if (terminal.isAlternateScreen) return null;
-  return terminal.read({ source: 'recent-unwrapped', lines, format: 'ansi' }).text;
-}
 
 /** Compresses off the main thread (zlib's pool), so a save never stalls pane output. */
 export function compressScrollback(text: string): Promise<Buffer> {

@@ -9,7 +9,7 @@ import { CorralError } from '../contract/protocol.js';
 import type { CorralCore, SessionPersistence } from '../core/corral-core.js';
 import { restoreSavedSession, type RestoreOutcome } from './restore.js';
 import { SessionSaver } from './session-saver.js';
-import { ensurePrivateStateDir, resolveStateDir, sessionFiles, type SessionFiles } from './state-files.js';
+import { ensurePrivateStateDir, forgetSession, resolveStateDir, sessionFiles, type SessionFiles } from './state-files.js';
 
 export interface PersistenceOptions {
   core: CorralCore;
@@ -33,6 +33,7 @@ export class Persistence implements SessionPersistence {
   private saver: SessionSaver | null = null;
   private outcome: RestoreOutcome | null = null;
   private readonly startProblems: string[] = [];
+  private forgotten = false;
 
   private constructor(
     private readonly options: PersistenceOptions,
@@ -74,6 +75,7 @@ export class Persistence implements SessionPersistence {
       session: this.options.session,
       scrollbackLines: core.config.persist_scrollback_lines,
       log: this.options.log,
+      timing: timingFromEnv(this.options.env),
     });
   }
 
@@ -115,7 +117,11 @@ export class Persistence implements SessionPersistence {
 
   async save(): Promise<{ path: string; bytes: number }> {
     if (!this.saver) {
-      const why = this.enabled ? this.problems.at(-1) ?? 'saving is off for this server' : 'persist = false in config.toml';
+      const why = !this.enabled
+        ? 'persist = false in config.toml'
+        : this.forgotten
+          ? 'it was forgotten (kill-server --forget)'
+          : this.problems.at(-1) ?? 'saving is off for this server';
       throw new CorralError('invalid_params', `the session is not saved: ${why}`, { path: this.files.state });
     }
     try {
@@ -123,6 +129,17 @@ export class Persistence implements SessionPersistence {
     } catch (error) {
       throw new CorralError('internal_error', (error as Error).message, { path: this.files.state });
     }
+  }
+
+  /**
+   * `kill-server --forget`: stops saving and deletes the saved state and scrollback, so the
+   * shutdown that follows leaves nothing to restore.
+   */
+  async forget(): Promise<{ path: string; forgotten: boolean }> {
+    this.saver?.dispose();
+    this.saver = null;
+    this.forgotten = true;
+    return { path: this.files.state, forgotten: await forgetSession(this.files) };
   }
 
   /** Shutdown: the last save, before the panes are ended. */
@@ -141,4 +158,13 @@ function isLink(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * CORRAL_PERSIST_SCROLLBACK_MS: how often changed scrollback is saved, for bench/persist.mjs
+ * only (it saves every 500 ms to measure the worst case); not a user setting.
+ */
+function timingFromEnv(env: Record<string, string | undefined>): { scrollbackEveryMs?: number } {
+  const ms = Number(env.CORRAL_PERSIST_SCROLLBACK_MS);
+  return Number.isInteger(ms) && ms >= 100 && ms <= 30_000 ? { scrollbackEveryMs: ms } : {};
 }

@@ -15,15 +15,21 @@ import type { Disposable } from '../core/event-bus.js';
 import type { PaneRecord } from '../session/model.js';
 import { modelToState, type PaneFacts } from './session-state.js';
 import { ensurePrivateStateDir, scrollbackFile, writeFileAtomic, type SessionFiles } from './state-files.js';
-import { captureScrollback, compressScrollback } from './saved-scrollback.js';
+import { compressScrollback } from './saved-scrollback.js';
+import { ScrollbackCapture } from './scrollback-capture.js';
 import { rm } from 'node:fs/promises';
 
-export const SAVE_TIMING = {
+export interface SaveTiming {
+  structureDelayMs: number;
+  scrollbackEveryMs: number;
+}
+
+export const SAVE_TIMING: Readonly<SaveTiming> = {
   /** A burst of structural events (an `up` file) becomes one write this long after the first. */
   structureDelayMs: 150,
   /** How often panes with new output have their lines (and cwd, program) saved; well inside 30 s. */
   scrollbackEveryMs: 10_000,
-} as const;
+};
 
 /** Events that change nothing saved: output (handled by the scrollback pass) and agent chatter. */
 const NOT_STRUCTURAL = new Set<string>(['surface_changed', 'ai.tool_use', 'ai.notification', 'ai.prompt_submit', 'ai.stop', 'agent.status_changed', 'scripting.changed']);
@@ -35,13 +41,13 @@ export interface SaverOptions {
   scrollbackLines: number;
   /** Where problems go besides `problems` (the server's log). */
   log: (message: string) => void;
-  timing?: Partial<typeof SAVE_TIMING>;
+  timing?: Partial<SaveTiming>;
 }
 
 export class SessionSaver {
   readonly problems: string[] = [];
   savedAt: string | null = null;
-  private readonly timing: typeof SAVE_TIMING;
+  private readonly timing: SaveTiming;
   private structureTimer: NodeJS.Timeout | null = null;
   private readonly scrollbackTimer: NodeJS.Timeout;
   private listener: Disposable | null = null;
@@ -52,17 +58,25 @@ export class SessionSaver {
   /** Output generation of each pane's last saved scrollback. */
   private readonly savedGeneration = new Map<number, number>();
   private failing = false;
+  /** Each pane's reader, which remembers the rows it already converted. */
+  private readonly captures = new Map<number, ScrollbackCapture>();
+  /** A scrollback pass is under way: the timer does not queue another behind it. */
+  private passRunning = false;
 
   constructor(private readonly options: SaverOptions) {
     this.timing = { ...SAVE_TIMING, ...options.timing };
     this.listener = options.core.listen((event) => this.onEvent(event));
-    this.scrollbackTimer = setInterval(() => void this.saveChangedScrollback(), this.timing.scrollbackEveryMs);
+    this.scrollbackTimer = setInterval(() => {
+      if (!this.passRunning) void this.saveChangedScrollback();
+    }, this.timing.scrollbackEveryMs);
     this.scrollbackTimer.unref();
   }
 
   private onEvent(event: CorralEvent): void {
     if (event.type === 'pane.closed' && typeof event.surface_id === 'number') this.forgetScrollback(event.surface_id);
-    if (NOT_STRUCTURAL.has(event.type) || event.type.startsWith('session.')) return;
+    // An agent's rename comes as a status change marked `renamed`; its name is saved.
+    const structural = !NOT_STRUCTURAL.has(event.type) || event.renamed === true;
+    if (!structural || event.type.startsWith('session.')) return;
     this.structureTimer ??= setTimeout(() => {
       this.structureTimer = null;
       void this.saveState();
@@ -118,6 +132,7 @@ export class SessionSaver {
   /** Writes the state file when it changed (or always, with `force`). */
   saveState(force = false): Promise<{ path: string; bytes: number } | null> {
     return this.enqueue(async () => {
+      const started = performance.now();
       const { text, compare } = this.stateText();
       if (!force && compare === this.lastWritten) return null;
       try {
@@ -126,7 +141,8 @@ export class SessionSaver {
         this.lastWritten = compare;
         this.savedAt = new Date().toISOString();
         this.recovered();
-        this.options.core.bus.emit({ type: 'session.saved', path: this.options.files.state, bytes });
+        // `ms`: what this save cost, from reading the model to the directory's fsync (bench/persist.mjs).
+        this.options.core.bus.emit({ type: 'session.saved', path: this.options.files.state, bytes, ms: Math.round((performance.now() - started) * 100) / 100 });
         return { path: this.options.files.state, bytes };
       } catch (error) {
         this.reportFailure(this.options.files.state, error);
@@ -146,7 +162,9 @@ export class SessionSaver {
     }
     const generation = host.outputGeneration;
     if (!force && this.savedGeneration.get(pane.surfaceId) === generation) return 0;
-    const text = captureScrollback(host.terminal, this.options.scrollbackLines);
+    let capture = this.captures.get(pane.surfaceId);
+    if (!capture) this.captures.set(pane.surfaceId, (capture = new ScrollbackCapture(host.terminal)));
+    const text = await capture.capture(this.options.scrollbackLines);
     if (text === null) return 0;
     const data = await compressScrollback(text);
     const dir = this.options.files.scrollbackDir;
@@ -161,6 +179,7 @@ export class SessionSaver {
    * of the event loop, so a pass over 20 busy panes never holds output back.
    */
   private saveChangedScrollback(force = false): Promise<number> {
+    this.passRunning = true;
     return this.enqueue(async () => {
       let total = 0;
       try {
@@ -176,6 +195,7 @@ export class SessionSaver {
       }
       return total;
     }).then(async (total) => {
+      this.passRunning = false;
       // Output often means a `cd` or a new program: the state notices, and skips an unchanged write.
       await this.saveState();
       return total;
@@ -184,6 +204,7 @@ export class SessionSaver {
 
   private forgetScrollback(surfaceId: number): void {
     this.savedGeneration.delete(surfaceId);
+    this.captures.delete(surfaceId);
     void this.enqueue(() => rm(scrollbackFile(this.options.files, surfaceId), { force: true }).catch(() => {}));
   }
 

@@ -150,6 +150,8 @@ describe('the gate closed (real server, real bash)', () => {
       'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
       'client.list': async () => ({}),
       'client.detach': async () => ({ all: true }),
+      // Last: it stops this server's saving.
+      'session.forget': async () => ({}),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 

@@ -28,13 +28,22 @@ export const detachCommand = defineCommand({
 
 export const killServerCommand = defineCommand({
   command: 'kill-server',
-  describe: "End the session's server and every pane in it; attached clients exit",
-  builder: (y) => y,
+  describe: "End the session's server and every pane in it; attached clients exit. The saved session stays as a restart point",
+  builder: (y) => y.option('forget', { type: 'boolean', default: false, describe: 'also delete the saved session (docs/persistence.md)' }),
   handler: async (argv) => {
     try {
       const socketPath = socketPathOf(argv);
       const live = await probeServer(socketPath);
       if (!live) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}`);
+      if (argv.forget) {
+        // Deleted by the server itself, which then stops saving: its SIGTERM flush writes nothing back.
+        const client = await connect(socketPath);
+        try {
+          await client.call('session.forget', {});
+        } finally {
+          client.close();
+        }
+      }
       // The server's own SIGTERM path: clients told, panes ended, socket removed.
       process.kill(live.pid, 'SIGTERM');
       const deadline = Date.now() + KILL_WAIT_MS;

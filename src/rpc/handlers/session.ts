@@ -11,4 +11,5 @@ function persistence(core: CorralCore): SessionPersistence {
 export const sessionHandlers: HandlerTable = {
   'session.save': (_p, { core }) => persistence(core).save(),
   'session.info': (_p, { core }) => persistence(core).info(),
+  'session.forget': (_p, { core }) => persistence(core).forget(),
 };

@@ -1,0 +1,260 @@
+/**
+ * Sessions that survive (docs/persistence.md): what saving costs and how fast a restore is.
+ *
+ * 1. Same run, two servers, 20 panes each with 2000 coloured lines of scrollback and 19 of
+ *    them printing a line every 100 ms: one with persistence on (saving changed scrollback
+ *    every 500 ms, 20× more often than the default 10 s, to catch the worst case), one with
+ *    `persist = false`. Measured on both, interleaved:
+ *    - echo: a character typed into the quiet pane (`pane.send_text`) → its `surface_changed`
+ *      event, p50/p95 over N keystrokes, 60 ms apart;
+ *    - flood: `cat` of a big file in that pane until its end marker (MB/s).
+ * 2. The state write per structural change: the `ms` of each `session.saved` after a
+ *    `pane.rename` (model → JSON → temp file → fsync → rename → fsync of the directory).
+ * 3. Bytes on disk per pane (state file share + compressed scrollback).
+ * 4. Restore: SIGTERM the server, start a new one on the same state; time until the socket
+ *    answers with all 20 panes (what an attaching client draws first) and until every
+ *    restored shell has drawn its prompt below the `── restored` line.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, CorralServer, percentile, median, round, sleep } from './lib.mjs';
+import { generateFile } from './throughput.mjs';
+
+export const description = 'persistence: echo p95 and flood with saving on vs off; state write cost; bytes per pane; restore of 20×2000 lines';
+
+const PANES = 20;
+const LINES = 2000;
+const PROMPT = 'bench$';
+
+/** A minimal NDJSON JSON-RPC client with event subscription. */
+class Rpc {
+  static open(path) {
+    return new Promise((resolve, reject) => {
+      const socket = connect(path);
+      socket.once('connect', () => resolve(new Rpc(socket)));
+      socket.once('error', reject);
+    });
+  }
+  constructor(socket) {
+    this.socket = socket;
+    this.buffer = '';
+    this.pending = new Map();
+    this.listeners = new Set();
+    this.id = 1;
+    socket.on('data', (chunk) => {
+      this.buffer += chunk;
+      let nl;
+      while ((nl = this.buffer.indexOf('\n')) !== -1) {
+        const line = this.buffer.slice(0, nl);
+        this.buffer = this.buffer.slice(nl + 1);
+        if (!line.trim()) continue;
+        const msg = JSON.parse(line);
+        if (msg.id !== undefined && this.pending.has(msg.id)) {
+          const { resolve, reject } = this.pending.get(msg.id);
+          this.pending.delete(msg.id);
+          if (msg.error) reject(new Error(msg.error.message));
+          else resolve(msg.result);
+        } else if (msg.method === 'events.event') for (const l of this.listeners) l(msg.params);
+      }
+    });
+  }
+  call(method, params = {}) {
+    const id = this.id++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.socket.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  }
+  /** Resolves with the first event matching `predicate` from now on. */
+  nextEvent(predicate, timeoutMs = 30_000) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.listeners.delete(listener);
+        reject(new Error('event timeout'));
+      }, timeoutMs);
+      const listener = (event) => {
+        if (!predicate(event)) return;
+        clearTimeout(timer);
+        this.listeners.delete(listener);
+        resolve(event);
+      };
+      this.listeners.add(listener);
+    });
+  }
+  close() {
+    this.socket.destroy();
+  }
+}
+
+function socketOf(server) {
+  return join(server.env.XDG_RUNTIME_DIR, 'corral', 'default.sock');
+}
+
+function prepare(server, { persist }) {
+  writeFileSync(join(server.env.HOME, '.bashrc'), `PS1='${PROMPT} '\n`);
+  if (!persist) writeFileSync(join(server.env.HOME, '.config', 'corral', 'config.toml'), 'persist = false\n');
+  server.env.CORRAL_PERSIST_SCROLLBACK_MS = '500';
+}
+
+async function waitOutput(rpc, pane, regex, timeoutMs = 60_000) {
+  await rpc.call('pane.wait_for_output', { pane_id: pane, source: 'recent-unwrapped', match: { type: 'regex', value: regex }, timeout_ms: timeoutMs });
+}
+
+/** 5 workspaces × 4 panes, each with LINES coloured lines; all but the first keep printing. */
+async function populate(rpc, server) {
+  const panes = [];
+  for (let w = 0; w < PANES / 4; w++) {
+    const root = (await rpc.call('workspace.create', { cwd: server.env.HOME, focus: w === 0 })).root_pane.pane_id;
+    panes.push(root);
+    panes.push((await rpc.call('pane.split', { pane_id: root, direction: 'right' })).pane.pane_id);
+    panes.push((await rpc.call('pane.split', { pane_id: panes.at(-1), direction: 'down' })).pane.pane_id);
+    panes.push((await rpc.call('pane.split', { pane_id: root, direction: 'down' })).pane.pane_id);
+  }
+  for (const pane of panes) await waitOutput(rpc, pane, `${PROMPT.replace("$", "\\$")}`);
+  for (const pane of panes) {
+    await rpc.call('pane.run', {
+      pane_id: pane,
+      command: `for i in $(seq ${LINES}); do printf '\\033[3%dmline %d of pane ${pane} \\033[1mbold\\033[0m plain text\\n' $((i%8)) $i; done; printf '%s-%s\\n' FILLED done`,
+    });
+  }
+  for (const pane of panes) await waitOutput(rpc, pane, 'FILLED-done');
+  // The others stay busy: each save pass has 19 changed panes to read, compress and write.
+  for (const pane of panes.slice(1)) {
+    await rpc.call('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; sleep 0.1; done` });
+  }
+  return panes;
+}
+
+async function echoLatencies(rpc, pane, n) {
+  const out = [];
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  for (let i = 0; i < n; i++) {
+    const changed = rpc.nextEvent((e) => e.type === 'surface_changed' && e.pane_id === pane, 5000);
+    const t0 = performance.now();
+    await rpc.call('pane.send_text', { pane_id: pane, text: letters[i % letters.length] });
+    await changed;
+    out.push(performance.now() - t0);
+    await sleep(60);
+    if (i % 40 === 39) await rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
+  }
+  await rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+u'] });
+  return out;
+}
+
+async function flood(rpc, pane, file) {
+  const tag = Math.random().toString(36).slice(2, 8);
+  const t0 = performance.now();
+  await rpc.call('pane.run', { pane_id: pane, command: `cat ${file}; printf '%s-%s\\n' MARK ${tag}` });
+  await waitOutput(rpc, pane, `MARK-${tag}`, 600_000);
+  return (performance.now() - t0) / 1000;
+}
+
+function dirBytes(dir) {
+  let total = 0;
+  for (const name of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, name.name);
+    total += name.isDirectory() ? dirBytes(p) : statSync(p).size;
+  }
+  return total;
+}
+
+/** Starts `server` again on its sandbox (after its process was ended), resolving once it listens. */
+async function restart(server) {
+  server.child = null;
+  server.stderr = '';
+  const t0 = performance.now();
+  await server.start(60_000);
+  return performance.now() - t0;
+}
+
+export async function run({ quick = false } = {}) {
+  const keystrokes = quick ? 40 : 200;
+  const floods = quick ? 1 : 3;
+  const megabytes = quick ? 5 : 20;
+  const dataDir = mkdtempSync(join(tmpdir(), 'corral-bench-persist-'));
+  const on = new CorralServer();
+  const off = new CorralServer();
+  prepare(on, { persist: true });
+  prepare(off, { persist: false });
+  const clients = [];
+  try {
+    const file = join(dataDir, 'flood.txt');
+    const size = await generateFile(file, megabytes * 1024 * 1024);
+    readFileSync(file);
+    await on.start();
+    await off.start();
+    const sides = [];
+    for (const [name, server] of [['on', on], ['off', off]]) {
+      const rpc = await Rpc.open(socketOf(server));
+      clients.push(rpc);
+      await rpc.call('events.subscribe', { types: ['surface_changed', 'session.saved'] });
+      const panes = await populate(rpc, server);
+      sides.push({ name, server, rpc, pane: panes[0], panes, echo: [], flood: [] });
+    }
+    // Interleaved, so background load on the machine hits both alike.
+    for (let round_ = 0; round_ < 2; round_++) {
+      for (const side of round_ % 2 ? [...sides].reverse() : sides) side.echo.push(...(await echoLatencies(side.rpc, side.pane, keystrokes / 2)));
+    }
+    for (let i = 0; i < floods; i++) {
+      for (const side of i % 2 ? [...sides].reverse() : sides) side.flood.push(await flood(side.rpc, side.pane, file));
+    }
+
+    // State write cost per structural change (persistence on).
+    const onSide = sides[0];
+    const writes = [];
+    for (let i = 0; i < 20; i++) {
+      const saved = onSide.rpc.nextEvent((e) => e.type === 'session.saved');
+      await onSide.rpc.call('pane.rename', { pane_id: onSide.panes[i % PANES], name: `renamed-${i}` });
+      writes.push((await saved).ms);
+    }
+    await onSide.rpc.call('session.save', {});
+    const stateDir = join(on.env.XDG_STATE_HOME, 'corral');
+    const stateBytes = statSync(join(stateDir, 'default.json')).size;
+    const scrollbackBytes = dirBytes(join(stateDir, 'default.scrollback'));
+
+    // Restore: SIGTERM (the last save happens then), start again on the same state.
+    for (const pane of onSide.panes) await onSide.rpc.call('pane.send_keys', { pane_id: pane, keys: ['ctrl+c'] });
+    onSide.rpc.close();
+    const exited = new Promise((r) => on.child.once('exit', r));
+    on.child.kill('SIGTERM');
+    await exited;
+    const restoreStart = performance.now();
+    const listenMs = await restart(on);
+    const rpc = await Rpc.open(socketOf(on));
+    clients.push(rpc);
+    const listed = (await rpc.call('pane.list', {})).panes;
+    const answeredMs = performance.now() - restoreStart;
+    if (listed.length !== PANES) throw new Error(`restored ${listed.length} panes, expected ${PANES}`);
+    await Promise.all(listed.map((p) => waitOutput(rpc, p.pane_id, `(?s)── restored .*${PROMPT.replace("$", "\\$")}`)));
+    const promptsMs = performance.now() - restoreStart;
+    const restoredLines = (await rpc.call('pane.read', { pane_id: listed[5].pane_id, source: 'recent', lines: LINES + 100 })).read.text.split('\n').length;
+
+    const stat = (values) => ({ p50: round(median(values)), p95: round(percentile(values, 95)) });
+    const echoOn = stat(sides[0].echo);
+    const echoOff = stat(sides[1].echo);
+    const mbps = (side) => round(size / 1024 / 1024 / median(side.flood));
+    return {
+      panes: PANES,
+      lines_per_pane: LINES,
+      echo_ms: { persist_on: echoOn, persist_off: echoOff, p95_ratio_on_off: round(echoOn.p95 / echoOff.p95) },
+      flood_mb_per_s: { persist_on: mbps(sides[0]), persist_off: mbps(sides[1]), ratio_on_off: round(mbps(sides[0]) / mbps(sides[1])) },
+      state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(Math.max(...writes)) },
+      bytes_on_disk: { state_file: stateBytes, scrollback_total: scrollbackBytes, per_pane: Math.round((stateBytes + scrollbackBytes) / PANES) },
+      restore_ms: { server_listening: round(listenMs), socket_answers_with_all_panes: round(answeredMs), every_prompt_drawn: round(promptsMs) },
+      restored_rows_read_back_in_one_pane: restoredLines,
+    };
+  } finally {
+    for (const c of clients) c.close();
+    await on.stop();
+    await off.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const quick = process.argv.includes('--quick');
+  console.log(JSON.stringify(await run({ quick }), null, 2));
+}
