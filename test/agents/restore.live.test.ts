@@ -43,7 +43,7 @@ for (const agent of AGENTS) {
     beforeAll(async () => {
       lab = await new AgentLab(agent).start();
       pane = await lab.workspace();
-    });
+    }, 180_000);
     afterAll(async () => {
       await lab?.stop();
     });
