@@ -40,6 +40,12 @@ for (const agent of AGENTS) {
       throw new Error(`agent ${name} not as expected within ${ms} ms; last: ${JSON.stringify(last)}`);
     };
 
+    /** `agent wait` that, when it times out, says what the pane shows (a dialog, a queued prompt). */
+    const waitFor = (...statuses: string[]) =>
+      json('agent', 'wait', name, ...statuses.flatMap((st) => ['--until', st]), '--timeout', '90000').catch(async (error: Error) => {
+        throw new Error(`${error.message}\nscreen:\n${(await lab.server.cli(['pane', 'read', pane, '--lines', '40'])).stdout}`);
+      });
+
     beforeAll(async () => {
       lab = await new AgentLab(agent).start();
       pane = await lab.workspace();
@@ -51,8 +57,8 @@ for (const agent of AGENTS) {
     it('is prompted and its own session id recorded', { timeout: 240_000 }, async () => {
       await json('agent', 'start', name, '--kind', agent, '--pane', pane, '--timeout', '120000');
       await json('agent', 'prompt', name, FIRST_PROMPT);
-      await json('agent', 'wait', name, '--until', 'working', '--timeout', '60000');
-      await json('agent', 'wait', name, '--until', 'done', '--until', 'idle', '--timeout', '90000');
+      await waitFor('working');
+      await waitFor('done', 'idle');
       sessionId = (await agentWhen((a) => typeof a.session_id === 'string', 15_000)).session_id;
       expect(sessionId).toBe(labSessionId(agent, lab.home));
     });
@@ -71,8 +77,8 @@ for (const agent of AGENTS) {
     it('sends the conversation from before the restart with its next prompt; agent wait works as before', { timeout: 240_000 }, async () => {
       const before = new Set(readdirSync(lab.dump));
       await json('agent', 'prompt', name, SECOND_PROMPT);
-      await json('agent', 'wait', name, '--until', 'working', '--until', 'blocked', '--timeout', '60000');
-      const done = (await json('agent', 'wait', name, '--until', 'done', '--until', 'idle', '--timeout', '90000')).result.agent;
+      await waitFor('working', 'blocked');
+      const done = (await waitFor('done', 'idle')).result.agent;
       expect(['done', 'idle']).toContain(done.agent_status);
       const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes(SECOND_PROMPT));
       expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);
