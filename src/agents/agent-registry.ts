@@ -9,7 +9,8 @@ import { CONDUCTOR_STATE, CorralError, type AgentInfo, type CorralEvent } from '
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
-import { foregroundProcess } from '../pty/foreground.js';
+import { foregroundProcess, PROC, type ProcessTable } from '../pty/foreground.js';
+import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import { detectForeground, programName } from './process-detect.js';
 import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
@@ -47,6 +48,12 @@ export interface RegistryHost {
   stallThresholdMs(): number;
   /** The pane's live cwd, where an agent's session files are matched (optional: /proc is read first). */
   paneCwd?(pane: PaneRecord): string;
+}
+
+/** What the registry reads time and processes through: the real ones unless a test brings its own. */
+export interface RegistrySeams {
+  clock?: Clock;
+  processes?: ProcessTable;
 }
 
 interface TrackedAgent {
@@ -96,11 +103,11 @@ interface PaneWatch {
   /** When the pane last rang a bare BEL (only listened to for agents read with generic rules). */
   lastBellAt: number;
   bell: { dispose(): void } | null;
-  screenTimer: NodeJS.Timeout | null;
+  screenTimer: ClockTimer | null;
   screenDeadline: number;
-  processTimer: NodeJS.Timeout | null;
+  processTimer: ClockTimer | null;
   lastProcessCheck: number;
-  confirmTimer: NodeJS.Timeout | null;
+  confirmTimer: ClockTimer | null;
 }
 
 export class AgentRegistry {
@@ -108,12 +115,18 @@ export class AgentRegistry {
   private readonly watches = new Map<number, PaneWatch>();
   /** Agents a restore started again, by surface id: who they were, given when they show up. */
   private readonly expected = new Map<number, ExpectedAgent>();
-  private stallTimer: NodeJS.Timeout | null = null;
+  private stallTimer: ClockTimer | null = null;
+  private readonly clock: Clock;
+  private readonly processes: ProcessTable;
 
   constructor(
     private readonly core: RegistryHost,
     private readonly rules: ReadonlyMap<string, AgentRules>,
-  ) {}
+    seams: RegistrySeams = {},
+  ) {
+    this.clock = seams.clock ?? SYSTEM_CLOCK;
+    this.processes = seams.processes ?? PROC;
+  }
 
   // -- inputs from the core --------------------------------------------------
 
@@ -126,7 +139,7 @@ export class AgentRegistry {
   /** Output arrived in a pane. */
   paneOutput(surfaceId: number): void {
     const watch = this.watch(surfaceId);
-    const now = Date.now();
+    const now = this.clock.now();
     if (watch.agent) {
       const pane = this.core.findPane(surfaceId);
       const change = pane ? watch.agent.state.noteActivity(now, this.core.isWatched(pane)) : null;
@@ -152,13 +165,13 @@ export class AgentRegistry {
     if (!INTERRUPT_KEYS.has(data)) return;
     const agent = this.agentIn(pane);
     const detected = agent?.state.snapshot().detected;
-    if (agent && (detected === 'working' || detected === 'blocked')) agent.interruptedAt = Date.now();
+    if (agent && (detected === 'working' || detected === 'blocked')) agent.interruptedAt = this.clock.now();
   }
 
   /** The pane (or its tab) got focus: a finished agent there is seen. */
   markSeen(pane: PaneRecord): void {
     const agent = this.watches.get(pane.surfaceId)?.agent;
-    const change = agent?.state.markSeen(Date.now());
+    const change = agent?.state.markSeen(this.clock.now());
     if (agent && change) this.publish(pane, agent, change, 'screen');
   }
 
@@ -171,7 +184,7 @@ export class AgentRegistry {
       this.adopt(pane, watch, kind, this.processKind(pane)?.pid ?? null);
     }
     const agent = watch.agent!;
-    const now = Date.now();
+    const now = this.clock.now();
     const visible = this.core.isWatched(pane);
     const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
     const wasReady = agent.state.snapshot().interactiveReady;
@@ -286,7 +299,7 @@ export class AgentRegistry {
   timings(pane: PaneRecord): { waiting_ms: number; idle_ms: number } {
     const snap = this.agentIn(pane)?.state.snapshot();
     if (!snap) return { waiting_ms: 0, idle_ms: 0 };
-    const now = Date.now();
+    const now = this.clock.now();
     return { waiting_ms: snap.status === 'blocked' ? now - snap.statusSince : 0, idle_ms: now - snap.lastActivityAt };
   }
 
@@ -338,7 +351,7 @@ export class AgentRegistry {
   dispose(): void {
     for (const watch of this.watches.values()) this.clearTimers(watch);
     this.watches.clear();
-    if (this.stallTimer) clearInterval(this.stallTimer);
+    if (this.stallTimer) this.clock.clear(this.stallTimer);
     this.stallTimer = null;
   }
 
@@ -356,8 +369,8 @@ export class AgentRegistry {
   private scheduleProcessCheck(surfaceId: number): void {
     const watch = this.watch(surfaceId);
     if (watch.processTimer) return;
-    const wait = Math.max(0, watch.lastProcessCheck + TRACKING.processCheckMs - Date.now());
-    watch.processTimer = setTimeout(() => {
+    const wait = Math.max(0, watch.lastProcessCheck + TRACKING.processCheckMs - this.clock.now());
+    watch.processTimer = this.clock.setTimeout(() => {
       watch.processTimer = null;
       this.processCheck(surfaceId);
     }, wait);
@@ -366,7 +379,7 @@ export class AgentRegistry {
   private processKind(pane: PaneRecord): { kind: string; pid: number } | null {
     const host = this.core.host(pane);
     if (!host || host.exited) return null;
-    const found = detectForeground(host.pid);
+    const found = detectForeground(host.pid, this.processes);
     return found ? { kind: found.kind, pid: found.pid } : null;
   }
 
@@ -374,7 +387,7 @@ export class AgentRegistry {
     const watch = this.watches.get(surfaceId);
     const pane = this.core.findPane(surfaceId);
     if (!watch || !pane) return;
-    watch.lastProcessCheck = Date.now();
+    watch.lastProcessCheck = this.clock.now();
     const found = this.processKind(pane);
     const current = watch.agent;
     if (found && current && current.kind === found.kind && (current.pid === found.pid || current.pid === null)) {
@@ -388,10 +401,10 @@ export class AgentRegistry {
     watch.candidate = null;
     if (found) {
       this.adopt(pane, watch, found.kind, found.pid);
-      this.scheduleScreenCheck(surfaceId, Date.now());
+      this.scheduleScreenCheck(surfaceId, this.clock.now());
     } else if (unknown && this.rules.has(GENERIC_KIND)) {
       watch.candidate = unknown;
-      this.scheduleScreenCheck(surfaceId, Date.now());
+      this.scheduleScreenCheck(surfaceId, this.clock.now());
     }
   }
 
@@ -399,7 +412,7 @@ export class AgentRegistry {
   private unknownProgram(pane: PaneRecord): Candidate | null {
     const host = this.core.host(pane);
     if (!host || host.exited) return null;
-    const fg = foregroundProcess(host.pid);
+    const fg = foregroundProcess(host.pid, this.processes);
     if (!fg || fg.isShell) return null;
     const name = programName(fg.argv);
     return name ? { pid: fg.pid, name } : null;
@@ -420,8 +433,8 @@ export class AgentRegistry {
       sessionIdFrom: null,
       sessionLookup: false,
       argv: null,
-      startedAt: Date.now(),
-      state: new AgentState(this.counter, Date.now()),
+      startedAt: this.clock.now(),
+      state: new AgentState(this.counter, this.clock.now()),
       lastVerdict: null,
       pendingIdleSince: null,
       interruptedAt: -Infinity,
@@ -431,7 +444,7 @@ export class AgentRegistry {
     const host = this.core.host(pane);
     if (agent.rules?.generic && host && !watch.bell) {
       watch.bell = host.terminal.onBell(() => {
-        watch.lastBellAt = Date.now();
+        watch.lastBellAt = this.clock.now();
       });
     }
     this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
@@ -444,7 +457,7 @@ export class AgentRegistry {
     watch.agent = null;
     watch.bell?.dispose();
     watch.bell = null;
-    if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
+    if (watch.confirmTimer) this.clock.clear(watch.confirmTimer);
     watch.confirmTimer = null;
     const fields = this.eventFields(agent);
     this.core.emit({ type: 'ai.exit', ...this.ref(pane), ...fields, source: agent.state.hooked ? 'hook' : 'screen' });
@@ -457,11 +470,11 @@ export class AgentRegistry {
     if (watch.screenTimer) {
       // Keep debouncing while output flows, but never past the deadline.
       if (now + TRACKING.screenSettleMs > watch.screenDeadline) return;
-      clearTimeout(watch.screenTimer);
+      this.clock.clear(watch.screenTimer);
     } else {
       watch.screenDeadline = now + TRACKING.screenMaxWaitMs;
     }
-    watch.screenTimer = setTimeout(() => {
+    watch.screenTimer = this.clock.setTimeout(() => {
       watch.screenTimer = null;
       this.screenCheck(surfaceId);
     }, TRACKING.screenSettleMs);
@@ -493,7 +506,7 @@ export class AgentRegistry {
     if (!agent || !rules) return;
     const verdict = evaluateRules(rules, snap);
     agent.lastVerdict = verdict;
-    const now = Date.now();
+    const now = this.clock.now();
     const detected = agent.state.snapshot().detected;
     let status: DetectedStatus = verdict.status;
     if (status === 'idle' && (detected === 'working' || detected === 'blocked')) {
@@ -506,7 +519,7 @@ export class AgentRegistry {
       agent.pendingIdleSince ??= Math.min(now, host.lastOutputAt ?? now);
       if (now - agent.pendingIdleSince < confirmMs) {
         if (!watch.confirmTimer) {
-          watch.confirmTimer = setTimeout(() => {
+          watch.confirmTimer = this.clock.setTimeout(() => {
             watch.confirmTimer = null;
             this.screenCheck(surfaceId);
           }, confirmMs - (now - agent.pendingIdleSince));
@@ -515,7 +528,7 @@ export class AgentRegistry {
       }
     }
     agent.pendingIdleSince = null;
-    if (watch.confirmTimer) clearTimeout(watch.confirmTimer);
+    if (watch.confirmTimer) this.clock.clear(watch.confirmTimer);
     watch.confirmTimer = null;
     if (status === 'unknown') status = detected === 'unknown' ? 'unknown' : detected;
     const wasReady = agent.state.snapshot().interactiveReady;
@@ -638,16 +651,16 @@ export class AgentRegistry {
   private updateStallTimer(): void {
     const anyWorking = [...this.watches.values()].some((w) => w.agent?.state.snapshot().detected === 'working');
     if (anyWorking && !this.stallTimer) {
-      this.stallTimer = setInterval(() => this.checkStalls(), TRACKING.stallCheckMs);
+      this.stallTimer = this.clock.setInterval(() => this.checkStalls(), TRACKING.stallCheckMs);
       this.stallTimer.unref();
     } else if (!anyWorking && this.stallTimer) {
-      clearInterval(this.stallTimer);
+      this.clock.clear(this.stallTimer);
       this.stallTimer = null;
     }
   }
 
   private checkStalls(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     const threshold = this.core.stallThresholdMs();
     for (const [surfaceId, watch] of this.watches) {
       const pane = this.core.findPane(surfaceId);
@@ -660,7 +673,7 @@ export class AgentRegistry {
   private clearTimers(watch: PaneWatch): void {
     watch.bell?.dispose();
     watch.bell = null;
-    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) clearTimeout(timer);
+    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) this.clock.clear(timer);
     watch.screenTimer = watch.processTimer = watch.confirmTimer = null;
   }
 }

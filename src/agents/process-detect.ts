@@ -3,7 +3,8 @@
  *
  * `detectKind` is pure: it unwraps an argv (interpreters, `sh -c`, `env`, package runners)
  * and matches what is left against the alias table in kinds.ts. `detectForeground` reads
- * /proc for one pane, and only when called; callers throttle (STYLE: never per frame).
+ * /proc for one pane (through a ProcessTable, the real one unless a test passes its own), and
+ * only when called; callers throttle (STYLE: never per frame).
  *
  * Facts this is built on (verified with real programs, fixtures in agent-process.test.ts):
  * - claude 2.1 is a native binary: argv ["claude"], /proc/<pid>/exe …/claude-code/bin/claude.exe.
@@ -12,9 +13,7 @@
  * - codex 0.171 leads as ["node", "…/.bin/codex"]; on Node < 22.15 (no process.execve) that
  *   wrapper spawns the native "…/@openai/codex-linux-x64/vendor/<triple>/bin/codex" as a child.
  */
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import path from 'node:path';
-import { foregroundProcess, readStat, sessionProcesses } from '../pty/foreground.js';
+import { foregroundProcess, PROC, sessionProcesses, type ProcessTable } from '../pty/foreground.js';
 import {
   type AgentKind,
   kindByBasename,
@@ -340,79 +339,30 @@ export interface ForegroundAgent {
   how: string;
 }
 
-/** Reads /proc/<pid>/exe; null when the process is gone or not ours to read. */
-function exeOf(pid: number): string | undefined {
-  try {
-    return readlinkSync(`/proc/${pid}/exe`).replace(/ \(deleted\)$/, '');
-  } catch {
-    return undefined;
-  }
-}
-
-function argvOf(pid: number): string[] | null {
-  try {
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    if (argv[argv.length - 1] === '') argv.pop();
-    return argv.length > 0 ? argv : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A realpath resolver for scripts of process `pid` (relative paths resolve against its cwd). */
-function realpathFor(pid: number): (file: string) => string | null {
-  return (file) => {
-    try {
-      const absolute = path.isAbsolute(file) ? file : path.resolve(readlinkSync(`/proc/${pid}/cwd`), file);
-      return realpathSync(absolute);
-    } catch {
-      return null;
-    }
-  };
+function argvOf(pid: number, table: ProcessTable): string[] | null {
+  const argv = table.cmdline(pid);
+  return argv && argv.length > 0 ? argv : null;
 }
 
 /** Classifies one live process by its argv and binary. */
-export function classifyProcess(pid: number, argv?: string[]): DetectedKind | null {
-  const args = argv ?? argvOf(pid);
+export function classifyProcess(pid: number, argv?: string[], table: ProcessTable = PROC): DetectedKind | null {
+  const args = argv ?? argvOf(pid, table);
   if (!args) return null;
-  return detectKind(args, { exe: exeOf(pid), realpath: realpathFor(pid) });
-}
-
-/** Direct children of `pid` (every thread's), or null where /proc has no children files. */
-function childrenOf(pid: number): number[] | null {
-  let tids: string[];
-  try {
-    tids = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  const children: number[] = [];
-  for (const tid of tids) {
-    let text: string;
-    try {
-      text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
-    } catch (error) {
-      // Kernels without CONFIG_PROC_CHILDREN have no such file at all.
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return null;
-      continue;
-    }
-    for (const word of text.split(' ')) if (word !== '') children.push(Number(word));
-  }
-  return children;
+  return detectKind(args, { exe: table.exe(pid) ?? undefined, realpath: (file) => table.realpath(pid, file) });
 }
 
 /**
  * Members of process group `pgid` below `leader`, breadth first (nearest first), bounded.
  * Uses /proc/<pid>/task/<tid>/children; falls back to one scan of the session.
  */
-export function groupDescendants(leader: number, pgid: number, session: number): number[] {
+export function groupDescendants(leader: number, pgid: number, session: number, table: ProcessTable = PROC): number[] {
   const found: number[] = [];
   const queue = [leader];
   while (queue.length > 0 && found.length < DETECT_LIMITS.maxDescendants) {
-    const children = childrenOf(queue.shift()!);
-    if (children === null) return scanGroup(leader, pgid, session);
+    const children = table.children(queue.shift()!);
+    if (children === null) return scanGroup(leader, pgid, session, table);
     for (const child of children) {
-      if (readStat(child)?.pgrp !== pgid) continue;
+      if (table.stat(child)?.pgrp !== pgid) continue;
       found.push(child);
       queue.push(child);
     }
@@ -420,8 +370,8 @@ export function groupDescendants(leader: number, pgid: number, session: number):
   return found;
 }
 
-function scanGroup(leader: number, pgid: number, session: number): number[] {
-  const members = sessionProcesses(session).filter((p) => p.pgrp === pgid && p.pid !== leader && p.state !== 'Z');
+function scanGroup(leader: number, pgid: number, session: number, table: ProcessTable): number[] {
+  const members = sessionProcesses(session, table).filter((p) => p.pgrp === pgid && p.pid !== leader && p.state !== 'Z');
   // Nearest first: children of the leader, then the rest by pid (roughly spawn order).
   members.sort((a, b) => Number(b.ppid === leader) - Number(a.ppid === leader) || a.pid - b.pid);
   return members.slice(0, DETECT_LIMITS.maxDescendants).map((p) => p.pid);
@@ -433,16 +383,16 @@ function scanGroup(leader: number, pgid: number, session: number): number[] {
  * (`sh -c`, `npx`, an unrecognised launcher), its descendants in the same process group
  * are examined; a directly recognised leader wins, so the pid is what owns the terminal.
  */
-export function detectForeground(shellPid: number): ForegroundAgent | null {
-  const fg = foregroundProcess(shellPid);
+export function detectForeground(shellPid: number, table: ProcessTable = PROC): ForegroundAgent | null {
+  const fg = foregroundProcess(shellPid, table);
   if (!fg || fg.isShell) return null;
-  const leader = classifyProcess(fg.pid, fg.argv);
+  const leader = classifyProcess(fg.pid, fg.argv, table);
   if (leader && leader.via === undefined) return { kind: leader.kind, pid: fg.pid, argv: fg.argv, how: leader.how };
-  const session = readStat(shellPid)?.session ?? shellPid;
-  for (const pid of groupDescendants(fg.pid, fg.pgid, session)) {
-    const argv = argvOf(pid);
+  const session = table.stat(shellPid)?.session ?? shellPid;
+  for (const pid of groupDescendants(fg.pid, fg.pgid, session, table)) {
+    const argv = argvOf(pid, table);
     if (!argv) continue;
-    const child = classifyProcess(pid, argv);
+    const child = classifyProcess(pid, argv, table);
     if (child && child.via === undefined) return { kind: child.kind, pid, argv, how: `${child.how} (child of ${fg.pid})` };
   }
   // A package runner still resolving its package: trust what it was asked to run. A shell

@@ -35,7 +35,8 @@ export function buildCli(args: readonly string[]): Argv {
       [
         'corral — a terminal multiplexer for coding agents',
         '',
-        '  corral                  open the full-screen multiplexer',
+        '  corral                  open the full-screen multiplexer (attach; start the server if none)',
+        '  corral attach           attach to a running server; ctrl+b d detaches, panes keep running',
         '  corral server           run the server without a UI',
         '  corral <verb> [args]    talk to the running server',
         '',

@@ -59,7 +59,7 @@ export function readResize(payload: Buffer): { cols: number; rows: number } | nu
   if (payload.length !== 4) return null;
   const cols = payload.readUInt16BE(0);
   const rows = payload.readUInt16BE(2);
-  return cols > 0 && rows > 0 ? { cols, rows } : null;
+  return cols > 0 && rows > 0 ? { cols: clampSize(cols), rows: clampSize(rows) } : null;
 }
 
 export function exitPayload(code: number, text: string): Buffer {
@@ -70,9 +70,16 @@ export function readExit(payload: Buffer): { code: number; text: string } {
   return { code: payload.length > 0 ? payload[0]! : 1, text: payload.subarray(1).toString('utf8') };
 }
 
-/** Terminal sizes are kept within what a u16 carries and what a screen can be. */
+/**
+ * The largest terminal a client may claim, per side. The server allocates cell grids of the
+ * client's size (two per client, plus the chrome's), so a client claiming 65535×65535 must
+ * not make it allocate billions of cells; 2000 columns is wider than any real screen.
+ */
+export const MAX_TERMINAL_SIDE = 2000;
+
+/** Terminal sizes are kept within 1 … MAX_TERMINAL_SIDE cells per side. */
 export function clampSize(n: number): number {
-  return Math.max(1, Math.min(0xffff, Math.floor(Number.isFinite(n) ? n : 1)));
+  return Math.max(1, Math.min(MAX_TERMINAL_SIDE, Math.floor(Number.isFinite(n) ? n : 1)));
 }
 
 export interface Message {

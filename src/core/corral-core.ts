@@ -9,7 +9,9 @@ import { SessionModel, type CloseResult, type PaneRecord, type TabRecord } from 
 import { computeRects, leaves, resizeLeaf, type LayoutNode, type Rect } from '../session/layout.js';
 import { resolveSelector, type SelectorCandidate } from '../session/selectors.js';
 import { isPaneId } from '../session/ids.js';
-import { PaneHost } from '../pty/pane-host.js';
+import { spawnPaneHost, type PaneFactory, type PaneHost } from '../pty/pane-host.js';
+import type { ProcessTable } from '../pty/foreground.js';
+import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import type { ExitInfo } from '../pty/pane-process.js';
 import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus, type Disposable } from './event-bus.js';
@@ -34,6 +36,10 @@ export interface CoreOptions {
   viewport?: { cols: number; rows: number };
   /** Screen rules per agent kind (assets/agents/*.toml). */
   agentRules: ReadonlyMap<string, AgentRules>;
+  /** Seams for unit tests; production leaves them out and gets real ptys, time and /proc. */
+  panes?: PaneFactory;
+  clock?: Clock;
+  processes?: ProcessTable;
 }
 
 /** What an attached TUI shows, for the seen/done rule (SPEC §4). */
@@ -49,7 +55,7 @@ interface LivePane {
   host: PaneHost;
   /** The program the pane was spawned with (its shell). */
   shell: string;
-  surfaceChangedTimer: NodeJS.Timeout | null;
+  surfaceChangedTimer: ClockTimer | null;
   lastSurfaceChangedAt: number;
   exited: boolean;
   exitCode: number | null;
@@ -92,8 +98,12 @@ export class CorralCore {
   readonly agents: AgentRegistry;
   /** Set by the server when it saves its session; null in tests and with nothing to save to. */
   persistence: SessionPersistence | null = null;
+  private readonly panes: PaneFactory;
+  private readonly clock: Clock;
 
   constructor(readonly options: CoreOptions) {
+    this.panes = options.panes ?? spawnPaneHost;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
     this.scripting = options.scripting || options.config.ai_unrestricted;
     this.viewport = { ...(options.viewport ?? HEADLESS_VIEWPORT) };
     this.agents = new AgentRegistry(
@@ -106,6 +116,7 @@ export class CorralCore {
         stallThresholdMs: () => this.config.agent_stall_threshold_secs * 1000,
       },
       options.agentRules,
+      { clock: this.clock, processes: options.processes },
     );
   }
 
@@ -502,7 +513,7 @@ export class CorralCore {
     const tab = this.model.tab(pane.tabId);
     const rect = this.tabRects(tab).get(pane.id) ?? this.area();
     const size = this.contentRect(rect);
-    const host = new PaneHost({
+    const host = this.panes({
       shell: this.config.shell,
       cwd: pane.startCwd,
       env: paneEnvironment({
@@ -515,6 +526,8 @@ export class CorralCore {
       cols: Math.max(1, size.cols),
       rows: Math.max(1, size.rows),
       scrollback: this.config.scrollback_lines,
+      processes: this.options.processes,
+      clock: this.clock,
     });
     host.terminal.log.label = `surface ${pane.surfaceId}`;
     const live: LivePane = {
@@ -543,15 +556,15 @@ export class CorralCore {
   private onPaneOutput(surfaceId: number): void {
     const live = this.live.get(surfaceId);
     if (!live || live.surfaceChangedTimer) return;
-    const wait = live.lastSurfaceChangedAt + SURFACE_CHANGED_INTERVAL_MS - Date.now();
+    const wait = live.lastSurfaceChangedAt + SURFACE_CHANGED_INTERVAL_MS - this.clock.now();
     const fire = () => {
       live.surfaceChangedTimer = null;
-      live.lastSurfaceChangedAt = Date.now();
+      live.lastSurfaceChangedAt = this.clock.now();
       const pane = this.paneBySurface(surfaceId);
       if (pane) this.emit({ type: 'surface_changed', ...this.paneRef(pane), output_generation: live.host.outputGeneration });
     };
     if (wait <= 0) fire();
-    else live.surfaceChangedTimer = setTimeout(fire, wait);
+    else live.surfaceChangedTimer = this.clock.setTimeout(fire, wait);
   }
 
   private onPaneExit(surfaceId: number, info: ExitInfo): void {
@@ -593,7 +606,7 @@ export class CorralCore {
   }
 
   private async stopLive(live: LivePane): Promise<void> {
-    if (live.surfaceChangedTimer) clearTimeout(live.surfaceChangedTimer);
+    if (live.surfaceChangedTimer) this.clock.clear(live.surfaceChangedTimer);
     try {
       if (!live.exited) await live.host.kill();
     } finally {

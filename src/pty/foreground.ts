@@ -2,8 +2,13 @@
  * Linux /proc helpers: which process owns a pane's terminal, its argv and cwd.
  * Each call reads a handful of small files; callers throttle (see PaneHost's cache) and
  * every helper tolerates the process vanishing mid-read by returning null.
+ *
+ * Every read goes through a ProcessTable (the live one reads /proc), so the logic above the
+ * reads — foreground group, agent detection — runs in unit tests against a table of made-up
+ * processes.
  */
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import path from 'node:path';
 
 /** The fields of /proc/<pid>/stat that corral uses. */
 export interface ProcStat {
@@ -26,6 +31,24 @@ export interface ForegroundProcess {
   cwd: string | null;
   /** The shell itself is in the foreground: it sits at its prompt. */
   isShell: boolean;
+}
+
+/** The raw per-process reads corral makes; every method returns null when the process is gone. */
+export interface ProcessTable {
+  /** /proc/<pid>/stat. */
+  stat(pid: number): ProcStat | null;
+  /** /proc/<pid>/cmdline split at NULs (possibly empty: kernel threads, zombies). */
+  cmdline(pid: number): string[] | null;
+  /** /proc/<pid>/cwd's target. */
+  cwd(pid: number): string | null;
+  /** /proc/<pid>/exe's target. */
+  exe(pid: number): string | null;
+  /** Direct children of every thread of `pid`; [] when gone, null where the kernel keeps no children files. */
+  children(pid: number): number[] | null;
+  /** Every pid there is. */
+  pids(): number[];
+  /** `file` as process `pid` would open it (relative to its cwd), through symlinks. */
+  realpath(pid: number, file: string): string | null;
 }
 
 /**
@@ -62,83 +85,132 @@ export function parseStat(text: string): ProcStat | null {
   return numbers.every(Number.isFinite) ? stat : null;
 }
 
-function readOrNull(path: string): string | null {
+function readOrNull(file: string): string | null {
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return null;
   }
 }
 
+function linkOrNull(file: string): string | null {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return null;
+  }
+}
+
+/** The real /proc. */
+export const PROC: ProcessTable = {
+  stat(pid) {
+    const text = readOrNull(`/proc/${pid}/stat`);
+    return text === null ? null : parseStat(text);
+  },
+  cmdline(pid) {
+    const raw = readOrNull(`/proc/${pid}/cmdline`);
+    if (raw === null) return null;
+    const argv = raw.split('\0');
+    if (argv[argv.length - 1] === '') argv.pop();
+    return argv;
+  },
+  cwd: (pid) => linkOrNull(`/proc/${pid}/cwd`),
+  exe: (pid) => linkOrNull(`/proc/${pid}/exe`)?.replace(/ \(deleted\)$/, '') ?? null,
+  children(pid) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return [];
+    }
+    const children: number[] = [];
+    for (const tid of tids) {
+      let text: string;
+      try {
+        text = readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8');
+      } catch (error) {
+        // Kernels without CONFIG_PROC_CHILDREN have no such file at all.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT' && tid === String(pid)) return null;
+        continue;
+      }
+      for (const word of text.split(' ')) if (word !== '') children.push(Number(word));
+    }
+    return children;
+  },
+  pids() {
+    let entries: string[];
+    try {
+      entries = readdirSync('/proc');
+    } catch {
+      return [];
+    }
+    return entries.filter((name) => /^\d+$/.test(name)).map(Number);
+  },
+  realpath(pid, file) {
+    try {
+      const cwd = path.isAbsolute(file) ? null : readlinkSync(`/proc/${pid}/cwd`);
+      return realpathSync(cwd === null ? file : path.resolve(cwd, file));
+    } catch {
+      return null;
+    }
+  },
+};
+
 /** /proc/<pid>/stat, or null if the process is gone. */
-export function readStat(pid: number): ProcStat | null {
-  const text = readOrNull(`/proc/${pid}/stat`);
-  return text === null ? null : parseStat(text);
+export function readStat(pid: number, table: ProcessTable = PROC): ProcStat | null {
+  return table.stat(pid);
 }
 
 /** The process's argv (falls back to [comm] for processes with an empty cmdline). */
-export function processArgv(pid: number): string[] | null {
-  const raw = readOrNull(`/proc/${pid}/cmdline`);
-  if (raw === null) return null;
-  const argv = raw.split('\0');
-  if (argv.length > 0 && argv[argv.length - 1] === '') argv.pop();
+export function processArgv(pid: number, table: ProcessTable = PROC): string[] | null {
+  const argv = table.cmdline(pid);
+  if (argv === null) return null;
   if (argv.length > 0) return argv;
-  const stat = readStat(pid);
+  const stat = table.stat(pid);
   return stat ? [stat.comm] : null;
 }
 
 /** The process's working directory, or null if it is gone or not ours to read. */
-export function processCwd(pid: number): string | null {
-  try {
-    return readlinkSync(`/proc/${pid}/cwd`);
-  } catch {
-    return null;
-  }
+export function processCwd(pid: number, table: ProcessTable = PROC): string | null {
+  return table.cwd(pid);
 }
 
 /** Every process whose session id is `sid` (a pane's shell pid): a scan of /proc, not cheap. */
-export function sessionProcesses(sid: number): ProcStat[] {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
+export function sessionProcesses(sid: number, table: ProcessTable = PROC): ProcStat[] {
   const found: ProcStat[] = [];
-  for (const name of entries) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = readStat(Number(name));
+  for (const pid of table.pids()) {
+    const stat = table.stat(pid);
     if (stat && stat.session === sid) found.push(stat);
   }
   return found;
 }
 
 /** The process leading the terminal's foreground process group, or null if none can be read. */
-export function foregroundProcess(shellPid: number): ForegroundProcess | null {
-  const shell = readStat(shellPid);
+export function foregroundProcess(shellPid: number, table: ProcessTable = PROC): ForegroundProcess | null {
+  const shell = table.stat(shellPid);
   if (!shell || shell.tpgid <= 0) return null;
-  let leader = shell.tpgid === shellPid ? shell : readStat(shell.tpgid);
+  let leader = shell.tpgid === shellPid ? shell : table.stat(shell.tpgid);
   if (!leader || leader.pgrp !== shell.tpgid) {
     // The group leader may have exited while the rest of its pipeline runs on.
-    const members = sessionProcesses(shell.session).filter((p) => p.pgrp === shell.tpgid && p.state !== 'Z');
+    const members = sessionProcesses(shell.session, table).filter((p) => p.pgrp === shell.tpgid && p.state !== 'Z');
     members.sort((a, b) => a.pid - b.pid);
     leader = members[0] ?? null;
   }
   if (!leader) return null;
-  const argv = processArgv(leader.pid);
+  const argv = processArgv(leader.pid, table);
   if (!argv) return null;
   return {
     pid: leader.pid,
     pgid: leader.pgrp,
     argv,
-    cwd: processCwd(leader.pid),
+    cwd: table.cwd(leader.pid),
     isShell: leader.pgrp === shell.pgrp,
   };
 }
 
 /** True when the shell's own process group owns the terminal (no foreground job). */
-export function isShellAtPrompt(shellPid: number): boolean | null {
-  const shell = readStat(shellPid);
+export function isShellAtPrompt(shellPid: number, table: ProcessTable = PROC): boolean | null {
+  const shell = table.stat(shellPid);
   if (!shell || shell.tpgid <= 0) return null;
   return shell.tpgid === shell.pgrp;
 }

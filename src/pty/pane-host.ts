@@ -8,9 +8,10 @@
  * pauses until it is parsed.
  */
 import { Emitter, type Disposable } from '../terminal/emitter.js';
+import { SYSTEM_CLOCK, type Clock } from '../clock.js';
 import { PaneTerminal, TERMINAL_DEFAULTS } from '../terminal/pane-terminal.js';
-import { foregroundProcess, processCwd, type ForegroundProcess } from './foreground.js';
-import { PaneProcess, type ExitInfo, type PtyOutput } from './pane-process.js';
+import { foregroundProcess, PROC, type ForegroundProcess, type ProcessTable } from './foreground.js';
+import { PaneProcess, type ExitInfo, type PtyChild, type PtyOutput, type SpawnOptions } from './pane-process.js';
 
 /** Caching of /proc reads. */
 export const PROC_CACHE = {
@@ -26,6 +27,12 @@ export interface PaneHostOptions {
   cols: number;
   rows: number;
   scrollback?: number;
+  /** Starts the child (a real pty unless a test scripts one). */
+  spawn?: (options: SpawnOptions) => PtyChild;
+  /** Where the foreground process and cwd are read (the real /proc unless a test brings a table). */
+  processes?: ProcessTable;
+  /** When output arrives and how old a /proc look is (the system clock unless a test moves its own). */
+  clock?: Clock;
 }
 
 interface ProcSnapshot {
@@ -34,10 +41,18 @@ interface ProcSnapshot {
   shellCwd: string | null;
 }
 
+/** Makes the live half of a pane from its spec; the core takes one so unit tests can script the child. */
+export type PaneFactory = (spec: PaneHostOptions) => PaneHost;
+
+/** The production factory: a real pty. */
+export const spawnPaneHost: PaneFactory = (spec) => new PaneHost(spec);
+
 /** A running pane: process + terminal. */
 export class PaneHost {
   readonly terminal: PaneTerminal;
-  readonly process: PaneProcess;
+  readonly process: PtyChild;
+  private readonly processes: ProcessTable;
+  private readonly clock: Clock;
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly subscriptions: Disposable[] = [];
   private readonly initialCwd: string;
@@ -53,6 +68,8 @@ export class PaneHost {
   /** Spawn the shell on a new pty and start feeding its output into a fresh terminal. */
   constructor(options: PaneHostOptions) {
     this.initialCwd = options.cwd;
+    this.processes = options.processes ?? PROC;
+    this.clock = options.clock ?? SYSTEM_CLOCK;
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -64,7 +81,7 @@ export class PaneHost {
       // only so bench/scale.mjs can show what the store buys (docs/bench.md).
       compactScrollback: process.env.CORRAL_COMPACT_SCROLLBACK !== '0',
     });
-    this.process = PaneProcess.spawn({
+    this.process = (options.spawn ?? PaneProcess.spawn)({
       file: options.shell,
       args: options.shellArgs ?? [],
       cwd: options.cwd,
@@ -174,7 +191,7 @@ export class PaneHost {
 
   private onProcessData(data: PtyOutput): void {
     if (this.disposed) return;
-    this._lastOutputAt = Date.now();
+    this._lastOutputAt = this.clock.now();
     const parsed = this.terminal.write(data);
     this.lastParsed = parsed;
     if (this._paused || this.terminal.parsedAll) return;
@@ -203,14 +220,14 @@ export class PaneHost {
   }
 
   private procSnapshot(maxAgeMs: number): ProcSnapshot {
-    const now = Date.now();
+    const now = this.clock.now();
     if (this.procCache && now - this.procCache.at < maxAgeMs) return this.procCache;
     if (this.process.exited || this.disposed) {
       this.procCache = { at: now, foreground: null, shellCwd: null };
       return this.procCache;
     }
-    const fg = foregroundProcess(this.pid);
-    const shellCwd = fg?.isShell ? fg.cwd : processCwd(this.pid);
+    const fg = foregroundProcess(this.pid, this.processes);
+    const shellCwd = fg?.isShell ? fg.cwd : this.processes.cwd(this.pid);
     const snapshot = { at: now, foreground: fg, shellCwd };
     // Before the shell has printed anything it may not have exec'd (or chdir'd) yet: /proc then
     // shows the server's own process and cwd, which must not be remembered.

@@ -105,8 +105,25 @@ function warnNotIsolatedOnce(): void {
   process.stderr.write('corral: bash not found; panes start with the server\'s other open file descriptors (see docs/security.md)\n');
 }
 
+/**
+ * What a PaneHost drives of its child: PaneProcess on a real pty, or a scripted stand-in in
+ * unit tests of what sits above the pty (the core).
+ */
+export interface PtyChild {
+  readonly pid: number;
+  readonly exited: boolean;
+  onData(listener: (data: PtyOutput) => void): Disposable;
+  waitForExit(): Promise<ExitInfo>;
+  write(data: string): Promise<void>;
+  resize(cols: number, rows: number): void;
+  pause(): void;
+  resume(): void;
+  kill(): Promise<void>;
+  dispose(): void;
+}
+
 /** A child process running on its own pty. */
-export class PaneProcess {
+export class PaneProcess implements PtyChild {
   private readonly dataEmitter = new Emitter<PtyOutput>();
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly ptyDisposables: Disposable[] = [];

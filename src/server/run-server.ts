@@ -29,6 +29,8 @@ export async function runServer(opts: RunServerOptions): Promise<number> {
     };
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, shutdown);
     if (opts.exitEmpty) {
+      // Started by `corral` for itself: its client is connecting now.
+      server.clients.preload();
       server.core.listen((event) => {
         if (event.type === 'workspace.closed' && server.core.model.workspaces.size === 0) setImmediate(shutdown);
       });

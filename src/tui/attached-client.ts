@@ -17,7 +17,7 @@ import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello }
 import { TuiController, type ChromeRenderer } from './controller.js';
 
 /** More unsent bytes than this and the compositor holds frames (the next one carries the latest screen). */
-const SOCKET_HIGH_WATER_BYTES = 1024 * 1024;
+const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 
 export interface AttachedClientOptions {
   id: string;

@@ -69,17 +69,25 @@ export class ClientHub {
     return this.clients.size;
   }
 
-  /** Checks a hello and loads the chrome's views; returns the id the client will have. */
-  async prepare(hello: ClientHello): Promise<string> {
-    if (hello.protocol !== CLIENT_PROTOCOL_VERSION) {
-      throw new CorralError('invalid_params', `client protocol ${hello.protocol} is not this server's (${CLIENT_PROTOCOL_VERSION}); use the same corral version for client and server`);
-    }
+  /**
+   * Starts loading the chrome's views now: a server `corral` started for itself has a client
+   * on its way, and the import (~0.3 s) then overlaps the client's connecting.
+   */
+  preload(): void {
     this.renderers ??= loadViews().then((views) => () => ({
       // Per client: the memoising renderer keeps what it drew last.
       renderChrome: views.createChromeRenderer(),
       renderOverlay: views.renderOverlay,
       hitTest: views.hitTest,
     }));
+  }
+
+  /** Checks a hello and loads the chrome's views; returns the id the client will have. */
+  async prepare(hello: ClientHello): Promise<string> {
+    if (hello.protocol !== CLIENT_PROTOCOL_VERSION) {
+      throw new CorralError('invalid_params', `client protocol ${hello.protocol} is not this server's (${CLIENT_PROTOCOL_VERSION}); use the same corral version for client and server`);
+    }
+    this.preload();
     await this.renderers;
     return `c${this.nextId++}`;
   }

@@ -17,10 +17,11 @@ import { printableAscii } from '../screen/echo-prediction.js';
 import type { ChromeModel, Rect } from './chrome-model.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
 import { contains, frameInterior, screenGeometry, type ScreenGeometry } from './geometry.js';
-import { InputParser, splitFirstKey, type InputEvent, type MouseEvent } from './input-parser.js';
-import { COMMANDS, resolveBindings, type CommandId } from './keybindings.js';
+import { InputParser, type InputEvent, type MouseEvent } from './input-parser.js';
+import { resolveBindings, type CommandId } from './keybindings.js';
+import { overlayKey, routeInput, type KeyMap } from './key-routes.js';
 import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard, runningAgents } from './tui-actions.js';
+import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab, paneKeyboard } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 
@@ -42,8 +43,8 @@ export interface ControllerOptions {
   rows: number;
   /** The session has nothing left to show (its last workspace closed). */
   onQuit: () => void;
-  /** `prefix d`: this client leaves, the panes keep running (SPEC §1). Without it, `prefix d` quits. */
-  onDetach?: () => void;
+  /** `prefix d`: this client leaves, the panes keep running (SPEC §1). */
+  onDetach: () => void;
   /** Shown in the status line at start (e.g. an invalid config file). */
   startupMessage?: { text: string; error: boolean } | null;
   /** The server's notifier; the TUI attaches to it for its terminal and sidebar marks. */
@@ -62,8 +63,6 @@ const TUNING = {
   escapeTimeMs: 15,
   /** Lines one wheel notch scrolls an alternate-screen app (as arrow keys). */
   wheelLines: 3,
-  /** After a repeatable command (resize), the same keys work without the prefix this long (tmux's repeat-time). */
-  repeatMs: 500,
   /** Status line messages fade after this long. */
   messageMs: 5000,
   /** A config error at start-up is worth reading: it stays longer. */
@@ -78,8 +77,8 @@ export class TuiController {
   private readonly core: CorralCore;
   private readonly compositor: Compositor;
   private readonly parser = new InputParser();
-  private readonly bindings: Map<string, CommandId>;
-  private readonly prefixBytes: string;
+  /** The prefix's bytes and the bindings in force. */
+  private readonly keyMap: KeyMap;
   private geometry: ScreenGeometry;
   private cols: number;
   private rows: number;
@@ -113,8 +112,7 @@ export class TuiController {
     this.cols = options.cols;
     this.rows = options.rows;
     const keys = this.core.config.keys;
-    this.prefixBytes = encodeKey(keys.prefix);
-    this.bindings = resolveBindings(keys.overrides, keys.prefix);
+    this.keyMap = { prefixBytes: encodeKey(keys.prefix), bindings: resolveBindings(keys.overrides, keys.prefix) };
     this.ui = {
       prefixActive: false,
       prefixLabel: keys.prefix,
@@ -200,52 +198,38 @@ export class TuiController {
   private handleData(data: string, forPane?: (pane: PaneRecord) => string): void {
     let rest = data;
     while (rest.length > 0) {
-      if (this.ui.overlay) {
-        const { key, rest: after } = splitFirstKey(rest);
-        this.overlayKey(key);
-        rest = after;
-        continue;
-      }
-      if (this.ui.prefixActive) {
-        const { key, rest: after } = splitFirstKey(rest);
-        this.setPrefix(false);
-        this.runCommand(key);
-        rest = after;
-        continue;
-      }
-      if (this.repeatUntil > 0) {
-        // Within the repeat window a repeatable command's key runs it again; any other key ends the window.
-        const { key, rest: after } = splitFirstKey(rest);
-        const command = this.bindings.get(key);
-        if (Date.now() < this.repeatUntil && command && COMMANDS[command].repeatable) {
-          this.runCommand(key);
-          rest = after;
-          continue;
-        }
-        this.repeatUntil = 0;
-      }
-      const at = rest.indexOf(this.prefixBytes);
       const focused = this.core.model.focusedPane();
-      if (focused && this.copy.isActive(focused.id)) {
-        // Copy mode takes every key up to the prefix; what follows a key that left it goes on to the pane.
-        const left = this.copy.keys(focused.id, at === -1 ? rest : rest.slice(0, at));
-        const after = at === -1 ? '' : rest.slice(at);
-        if (left === '' && at !== -1) {
+      const mode = {
+        overlay: this.ui.overlay !== null,
+        prefixActive: this.ui.prefixActive,
+        repeatUntil: this.repeatUntil,
+        copyMode: focused !== null && this.copy.isActive(focused.id),
+      };
+      const step = routeInput(mode, rest, Date.now(), this.keyMap);
+      rest = step.rest;
+      const route = step.route;
+      switch (route.kind) {
+        case 'overlay':
+          this.answerOverlay(route.key);
+          break;
+        case 'command':
+          this.setPrefix(false);
+          this.runCommand(route);
+          break;
+        case 'end-repeat':
+          this.repeatUntil = 0;
+          break;
+        case 'copy':
+          rest = this.copy.keys(focused!.id, route.keys) + rest;
+          break;
+        case 'prefix':
           this.setPrefix(true);
-          rest = rest.slice(at + this.prefixBytes.length);
-        } else {
-          rest = left + after;
-        }
-        continue;
+          break;
+        case 'pane':
+          // Input that goes to the pane whole, as it came, is encoded the way the pane asked for.
+          this.sendToFocused(forPane && focused && route.data === data ? forPane(focused) : route.data);
+          break;
       }
-      if (at === -1) {
-        const pane = forPane && rest === data ? this.core.model.focusedPane() : null;
-        this.sendToFocused(pane ? forPane!(pane) : rest);
-        return;
-      }
-      if (at > 0) this.sendToFocused(rest.slice(0, at));
-      this.setPrefix(true);
-      rest = rest.slice(at + this.prefixBytes.length);
     }
   }
 
@@ -300,16 +284,15 @@ export class TuiController {
 
   // -- commands -------------------------------------------------------------
 
-  /** Runs the command bound to `key` (pressed after the prefix). */
-  private runCommand(key: string): void {
-    const command = this.bindings.get(key);
-    if (!command) {
-      this.flash(`no command on ${JSON.stringify(key)} — ${this.ui.prefixLabel} ? lists them`, true);
+  /** Runs the command bound to a key pressed after the prefix (or within the repeat window). */
+  private runCommand(route: { key: string; command: CommandId | null; repeatUntil: number }): void {
+    this.repeatUntil = route.repeatUntil;
+    if (!route.command) {
+      this.flash(`no command on ${JSON.stringify(route.key)} — ${this.ui.prefixLabel} ? lists them`, true);
       return;
     }
-    this.repeatUntil = COMMANDS[command].repeatable ? Date.now() + TUNING.repeatMs : 0;
     try {
-      this.execute(command, key);
+      this.execute(route.command, route.key);
     } catch (error) {
       this.flash((error as Error).message, true);
     }
@@ -320,22 +303,14 @@ export class TuiController {
     const pane = core.model.focusedPane();
     switch (command) {
       case 'send_prefix':
-        this.sendToFocused(this.prefixBytes);
+        this.sendToFocused(this.keyMap.prefixBytes);
         return;
       case 'help':
         this.openOverlay({ kind: 'help' });
         return;
-      case 'detach': {
-        if (this.options.onDetach) return this.options.onDetach();
-        const agents = runningAgents(core);
-        if (agents === 0) return this.options.onQuit();
-        this.openOverlay({
-          kind: 'confirm',
-          question: `Quit corral and end ${agents} running agent${agents === 1 ? '' : 's'}?`,
-          onYes: () => this.options.onQuit(),
-        });
-        return;
-      }
+      case 'detach':
+        // Ends nothing, so asks nothing: the panes keep running in the server.
+        return this.options.onDetach();
       case 'toggle_scripting':
         core.setScripting(!core.scripting);
         this.flash(`scripting gate ${core.scripting ? 'open: scripts may submit input' : 'closed'}`, false);
@@ -470,58 +445,21 @@ export class TuiController {
     this.renderChrome();
   }
 
-  private overlayKey(key: string): void {
-    const overlay = this.ui.overlay!;
-    switch (overlay.kind) {
-      case 'help':
-        this.closeOverlay();
-        return;
-      case 'workspace-switcher': {
-        const ids = [...this.core.model.workspaces.keys()];
-        if (key === '\x1b' || key === 'q' || key === this.prefixBytes) return this.closeOverlay();
-        if (key === '\r') {
-          const id = ids[overlay.selected];
-          this.closeOverlay();
-          if (id) this.core.focusWorkspace(id);
-          return;
-        }
-        if (/^[1-9]$/.test(key) && ids[Number(key) - 1]) {
-          this.closeOverlay();
-          this.core.focusWorkspace(ids[Number(key) - 1]!);
-          return;
-        }
-        const down = key === 'j' || key === '\x1b[B' || key === '\x1bOB';
-        const up = key === 'k' || key === '\x1b[A' || key === '\x1bOA';
-        if (down || up) {
-          overlay.selected = (overlay.selected + (down ? 1 : -1) + ids.length) % Math.max(1, ids.length);
-          this.renderChrome();
-        }
-        return;
-      }
-      case 'confirm': {
-        // Keys that answer are consumed; any other key is ignored rather than guessed at.
-        if (key === 'y' || key === 'Y') {
-          this.closeOverlay();
-          overlay.onYes();
-          return;
-        }
-        if (key === 'n' || key === 'N' || key === 'q' || key === '\x1b' || key === '\x03' || key === this.prefixBytes) this.closeOverlay();
-        return;
-      }
-      case 'rename': {
-        if (key === '\x1b') return this.closeOverlay();
-        if (key === '\r') {
-          this.closeOverlay();
-          applyRename(this.core, overlay.target, overlay.value);
-          return;
-        }
-        if (key === '\x7f' || key === '\b') overlay.value = [...overlay.value].slice(0, -1).join('');
-        else if (key === '\x15') overlay.value = '';
-        else if (key >= ' ' && !key.startsWith('\x1b')) overlay.value += key;
-        this.renderChrome();
-        return;
-      }
+  private answerOverlay(key: string): void {
+    const ids = [...this.core.model.workspaces.keys()];
+    const outcome = overlayKey(this.ui.overlay!, key, { prefixBytes: this.keyMap.prefixBytes, workspaces: ids.length });
+    if (outcome.kind === 'ignore') return;
+    if (outcome.kind === 'update') {
+      this.ui.overlay = outcome.overlay;
+      this.renderChrome();
+      return;
     }
+    const closing = this.ui.overlay!;
+    this.closeOverlay();
+    const effect = outcome.then;
+    if (effect?.kind === 'focus-workspace') this.core.focusWorkspace(ids[effect.index]!);
+    else if (effect?.kind === 'confirmed' && closing.kind === 'confirm') closing.onYes();
+    else if (effect?.kind === 'rename') applyRename(this.core, effect.target, effect.value);
   }
 
   // -- mouse ----------------------------------------------------------------

@@ -53,11 +53,6 @@ export function busyProgram(core: CorralCore, pane: PaneRecord): string | null {
   return argv0 ? argv0.split('/').pop()! : 'a program';
 }
 
-/** Live agents, for the question before quitting. */
-export function runningAgents(core: CorralCore): number {
-  return [...core.agents.agents()].length;
-}
-
 /** The pane after `pane` in its tab's reading order, wrapping; null with one pane. */
 export function nextPaneInTab(core: CorralCore, pane: PaneRecord): string | null {
   const ids = leaves(core.model.tab(pane.tabId).layout);

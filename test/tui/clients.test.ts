@@ -3,7 +3,9 @@
  * read back as a screen: detach and attach again, two clients of different sizes on
  * different workspaces, a client killed outright, the server killed under a client.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BIN } from '../integration/harness.js';
 import { TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
@@ -50,7 +52,8 @@ describe('server and clients', () => {
     const first = session(new TuiSession());
     await first.waitForText('w1:p1');
     first.type('echo PID=$$; echo MARK-$((40+2))\r');
-    await first.waitForText('MARK-42');
+    // The screen is complete once the prompt after the output is drawn too.
+    await first.waitFor((screen) => /MARK-42[^\n]*\n[^\n]*[#$] /.test(screen), 'the prompt after the output');
     const shell = printedPid(first.text());
     const before = first.text();
 
@@ -135,8 +138,32 @@ describe('server and clients', () => {
     await tui.waitForText('w1:p1');
     const other = session(tui.attach(100, 30));
     await other.waitForText('w1:p1');
-    const detached = await tui.json(['detach', '--all']);
-    expect(detached.result.detached.sort()).toEqual(['c1', 'c2']);
+    // A script following the session sees both leave (`corral watch`, events.subscribe).
+    const watch = spawn(process.execPath, [BIN, 'watch', '--type', 'client.detached'], { env: tui.env, stdio: ['ignore', 'pipe', 'ignore'] });
+    const events: any[] = [];
+    const seenBoth = new Promise<void>((resolve) => {
+      let text = '';
+      watch.stdout.on('data', (chunk) => {
+        text += chunk;
+        const lines = text.split('\n');
+        text = lines.pop()!;
+        for (const line of lines) events.push(JSON.parse(line));
+        if (events.length === 3) resolve();
+      });
+    });
+    try {
+      await new Promise<void>((resolve) => watch.stdout.once('data', () => resolve())); // subscribed
+      const detached = await tui.json(['detach', '--all']);
+      expect(detached.result.detached.sort()).toEqual(['c1', 'c2']);
+      await seenBoth;
+    } finally {
+      watch.kill();
+    }
+    expect(events[0].type).toBe('subscribed');
+    expect(events.slice(1).map((e) => [e.type, e.client_id]).sort()).toEqual([
+      ['client.detached', 'c1'],
+      ['client.detached', 'c2'],
+    ]);
     expect(await tui.waitExit()).toBe(0);
     expect(await other.waitExit()).toBe(0);
     expect((await tui.json(['kill-server'])).result.pid).toBeGreaterThan(0);

@@ -8,11 +8,17 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
+import { vi } from 'vitest';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
 import { useModernUnicode } from '../../src/screen/unicode-provider.js';
 
 const { Terminal } = xterm;
+
+// Every TUI test starts a client and its background server and ends both: twice the time of
+// a test against a running server, so twice the suite's 30 s limit (and the hooks', which kill
+// the server).
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 export class TuiSession {
   readonly dir: string;
@@ -112,7 +118,9 @@ export class TuiSession {
   }
 
   /** Waits until the screen satisfies `predicate` (re-checked after each write from the TUI). */
-  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<void> {
+  // 30 s: a first frame needs two node processes started (client, then its server) and the
+  // chrome's views loaded; on a 2-core machine shared with other test suites that took > 15 s.
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.text())) {
       if (this.exitCode !== null) throw new Error(`corral exited (${this.exitCode}) while waiting for ${what}\n${this.text()}`);

@@ -1,6 +1,6 @@
 /**
  * The real `corral` TUI in a real pty, read back as a screen: start, type, split, close,
- * drive it from the CLI, resize, and quit with the terminal restored.
+ * drive it from the CLI, resize, and detach with the terminal restored.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { TuiSession } from './tui-harness.js';
@@ -121,7 +121,7 @@ describe('the TUI', () => {
     await tui.waitFor((s) => !s.includes('split_right'), 'help to close');
   });
 
-  it('quits with ctrl+b d and restores the terminal', async () => {
+  it('detaches with ctrl+b d and restores the terminal', async () => {
     tui = new TuiSession();
     await tui.waitForText('w1:p1');
     tui.type(`${CTRL_B}d`);

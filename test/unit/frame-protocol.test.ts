@@ -1,7 +1,7 @@
 /** The attached client's binary framing (src/client/frame-protocol.ts, docs/clients.md). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEADER_BYTES, MAX_MESSAGE_BYTES, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/client/frame-protocol.js';
+import { HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/client/frame-protocol.js';
 import { matchClientArgs } from '../../src/client/client-main.js';
 import { detectCapabilities } from '../../src/client/capabilities.js';
 
@@ -41,6 +41,8 @@ describe('MessageReader', () => {
 
   it('round-trips resize and exit payloads, and rejects a zero size', () => {
     expect(readResize(resizePayload(300, 80))).toEqual({ cols: 300, rows: 80 });
+    // A client cannot make the server allocate a 65535×65535 screen.
+    expect(readResize(Buffer.from([0xff, 0xff, 0xff, 0xff]))).toEqual({ cols: MAX_TERMINAL_SIDE, rows: MAX_TERMINAL_SIDE });
     expect(readResize(resizePayload(0, 10))).toEqual({ cols: 1, rows: 10 });
     expect(readResize(Buffer.from([0, 0, 0, 5]))).toBeNull();
     expect(readResize(Buffer.from([1, 2, 3]))).toBeNull();

@@ -36,32 +36,25 @@ export const serverCommand = defineCommand({
   },
 });
 
+/** A client verb: `attach` only attaches, the default command also starts a server. */
+function clientCommand(command: string, describe: string, attach: boolean) {
+  return defineCommand({
+    command,
+    describe,
+    builder: (y) => y,
+    handler: async (argv) => {
+      try {
+        socketPathOf(argv); // a bad --session is a usage error before anything connects
+      } catch (error) {
+        return reportError(error);
+      }
+      await runClientCommand({ attach, socket: argv.socket, session: argv.session });
+    },
+  });
+}
+
 /** The default command: attach a client to the session's server, starting it first when none answers (SPEC §1). */
-export const tuiCommand = defineCommand({
-  command: '$0',
-  describe: "Open the full-screen multiplexer: attach to the session's server, starting it in the background when none runs",
-  builder: (y) => y,
-  handler: async (argv) => {
-    try {
-      socketPathOf(argv);
-    } catch (error) {
-      return reportError(error);
-    }
-    await runClientCommand({ attach: false, socket: argv.socket, session: argv.session });
-  },
-});
+export const tuiCommand = clientCommand('$0', "Open the full-screen multiplexer: attach to the session's server, starting it in the background when none runs", false);
 
 /** `corral attach`: only to a running server. */
-export const attachCommand = defineCommand({
-  command: 'attach',
-  describe: 'Attach to a running server (none: server_not_running, exit 1)',
-  builder: (y) => y,
-  handler: async (argv) => {
-    try {
-      socketPathOf(argv);
-    } catch (error) {
-      return reportError(error);
-    }
-    await runClientCommand({ attach: true, socket: argv.socket, session: argv.session });
-  },
-});
+export const attachCommand = clientCommand('attach', 'Attach to a running server (none: server_not_running, exit 1)', true);

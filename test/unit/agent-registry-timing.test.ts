@@ -1,0 +1,378 @@
+/**
+ * AgentRegistry's timing, with time moved by hand (FakeClock) and /proc made up
+ * (FakeProcessTable): the throttled process check that finds an agent and notices it leave,
+ * the settle and idle-confirmation windows of screen detection, stall detection, and the
+ * window in which a hook event outranks the screen. The pane is a real PaneHost and
+ * headless terminal over a scripted child; the screen is read with a small rule file.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { AgentRegistry, TRACKING } from '../../src/agents/agent-registry.js';
+import { HOOK_PRECEDENCE_MS } from '../../src/agents/agent-state.js';
+import { parseRules } from '../../src/agents/rules.js';
+import { PaneHost } from '../../src/pty/pane-host.js';
+import type { PaneRecord } from '../../src/session/model.js';
+import type { CorralEvent } from '../../src/contract/protocol.js';
+import { FakeChild, FakeClock, FakeProcessTable } from './support/fakes.js';
+
+const IDLE_CONFIRM_MS = 300;
+const STALL_MS = 10_000;
+const SHELL_PID = 4242;
+const AGENT_PID = 5000;
+
+const RULES = parseRules(
+  `kind = "claude"
+idle_confirm_ms = ${IDLE_CONFIRM_MS}
+
+[[rule]]
+id = "ask"
+state = "blocked"
+priority = 100
+region = "screen"
+contains = "Allow this?"
+message = "block"
+
+[[rule]]
+id = "busy"
+state = "working"
+priority = 60
+region = "screen"
+contains = "esc to interrupt"
+
+[[rule]]
+id = "ready"
+state = "idle"
+priority = 10
+region = "screen"
+contains = "> ready"
+`,
+  'claude.toml',
+);
+
+const registries: AgentRegistry[] = [];
+afterEach(() => {
+  for (const registry of registries.splice(0)) registry.dispose();
+});
+
+function setup() {
+  const clock = new FakeClock();
+  const table = new FakeProcessTable();
+  table.session(SHELL_PID, null);
+  let child!: FakeChild;
+  const host = new PaneHost({
+    shell: '/bin/sh',
+    cwd: '/home/user',
+    env: {},
+    cols: 80,
+    rows: 24,
+    scrollback: 100,
+    spawn: (options) => (child = new FakeChild(SHELL_PID, options)),
+    processes: table,
+    clock,
+  });
+  const pane: PaneRecord = { id: 'w1:p1', surfaceId: 1, workspaceId: 'w1', tabId: 'w1:t1', name: null, startCwd: '/home/user', aliases: [] };
+  const events: CorralEvent[] = [];
+  const view = { watched: false };
+  const registry = new AgentRegistry(
+    {
+      panes: () => [pane],
+      findPane: (surfaceId) => (surfaceId === pane.surfaceId ? pane : undefined),
+      host: () => host,
+      isWatched: () => view.watched,
+      emit: (event) => events.push({ ...event, ts: clock.now() } as CorralEvent),
+      stallThresholdMs: () => STALL_MS,
+    },
+    new Map([['claude', RULES]]),
+    { clock, processes: table },
+  );
+  registries.push(registry);
+  // As the core does: every parsed batch of output is reported to the registry.
+  host.onOutput(() => registry.paneOutput(pane.surfaceId));
+  registry.paneStarted(pane);
+  clock.advance(0);
+
+  /** The program redraws its whole screen with `text`. */
+  const screen = (text: string) => child.output(`\x1b[2J\x1b[H${text}`);
+  const status = () => registry.agentIn(pane)?.state.snapshot().status ?? null;
+  /** Event types since the last call (agent.* and ai.* only). */
+  const take = () =>
+    events.splice(0).map((e) => {
+      const fields = e as unknown as Record<string, unknown>;
+      if (fields.type !== 'agent.status_changed') return `${fields.type} ${fields.source ?? ''}`.trim();
+      const flag = fields.gone ? ' gone' : fields.interactive_ready ? ' ready' : '';
+      return `status ${fields.previous_status ?? ''}→${fields.agent_status}${flag}`;
+    });
+  /** An agent (claude) takes the terminal, is found by the next process check, and its first screen read (no rule matches: idle). */
+  const startAgent = () => {
+    table.session(SHELL_PID, { pid: AGENT_PID, argv: ['claude'] });
+    screen('claude starting');
+    clock.advance(TRACKING.processCheckMs);
+    expect(registry.agentIn(pane)?.kind).toBe('claude');
+    clock.advance(TRACKING.screenSettleMs);
+    expect(status()).toBe('idle');
+  };
+  /** A working screen, settled and classified. */
+  const working = () => {
+    screen('thinking… (esc to interrupt)');
+    clock.advance(TRACKING.screenSettleMs);
+    expect(status()).toBe('working');
+  };
+  return { clock, table, host, pane, registry, events, view, screen, status, take, startAgent, working, child: () => child };
+}
+
+describe('AgentRegistry: process-table detection', () => {
+  it('finds an agent by the foreground process, no sooner than the throttled process check', () => {
+    const { clock, table, registry, pane, screen, take } = setup();
+    expect(registry.agentIn(pane)).toBeNull();
+    clock.advance(TRACKING.processCheckMs);
+    table.session(SHELL_PID, { pid: AGENT_PID, argv: ['claude', '--model', 'x'] });
+    // Output prompts a check; the last one was at start-up, 400 ms ago at least — it runs now.
+    screen('hello');
+    clock.advance(0);
+    expect(registry.agentIn(pane)).toMatchObject({ kind: 'claude', pid: AGENT_PID });
+    expect(take()).toEqual(['agent.detected', 'ai.session_start screen']);
+  });
+
+  it('throttles process checks after output to one per processCheckMs', () => {
+    const { clock, table, registry, pane, screen } = setup();
+    screen('a');
+    clock.advance(0);
+    table.session(SHELL_PID, { pid: AGENT_PID, argv: ['claude'] });
+    screen('b');
+    screen('c');
+    clock.advance(TRACKING.processCheckMs - 1);
+    expect(registry.agentIn(pane)).toBeNull();
+    clock.advance(1);
+    expect(registry.agentIn(pane)?.pid).toBe(AGENT_PID);
+  });
+
+  it('reads /proc only when output arrives (never on a timer of its own)', () => {
+    const { clock, table } = setup();
+    clock.advance(TRACKING.processCheckMs);
+    const reads = table.reads;
+    clock.advance(60_000);
+    expect(table.reads).toBe(reads);
+  });
+
+  it('finds an agent behind a launcher (sh -c) among the foreground group\u2019s descendants', () => {
+    const { clock, table, registry, pane, screen } = setup();
+    table.session(SHELL_PID, { pid: 6000, argv: ['sh', '-c', 'claude --resume'] });
+    table.set({ pid: 6001, ppid: 6000, pgrp: 6000, session: SHELL_PID, tpgid: 6000, argv: ['claude', '--resume'] });
+    screen('x');
+    clock.advance(TRACKING.processCheckMs);
+    expect(registry.agentIn(pane)).toMatchObject({ kind: 'claude', pid: 6001 });
+  });
+
+  it('notices the agent leave (shell back at its prompt): ai.exit, ai.session_end, gone', () => {
+    const { clock, table, registry, pane, screen, startAgent, take } = setup();
+    startAgent();
+    take();
+    table.session(SHELL_PID, null);
+    screen('$ ');
+    clock.advance(TRACKING.processCheckMs);
+    expect(registry.agentIn(pane)).toBeNull();
+    expect(take()).toEqual(['ai.exit screen', 'ai.session_end screen', 'status →idle gone']);
+  });
+
+  it('replaces an agent whose pid changed with the new one (a restart), announcing both', () => {
+    const { clock, table, registry, pane, screen, startAgent, take } = setup();
+    startAgent();
+    take();
+    table.session(SHELL_PID, { pid: AGENT_PID + 1, argv: ['claude'] });
+    screen('again');
+    clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(registry.agentIn(pane)?.pid).toBe(AGENT_PID + 1);
+    // The new agent starts from scratch: unknown until its first screen read.
+    expect(take()).toEqual(['ai.exit screen', 'ai.session_end screen', 'status →idle gone', 'agent.detected', 'ai.session_start screen', 'status unknown→idle']);
+  });
+});
+
+describe('AgentRegistry: screen timing', () => {
+  it('classifies a screen once output settles (screenSettleMs), not while it flows', () => {
+    const { clock, screen, status, startAgent } = setup();
+    startAgent();
+    screen('thinking… (esc to interrupt)');
+    clock.advance(TRACKING.screenSettleMs - 1);
+    expect(status()).toBe('idle');
+    clock.advance(1);
+    expect(status()).toBe('working');
+  });
+
+  it('a screen that never settles is still classified by screenMaxWaitMs', () => {
+    const { clock, screen, status, startAgent } = setup();
+    startAgent();
+    clock.advance(TRACKING.screenMaxWaitMs);
+    for (let t = 0; t < TRACKING.screenMaxWaitMs; t += 10) {
+      screen(`spinner ${t} (esc to interrupt)`);
+      clock.advance(10);
+    }
+    expect(status()).toBe('working');
+  });
+
+  it('working → idle holds for idle_confirm_ms from the idle screen\u2019s arrival before it counts', () => {
+    const { clock, screen, status, startAgent, working, take } = setup();
+    startAgent();
+    working();
+    take();
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS - 1);
+    expect(status()).toBe('working');
+    expect(take()).toEqual([]);
+    clock.advance(1);
+    // Not watched by anyone: a finished turn is "done" until seen.
+    expect(status()).toBe('done');
+    expect(take()).toEqual(['ai.stop screen', 'status working→done']);
+  });
+
+  it('an idle frame between two working frames within the window never shows as idle', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: TRACKING.screenSettleMs, max: IDLE_CONFIRM_MS - 1 }), (gap) => {
+        const { clock, screen, status, startAgent, working, take } = setup();
+        startAgent();
+        working();
+        take();
+        screen('> ready');
+        clock.advance(gap);
+        screen('next step (esc to interrupt)');
+        clock.advance(IDLE_CONFIRM_MS * 3);
+        expect(status()).toBe('working');
+        expect(take()).toEqual([]);
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it('blocked shows at once (no confirmation window), with its message', () => {
+    const { clock, screen, status, startAgent, working, registry, pane } = setup();
+    startAgent();
+    working();
+    screen('Run rm -rf build?\nAllow this?');
+    clock.advance(TRACKING.screenSettleMs);
+    expect(status()).toBe('blocked');
+    expect(registry.agentIn(pane)?.state.snapshot().message).toContain('Allow this?');
+  });
+
+  it('an Esc sent while working makes the idle that follows an interrupt: idle, not done', () => {
+    const { clock, screen, status, startAgent, working, registry, pane } = setup();
+    startAgent();
+    working();
+    registry.paneInput(pane, '\x1b');
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS);
+    expect(status()).toBe('idle');
+    expect(registry.agentIn(pane)?.state.snapshot().completionSeq).toBeUndefined();
+  });
+});
+
+describe('AgentRegistry: stalls', () => {
+  it('a working agent with no output for the threshold is stalled, found by the next stall check', () => {
+    const { clock, status, startAgent, working, take } = setup();
+    startAgent();
+    working();
+    take();
+    clock.advance(STALL_MS - TRACKING.stallCheckMs);
+    expect(status()).toBe('working');
+    clock.advance(TRACKING.stallCheckMs);
+    expect(status()).toBe('stalled');
+    expect(take()).toEqual(['status working→stalled']);
+  });
+
+  it('output brings a stalled agent back to working at once', () => {
+    const { clock, child, status, startAgent, working, take } = setup();
+    startAgent();
+    working();
+    clock.advance(STALL_MS + TRACKING.stallCheckMs);
+    expect(status()).toBe('stalled');
+    take();
+    child().output('.');
+    expect(status()).toBe('working');
+    expect(take()).toEqual(['ai.prompt_submit screen', 'status stalled→working']);
+  });
+
+  it('steady output keeps it from stalling, however long the turn', () => {
+    const { clock, child, status, startAgent, working } = setup();
+    startAgent();
+    working();
+    for (let i = 0; i < 30; i++) {
+      clock.advance(STALL_MS / 2);
+      child().output('.');
+    }
+    expect(status()).toBe('working');
+  });
+
+  it('runs the stall check only while an agent works', () => {
+    const { clock, screen, startAgent, working } = setup();
+    startAgent();
+    const idleTimers = clock.pending;
+    working();
+    expect(clock.pending).toBeGreaterThan(idleTimers);
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS + TRACKING.processCheckMs);
+    expect(clock.pending).toBe(0);
+  });
+});
+
+describe('AgentRegistry: hooks beat the screen for a while', () => {
+  it('a hook\u2019s status stands against a contrary screen for HOOK_PRECEDENCE_MS, then the screen may speak', () => {
+    const { clock, screen, status, startAgent, registry, pane, take } = setup();
+    startAgent();
+    take();
+    registry.applyHook(pane, 'ai.prompt_submit', { session_id: 's1' });
+    expect(status()).toBe('working');
+    expect(take()).toEqual(['ai.prompt_submit hook', 'status idle→working']);
+    // The screen still shows the idle prompt (it lags the hook): ignored, even past idle_confirm_ms.
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS + TRACKING.screenSettleMs);
+    expect(status()).toBe('working');
+    clock.advance(HOOK_PRECEDENCE_MS - IDLE_CONFIRM_MS - TRACKING.screenSettleMs);
+    expect(status()).toBe('working');
+    // The idle prompt is still evidence that its input is live: said without a status change.
+    expect(take()).toEqual(['status →working ready']);
+    // Past the window a redraw of the idle prompt counts (after its own confirmation).
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS);
+    expect(status()).toBe('done');
+  });
+
+  it('a screen that agrees with the hook is never held back', () => {
+    const { clock, screen, status, startAgent, registry, pane } = setup();
+    startAgent();
+    registry.applyHook(pane, 'ai.notification', { message: 'May I?' });
+    screen('Allow this?');
+    clock.advance(TRACKING.screenSettleMs);
+    expect(status()).toBe('blocked');
+  });
+
+  it('a later hook resets the window', () => {
+    const { clock, screen, status, startAgent, registry, pane } = setup();
+    startAgent();
+    registry.applyHook(pane, 'ai.prompt_submit', {});
+    clock.advance(HOOK_PRECEDENCE_MS - 100);
+    registry.applyHook(pane, 'ai.tool_use', { tool_name: 'Bash' });
+    clock.advance(200);
+    screen('> ready');
+    clock.advance(IDLE_CONFIRM_MS + TRACKING.screenSettleMs);
+    expect(status()).toBe('working');
+    expect(registry.agentIn(pane)?.state.snapshot().activeToolName).toBe('Bash');
+  });
+
+  it('a hook adopts an agent the process check has not found yet, by the kind it names', () => {
+    const { status, registry, pane, take } = setup();
+    registry.applyHook(pane, 'ai.session_start', { kind: 'claude', session_id: 'abc' });
+    expect(registry.agentIn(pane)).toMatchObject({ kind: 'claude', sessionId: 'abc' });
+    expect(status()).toBe('idle');
+    expect(take()[0]).toBe('agent.detected');
+  });
+});
+
+describe('AgentRegistry: dispose', () => {
+  it('leaves no timer running', () => {
+    const { clock, registry, screen, startAgent, working } = setup();
+    startAgent();
+    working();
+    screen('> ready');
+    expect(clock.pending).toBeGreaterThan(0);
+    registry.dispose();
+    expect(clock.pending).toBe(0);
+  });
+});
