@@ -12,8 +12,10 @@ import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } f
 import { foregroundProcess, PROC, type ProcessTable } from '../pty/foreground.js';
 import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import { detectForeground, programName } from './process-detect.js';
-import { evaluateRules, explainRules, GENERIC_KIND, provenanceOf, ruleTrust, type AgentRules, type RuleTrust, type ScreenSnapshot } from './rules.js';
+import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
+import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
+import { agentProcessFacts, findSessionId } from './session-files.js';
 
 export const TRACKING = {
   /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
@@ -44,6 +46,8 @@ export interface RegistryHost {
   isWatched(pane: PaneRecord): boolean;
   emit(event: EventInput): void;
   stallThresholdMs(): number;
+  /** The pane's live cwd, where an agent's session files are matched (optional: /proc is read first). */
+  paneCwd?(pane: PaneRecord): string;
 }
 
 /** What the registry reads time and processes through: the real ones unless a test brings its own. */
@@ -58,14 +62,33 @@ interface TrackedAgent {
   name: string | null;
   /** The rules its screen is read with: its kind's own, or the generic set (no rules for it). */
   rules: AgentRules | null;
-  /** The agent's own session id, from its hook payloads (SPEC §13), once one arrived. */
+  /**
+   * The agent's own session id (SPEC §13): from its hook payloads, else the id its argv
+   * resumes, else its session files (looked up after it starts and after each turn).
+   */
   sessionId: string | null;
+  /** Where `sessionId` came from: a hook's word outranks a guess from files. */
+  sessionIdFrom: 'hook' | 'argv' | 'files' | null;
+  /** A session-file lookup is running. */
+  sessionLookup: boolean;
+  /** The command line it was started with (program first), when corral started it. */
+  argv: string[] | null;
+  /** When corral first saw it: session files older than this (and untouched since) are not its. */
+  startedAt: number;
   state: AgentState;
   /** The verdict and evidence behind the current screen status, for `agent explain`. */
   lastVerdict: ReturnType<typeof evaluateRules> | null;
   pendingIdleSince: number | null;
   /** When an interrupt key was last sent to it while it worked. */
   interruptedAt: number;
+}
+
+/** Who a restored pane's agent was (SPEC §13): its kind, corral name, command line and session. */
+export interface ExpectedAgent {
+  kind: string;
+  name: string | null;
+  argv: readonly string[];
+  sessionId: string | null;
 }
 
 /** An unrecognised foreground program, watched with the generic rules until it acts like an agent. */
@@ -90,6 +113,8 @@ interface PaneWatch {
 export class AgentRegistry {
   private readonly counter = new SequenceCounter();
   private readonly watches = new Map<number, PaneWatch>();
+  /** Agents a restore started again, by surface id: who they were, given when they show up. */
+  private readonly expected = new Map<number, ExpectedAgent>();
   private stallTimer: ClockTimer | null = null;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
@@ -125,6 +150,7 @@ export class AgentRegistry {
   }
 
   paneClosed(surfaceId: number): void {
+    this.expected.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
     this.clearTimers(watch);
@@ -163,7 +189,11 @@ export class AgentRegistry {
     const text = (key: string) => (typeof params[key] === 'string' ? (params[key] as string) : null);
     const wasReady = agent.state.snapshot().interactiveReady;
     // The agent's own session id, for resuming it later (SPEC §13); hooks carry it on every event.
-    agent.sessionId = text('session_id') ?? agent.sessionId;
+    const hookSession = text('session_id');
+    if (hookSession !== null && isValidSessionId(hookSession)) {
+      agent.sessionId = hookSession;
+      agent.sessionIdFrom = 'hook';
+    }
     let change: StatusChange | null = null;
     switch (event) {
       case 'ai.prompt_submit':
@@ -400,12 +430,17 @@ export class AgentRegistry {
       name: null,
       rules: this.rulesFor(kind),
       sessionId: null,
+      sessionIdFrom: null,
+      sessionLookup: false,
+      argv: null,
+      startedAt: this.clock.now(),
       state: new AgentState(this.counter, this.clock.now()),
       lastVerdict: null,
       pendingIdleSince: null,
       interruptedAt: -Infinity,
     };
     watch.agent = agent;
+    this.applyExpected(pane, agent);
     const host = this.core.host(pane);
     if (agent.rules?.generic && host && !watch.bell) {
       watch.bell = host.terminal.onBell(() => {
@@ -501,7 +536,7 @@ export class AgentRegistry {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
-      ready: verdict.rule?.state === 'idle' || !hasReadyRule(rules),
+      ready: wasReady || showsReady(rules, verdict, snap),
     });
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
@@ -522,6 +557,76 @@ export class AgentRegistry {
     }
     this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, previous_status: change.from });
     this.updateStallTimer();
+    if (change.to === 'idle' || change.to === 'done') this.lookUpSessionId(pane, agent);
+  }
+
+  // -- the agent's own session (SPEC §13) ---------------------------------------
+
+  /**
+   * Records the command line `agent start` typed: what a restore resumes with. An argv that
+   * already resumes a session (`--resume <id>`) names that session.
+   */
+  noteStarted(pane: PaneRecord, argv: readonly string[]): void {
+    const agent = this.agentIn(pane);
+    if (!agent) return;
+    agent.argv = [...argv];
+    const resumed = resumedSessionId(agent.kind, argv);
+    if (resumed !== null && agent.sessionIdFrom !== 'hook') {
+      agent.sessionId = resumed;
+      agent.sessionIdFrom = 'argv';
+    }
+    this.lookUpSessionId(pane, agent);
+  }
+
+  /**
+   * A restore typed the command that resumes an agent in this pane: when an agent of that
+   * kind shows up there it gets back its name, its command line and its session id.
+   */
+  expectAgent(pane: PaneRecord, expected: ExpectedAgent): void {
+    this.expected.set(pane.surfaceId, expected);
+  }
+
+  /** Gives a freshly adopted agent what a restore said it was (its kind must match). */
+  private applyExpected(pane: PaneRecord, agent: TrackedAgent): void {
+    const expected = this.expected.get(pane.surfaceId);
+    if (!expected) return;
+    this.expected.delete(pane.surfaceId);
+    if (expected.kind !== agent.kind) return;
+    agent.argv = [...expected.argv];
+    if (expected.sessionId !== null) {
+      agent.sessionId = expected.sessionId;
+      agent.sessionIdFrom = 'argv';
+    }
+    if (expected.name !== null && AGENT_NAME.test(expected.name) && !this.paneByAgentName(expected.name)) agent.name = expected.name;
+  }
+
+  /** The argv that resumes the pane's agent in its own session, or null (no id, no resume form). */
+  resumeCommand(pane: PaneRecord): string[] | null {
+    const agent = this.agentIn(pane);
+    if (!agent?.sessionId) return null;
+    const argv = agent.argv ?? [agent.kind];
+    return resumeArgv(agent.kind, agent.sessionId, argv);
+  }
+
+  /** Looks for the agent's session id in its session files, when nothing better named it. */
+  private lookUpSessionId(pane: PaneRecord, agent: TrackedAgent): void {
+    const specs = resumeSpec(agent.kind)?.sessionFiles ?? [];
+    if (agent.sessionIdFrom !== null || agent.sessionLookup || agent.pid === null || specs.length === 0) return;
+    const claimed = new Set<string>();
+    for (const other of this.agents()) if (other.agent !== agent && other.agent.sessionId) claimed.add(other.agent.sessionId);
+    const facts = agentProcessFacts(agent.pid, this.core.paneCwd?.(pane) ?? '', agent.startedAt, claimed);
+    if (!facts) return;
+    agent.sessionLookup = true;
+    findSessionId(specs, facts)
+      .then((id) => {
+        if (id === null || agent.sessionIdFrom !== null || this.agentIn(pane) !== agent) return;
+        agent.sessionId = id;
+        agent.sessionIdFrom = 'files';
+      })
+      .catch(() => {})
+      .finally(() => {
+        agent.sessionLookup = false;
+      });
   }
 
   private eventFields(agent: TrackedAgent) {
@@ -573,9 +678,20 @@ export class AgentRegistry {
   }
 }
 
-/** Whether a kind's rules can positively show its input is live (an idle rule that is not an interrupt). */
-function hasReadyRule(rules: AgentRules): boolean {
-  return rules.rules.some((rule) => rule.state === 'idle' && !rule.interrupted);
+/** An idle rule that is not an interrupt: positive evidence that the agent's input is live. */
+function isReadyRule(rule: Rule): boolean {
+  return rule.state === 'idle' && !rule.interrupted;
+}
+
+/**
+ * Whether the screen shows the agent's input is live: a ready rule matches, even under a
+ * higher interrupt rule (a resumed pi redraws an old "Operation aborted" above its editor,
+ * which alone says nothing of readiness); a kind with no ready rule is ready when idle.
+ */
+function showsReady(rules: AgentRules, verdict: RuleVerdict, snap: ScreenSnapshot): boolean {
+  if (verdict.rule && isReadyRule(verdict.rule)) return true;
+  if (!rules.rules.some(isReadyRule)) return true;
+  return verdict.rule?.interrupted === true && matchingRules(rules, snap).some(({ rule }) => isReadyRule(rule));
 }
 
 /** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */

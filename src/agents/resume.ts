@@ -1,56 +1,140 @@
 /**
- * The command line that resumes one agent's own session by id (SPEC §13).
+ * The command line that resumes one agent's own session (SPEC §13): its kind's `[resume]`
+ * arguments with the session id, plus the flags it was started with (model, permission
+ * mode…), minus whatever would pick another session or send the first prompt again.
  *
- * MINIMAL VERSION written by lane "persist" so restore can call it before lane "resume"
- * lands the verified per-kind forms: it takes `[resume] args` from the kind's rule file
- * (assets/agents/*.toml, e.g. Claude Code `--resume {id}`, Codex `resume {id}`), puts them
- * right after the program, keeps the agent's other flags (model, permission mode…) and drops
- * an earlier resume of another session. Lane "resume" owns this file: replace freely.
+ * Pure, driven by the kind's rule file: `value_options` tells an option's value from a
+ * prompt, `drop_options` names what conflicts with resuming, `keep_positionals` keeps
+ * positional words that are not a prompt (Kilo's project directory). Per kind:
+ * - claude `--resume <id>`: drops -r/--resume, -c/--continue, --session-id, --fork-session,
+ *   --from-pr, -p/--print and the positional prompt.
+ * - codex `resume <id>` (a subcommand, so it goes right after the program): drops an earlier
+ *   `resume <id>` (positionals), --last, --all, -i/--image (attachments of the first prompt).
+ * - gemini, qwen `--resume <id>`: drop -r/--resume, --session-id, -p/--prompt,
+ *   -i/--prompt-interactive (which sends its prompt at start), qwen's -c/--continue and
+ *   --fork-session, Gemini's --session-file/--list-sessions/--delete-session.
+ * - pi `--session <id>`: drops -c/--continue, -r/--resume, --session, --fork, --no-session,
+ *   -p/--print, and positional messages and @files (they go into the first message).
+ * - kilo `--session <id>`: drops -c/--continue, -s/--session, --fork, --cloud-fork,
+ *   --prompt; keeps its positional project directory.
+ * Words after `--` are positional. An unknown option is kept as one word (its value, if it
+ * has one and is written apart, is then taken for a positional).
  */
-import { loadAllRules } from './rules.js';
-import type { AgentRules } from './rules-schema.js';
+import { canonicalExecutable } from './kind-facts.js';
+import { detectKind } from './process-detect.js';
+import { loadAllRules, resumeArgs, type AgentRules, type ResumeSpec } from './rules.js';
 
-let cached: ReadonlyMap<string, AgentRules> | null = null;
+/**
+ * An id fit to be one argv word: no option look-alike (a leading `-`), no control characters,
+ * no spaces. It comes from hook payloads and files a pane's programs can write.
+ */
+const SESSION_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
-function allRules(): ReadonlyMap<string, AgentRules> {
-  cached ??= loadAllRules();
-  return cached;
+export function isValidSessionId(id: string): boolean {
+  return SESSION_ID_RE.test(id);
 }
 
-/** Interpreters whose first operand is the agent's own script (`node /usr/lib/…/claude`). */
-const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3']);
+let shipped: ReadonlyMap<string, AgentRules> | null = null;
 
-function baseName(word: string): string {
-  return word.slice(word.lastIndexOf('/') + 1);
+/** The rule files shipped with corral, read once. */
+function shippedRules(): ReadonlyMap<string, AgentRules> {
+  shipped ??= loadAllRules();
+  return shipped;
+}
+
+/** The kind's resume data, or null when it cannot resume a session by id. */
+export function resumeSpec(kind: string, rules: ReadonlyMap<string, AgentRules> = shippedRules()): ResumeSpec | null {
+  return rules.get(kind)?.resume ?? null;
 }
 
 /**
- * The argv that resumes session `sessionId` of an agent of `kind` started as `argv`, or null
- * when the kind cannot resume by id (no `[resume]` in its rule file), the id is unknown or
- * the argv is empty.
+ * The argv (program first) that resumes session `sessionId` of a `kind` agent started with
+ * `argv` (what `agent start` typed, or the process's argv); null for a kind with no resume by
+ * id, or an id that is missing or not a plain word.
  */
-export function resumeArgv(
-  kind: string,
-  sessionId: string | null,
-  argv: readonly string[],
-  rules: ReadonlyMap<string, AgentRules> = allRules(),
-): string[] | null {
-  const spec = rules.get(kind)?.resume;
-  if (!spec || !sessionId || argv.length === 0) return null;
-  // The program as a person would type it: the script, not the interpreter running it.
-  const start = INTERPRETERS.has(baseName(argv[0]!)) && argv.length > 1 ? 1 : 0;
-  const program = argv[start]!;
-  const rest = argv.slice(start + 1);
-  const resume = spec.args.map((arg) => arg.replace('{id}', sessionId));
-  // Drop an earlier `--resume <old>` (or `resume <old>`): one session per agent, this one.
-  const first = spec.args[0];
+export function resumeArgv(kind: string, sessionId: string | null | undefined, argv: readonly string[], rules?: ReadonlyMap<string, AgentRules>): string[] | null {
+  const spec = resumeSpec(kind, rules);
+  if (!spec || !sessionId || !isValidSessionId(sessionId)) return null;
+  // No argv known (a pane found running the agent): its plain executable.
+  if (argv.length === 0) argv = [canonicalExecutable(kind)];
+  argv = commandLine(kind, argv);
+  const { options, positionals } = keptArguments(spec, argv.slice(1));
+  const resume = resumeArgs(spec, sessionId);
+  // A subcommand (`codex resume <id>`) must follow the program; options go after it. Kept
+  // positionals come last, so a `--` before them cannot swallow the resume form.
+  const subcommand = !resume[0]!.startsWith('-');
+  return subcommand ? [argv[0]!, ...resume, ...options, ...positionals] : [argv[0]!, ...options, ...resume, ...positionals];
+}
+
+/**
+ * The agent's command line from a process argv: `node …/gemini-cli/dist/index.js -m x` →
+ * `gemini -m x` (the first word that is the agent itself becomes its executable); an argv
+ * with no such word is taken as it is.
+ */
+export function commandLine(kind: string, argv: readonly string[]): string[] {
+  for (let i = 0; i < argv.length; i++) {
+    if (detectKind([argv[i]!])?.kind === kind) return i === 0 ? [...argv] : [canonicalExecutable(kind), ...argv.slice(i + 1)];
+  }
+  return [...argv];
+}
+
+/** The words of `args` (argv without the program) that a resumed start keeps. */
+function keptArguments(spec: ResumeSpec, args: readonly string[]): { options: string[]; positionals: string[] } {
   const kept: string[] = [];
-  for (let i = 0; i < rest.length; i++) {
-    if (first !== undefined && rest[i] === first && spec.args.length === 2) {
+  const positionals: string[] = [];
+  let i = 0;
+  while (i < args.length) {
+    const word = args[i]!;
+    if (word === '--') {
+      positionals.push(...args.slice(i + 1));
+      break;
+    }
+    if (!isOption(word)) {
+      positionals.push(word);
       i++;
       continue;
     }
-    kept.push(rest[i]!);
+    const eq = word.startsWith('--') ? word.indexOf('=') : -1;
+    const name = eq > 0 ? word.slice(0, eq) : word;
+    let end = i + 1;
+    if (eq < 0) {
+      const arity = spec.valueOptions.get(name);
+      // A required value missing at the end would take the resume flag for itself: drop it.
+      if (arity === 'one' && end >= args.length) break;
+      if (arity === 'one') end++;
+      else if (arity === 'optional' && end < args.length && isValueWord(args[end]!)) end++;
+      else if (arity === 'many') while (end < args.length && isValueWord(args[end]!)) end++;
+    }
+    if (!spec.dropOptions.has(name)) kept.push(...args.slice(i, end));
+    i = end;
   }
-  return [program, ...resume, ...kept];
+  if (!spec.keepPositionals || positionals.length === 0) return { options: kept, positionals: [] };
+  return { options: kept, positionals: positionals.some((w) => w.startsWith('-')) ? ['--', ...positionals] : positionals };
+}
+
+/** A word an optional or variadic option takes as its value: no option, not `--`. */
+function isValueWord(word: string): boolean {
+  return !isOption(word) && word !== '--';
+}
+
+/** `-x`, `--xy`, `--xy=v`; a lone `-` (stdin) is a positional. */
+function isOption(word: string): boolean {
+  return word.length > 1 && word.startsWith('-') && word !== '--';
+}
+
+/** The session id an argv already resumes (`claude --resume <id>`), or null. */
+export function resumedSessionId(kind: string, argv: readonly string[], rules?: ReadonlyMap<string, AgentRules>): string | null {
+  const spec = resumeSpec(kind, rules);
+  if (!spec) return null;
+  const at = spec.args.findIndex((arg) => arg.includes('{id}'));
+  const [prefix, suffix] = spec.args[at]!.split('{id}') as [string, string];
+  const before = spec.args.slice(0, at);
+  for (let i = before.length; i < argv.length; i++) {
+    if (!before.every((arg, j) => argv[i - before.length + j] === arg)) continue;
+    const word = argv[i]!;
+    if (!word.startsWith(prefix) || !word.endsWith(suffix)) continue;
+    const id = word.slice(prefix.length, word.length - suffix.length);
+    if (isValidSessionId(id)) return id;
+  }
+  return null;
 }

@@ -126,7 +126,32 @@ export interface ResumeSpec {
   idFrom: string;
   /** The agent version this was checked on in the lab; null when not checked. */
   verifiedWith: string | null;
+  /**
+   * Options of the agent's command line that take a value, so the value is not taken for a
+   * prompt (`value_options`): `--model` one value, `--debug?` an optional one (taken unless
+   * the next word is an option), `--add-dir...` every word up to the next option.
+   */
+  valueOptions: ReadonlyMap<string, OptionArity>;
+  /** Options dropped from a resumed argv, with their values: they pick or start another session, or re-send a prompt (`drop_options`). */
+  dropOptions: ReadonlySet<string>;
+  /** Positional words are kept (Kilo's is a project directory); by default they are a prompt and dropped (`keep_positionals`). */
+  keepPositionals: boolean;
+  /** Where the agent's session files give its id without hooks, tried in order (`session_files`; src/agents/session-files.ts). */
+  sessionFiles: readonly SessionFileSpec[];
 }
+
+/** One place an agent keeps its sessions (`[[resume.session_files]]`-style inline tables). */
+export interface SessionFileSpec {
+  /** Path template: `~`, `$NAME`, `${NAME:-default}`, `*` (one component), `{pid}`, `{id}`. */
+  path: string;
+  /** JSON key of the id in the file's first record; null when the name holds `{id}`. */
+  idKey: string | null;
+  /** "content", "none", or a file name in a parent directory that holds the cwd. */
+  cwdIn: string;
+}
+
+/** How many words after an option are its value. */
+export type OptionArity = 'one' | 'optional' | 'many';
 
 /** One problem in a rule file, with a complete `file:line: …` message. */
 export interface RuleFileIssue {
@@ -177,7 +202,10 @@ const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'
 const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'rule'] as const;
 const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
 const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
-const RESUME_KEYS = ['args', 'id_from', 'verified_with'] as const;
+const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals', 'session_files'] as const;
+const SESSION_FILE_KEYS = ['path', 'id_key', 'cwd_in'] as const;
+/** `--name`, `-n`, with `?` (optional value) or `...` (many) in value_options. */
+const OPTION_SPEC_RE = /^(--?[A-Za-z0-9][A-Za-z0-9_-]*)(\?|\.\.\.)?$/;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
 /** Rule ids appear in explain output and tests; a closed alphabet keeps them greppable. */
 const RULE_ID_RE = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -524,8 +552,61 @@ function parseResume(value: unknown, line: number | null, fail: (line: number | 
   else if (args.filter((a) => (a as string).includes('{id}')).length !== 1) bad('args', 'key "args" must hold "{id}" exactly once');
   if (typeof value.id_from !== 'string' || value.id_from === '') bad('id_from', 'key "id_from" must be a non-empty string');
   if (value.verified_with !== undefined && (typeof value.verified_with !== 'string' || value.verified_with === '')) bad('verified_with', 'key "verified_with" must be a non-empty string');
+  const options = (key: 'value_options' | 'drop_options', suffixes: boolean): Array<[string, OptionArity]> => {
+    const list = value[key];
+    if (list === undefined) return [];
+    const what = suffixes ? 'option names like "--model", "-d?" or "--add-dir..."' : 'option names like "--resume" or "-c"';
+    if (!Array.isArray(list)) {
+      bad(key, `key "${key}" must be an array of ${what}`);
+      return [];
+    }
+    const parsed: Array<[string, OptionArity]> = [];
+    for (const entry of list) {
+      const m = typeof entry === 'string' ? OPTION_SPEC_RE.exec(entry) : null;
+      if (!m || (!suffixes && m[2] !== undefined)) bad(key, `key "${key}" must hold ${what}, got ${describe(entry)}`);
+      else parsed.push([m[1]!, m[2] === '?' ? 'optional' : m[2] === '...' ? 'many' : 'one']);
+    }
+    return parsed;
+  };
+  const valueOptions = new Map(options('value_options', true));
+  const dropOptions = new Set(options('drop_options', false).map(([name]) => name));
+  if (value.keep_positionals !== undefined && typeof value.keep_positionals !== 'boolean') bad('keep_positionals', 'key "keep_positionals" must be true or false');
+  const sessionFiles = parseSessionFiles(value.session_files, bad);
   if (!ok) return null;
-  return { args: args as string[], idFrom: value.id_from as string, verifiedWith: (value.verified_with as string | undefined) ?? null };
+  return {
+    sessionFiles,
+    args: args as string[],
+    idFrom: value.id_from as string,
+    verifiedWith: (value.verified_with as string | undefined) ?? null,
+    valueOptions,
+    dropOptions,
+    keepPositionals: value.keep_positionals === true,
+  };
+}
+
+/** `session_files`: an array of `{ path, id_key?, cwd_in? }`; the id comes from `{id}`, `id_key`, or both. */
+function parseSessionFiles(value: unknown, bad: (key: string, what: string) => void): SessionFileSpec[] {
+  if (value === undefined) return [];
+  const shape = 'key "session_files" must be an array of { path, id_key, cwd_in } tables';
+  if (!Array.isArray(value)) {
+    bad('session_files', shape);
+    return [];
+  }
+  const specs: SessionFileSpec[] = [];
+  for (const entry of value) {
+    if (!isTable(entry) || Object.keys(entry).some((k) => !(SESSION_FILE_KEYS as readonly string[]).includes(k))) {
+      bad('session_files', shape);
+      continue;
+    }
+    const { path, id_key: idKey, cwd_in: cwdIn = 'content' } = entry;
+    if (typeof path !== 'string' || !path.startsWith('/') && !path.startsWith('~') && !path.startsWith('$')) bad('session_files', `a session_files path must be absolute (or start with ~ or $), got ${describe(path)}`);
+    else if (idKey !== undefined && typeof idKey !== 'string') bad('session_files', `session_files id_key must be a string, got ${describe(idKey)}`);
+    else if (idKey === undefined && !path.includes('{id}')) bad('session_files', `a session_files path without {id} needs id_key: ${path}`);
+    else if (path.includes('{pid}') && idKey === undefined) bad('session_files', `a session_files path with {pid} needs id_key: ${path}`);
+    else if (typeof cwdIn !== 'string' || cwdIn === '' || cwdIn.includes('/')) bad('session_files', `session_files cwd_in must be "content", "none" or a file name, got ${describe(cwdIn)}`);
+    else specs.push({ path, idKey: (idKey as string | undefined) ?? null, cwdIn });
+  }
+  return specs;
 }
 
 /** The argv that resumes session `id` of an agent whose rules carry `[resume]`. */

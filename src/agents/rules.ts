@@ -11,7 +11,7 @@ import { contentEnd, type ScreenSnapshot } from './screen-snapshot.js';
 import { parseRules, RULE_DEFAULTS, type AgentRules, type Rule, type ScreenStatus } from './rules-schema.js';
 
 export { parseRules, parseRegion, resumeArgs, RuleFileError, RULE_DEFAULTS } from './rules-schema.js';
-export type { AgentRules, MessageSource, ResumeSpec, Rule, RuleFileIssue, RuleRegion, ScreenStatus } from './rules-schema.js';
+export type { AgentRules, MessageSource, OptionArity, ResumeSpec, SessionFileSpec, Rule, RuleFileIssue, RuleRegion, ScreenStatus } from './rules-schema.js';
 export type { ScreenSnapshot } from './screen-snapshot.js';
 
 /** The outcome of evaluating one agent's rules against one snapshot. */

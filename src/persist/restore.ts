@@ -132,50 +132,24 @@ export async function restoreSavedSession(
   try {
     core.restoreSession(stateToRecords(state), (pane: PaneRecord) => {
       const saved = byId.get(pane.id)!;
-      return planPane(saved, workspaceCwd.get(saved.workspace) ?? home, scrollbacks.get(saved.surface_id) ?? '', savedAt, {
+      const plan = planPane(saved, workspaceCwd.get(saved.workspace) ?? home, scrollbacks.get(saved.surface_id) ?? '', savedAt, {
         resumeAgents: opts.resumeAgents,
         home,
       });
+      // A resumed agent comes back under its name, with its session id (SPEC §13).
+      const agent = saved.agent;
+      const argv = agent && opts.resumeAgents ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
+      if (agent && argv) core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
+      return plan;
     });
   } catch (error) {
     // The file is still good; a half-restored session must not be saved over it.
     outcome.mayWrite = false;
     outcome.problems.push(`restoring ${files.state} failed part way (${(error as Error).message}); the session will not be saved over it`);
   }
-  if (opts.resumeAgents) for (const saved of state.panes) renameWhenBack(core, saved);
   outcome.restoredFrom = files.state;
   outcome.restoredAt = now.toISOString();
   outcome.savedAt = state.saved_at;
   outcome.panes = core.model.panes.size;
   return outcome;
-}
-
-/** How long a resumed agent may take to show up before its saved name is given up on. */
-const AGENT_BACK_TIMEOUT_MS = 120_000;
-
-/**
- * A resumed agent keeps its corral name (SPEC §13): once it is detected in its pane again, the
- * saved name goes back on it — unless another live agent took that name meanwhile.
- */
-function renameWhenBack(core: CorralCore, saved: SavedPane): void {
-  const name = saved.agent?.name;
-  if (!name || !saved.agent?.session_id) return;
-  const listener = core.listen((event) => {
-    if (event.type !== 'agent.detected' || event.surface_id !== saved.surface_id) return;
-    done();
-    const pane = core.paneBySurface(saved.surface_id);
-    if (!pane) return;
-    try {
-      core.agents.checkName(name, pane);
-      core.agents.rename(pane, name);
-    } catch {
-      // The name is taken by now: the agent stays unnamed, as any new one would.
-    }
-  });
-  const timer = setTimeout(() => done(), AGENT_BACK_TIMEOUT_MS);
-  timer.unref();
-  function done(): void {
-    clearTimeout(timer);
-    listener.dispose();
-  }
 }

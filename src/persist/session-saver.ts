@@ -98,7 +98,9 @@ export class SessionSaver {
       const fg = host.foreground(maxAge);
       if (fg && !fg.isShell) command = core.paneCommand(pane, maxAge);
       const tracked = core.agents.agentIn(pane);
-      if (tracked) agent = { kind: tracked.kind, name: tracked.name, argv: fg && !fg.isShell ? [...fg.argv] : [], session_id: tracked.sessionId };
+      // The command line `agent start` typed when corral started it (pi's process argv loses
+      // its flags when it renames itself), else the process's own.
+      if (tracked) agent = { kind: tracked.kind, name: tracked.name, argv: tracked.argv ?? (fg && !fg.isShell ? [...fg.argv] : []), session_id: tracked.sessionId };
     } catch {
       // An exited pane: nothing runs there.
     }

@@ -30,7 +30,7 @@ export async function startFakeModel(dir: string, env: Record<string, string> = 
       stdio: 'ignore',
     });
     const listening = await new Promise<boolean>((resolve) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 30_000; // a loaded machine can take seconds to start node
       const poll = () => {
         if (existsSync(log) && readFileSync(log, 'utf8').includes(`listening on 127.0.0.1:${port}`)) return resolve(true);
         if (child.exitCode !== null || Date.now() > deadline) return resolve(false);

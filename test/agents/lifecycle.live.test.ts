@@ -10,7 +10,8 @@
  */
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAllRules, resumeArgs } from '../../src/agents/rules.js';
+import { resumeArgv } from '../../src/agents/resume.js';
+import { loadAllRules } from '../../src/agents/rules.js';
 import { AgentLab, labSessionId, modelRequestsSince, type LabAgent, type LabOptions } from './lab.js';
 
 interface Case {
@@ -49,6 +50,9 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
   describe(`${label ?? agent} lifecycle`, () => {
     let lab: AgentLab;
     let pane: string;
+    /** What `agent start` typed, and the agent's own session id as corral recorded it. */
+    let startArgv: string[] = [];
+    let sessionId: string | undefined;
     const name = `${agent}-one`;
     /** The first prompt: a resumed session must send it to the model again. */
     const FIRST_PROMPT = 'Say hello please';
@@ -71,6 +75,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
 
     it('starts and is idle, then detected in ps', { timeout: startMs + 30_000 }, async () => {
       const started = await json('agent', 'start', name, '--kind', agent, '--pane', pane, '--timeout', String(startMs));
+      startArgv = started.result.argv;
       expect(started.result.agent).toMatchObject({ kind: agent, name, agent_status: 'idle', interactive_ready: true });
       expect(started.result.argv[0]).toBe(agent);
       const ps = JSON.parse((await cli('ps', '--json')).stdout);
@@ -88,6 +93,18 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       expect(done.seen).toBe(false);
       expect(done.completion_seq).toBe(done.state_change_seq);
       expect((await cli('agent', 'read', name, '--lines', '40')).stdout).toContain('Final line: Done');
+    });
+
+    // SPEC §13: with no hooks installed, corral finds the agent's own session id in its
+    // session files (the kind's [resume] session_files); the lab's own finder is the oracle.
+    it.runIf(RULES.get(agent)?.resume)('records the agent\'s own session id: agent get shows session_id', async () => {
+      const expected = labSessionId(agent, lab.home);
+      expect(expected, 'the agent wrote a session file').toBeTruthy();
+      for (let i = 0; i < 50 && sessionId === undefined; i++) {
+        sessionId = (await json('agent', 'get', name)).result.agent.session_id;
+        if (sessionId === undefined) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(sessionId).toBe(expected);
     });
 
     it('is idle after agent focus', async () => {
@@ -175,15 +192,18 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
     // SPEC §13 data: the kind's `[resume]` form, with the id from its own session files; only
     // forms the rule file claims as verified (Gemini's is not yet: docs/agent-rules.md).
     it.runIf(!label && RULES.get(agent)?.resume?.verifiedWith !== null)('resumes its own session with the [resume] arguments of its rule file', { timeout: startMs + 150_000 }, async () => {
-      const spec = RULES.get(agent)!.resume!;
-      const id = labSessionId(agent, lab.home);
-      expect(id, `session id (${spec.idFrom})`).toBeTruthy();
+      expect(sessionId, 'session id recorded by corral').toBeTruthy();
       const before = new Set(readdirSync(lab.dump));
-      const args = resumeArgs(spec, id!);
+      const args = resumeArgv(agent, sessionId!, startArgv)!.slice(1);
       const started = await json('agent', 'start', 'resumed', '--kind', agent, '--pane', pane, '--timeout', String(startMs), '--', ...args);
       expect(started.result.argv).toEqual([agent, ...args]);
+      // The argv names the session it resumes: agent get shows it at once.
+      expect(started.result.agent.session_id).toBe(sessionId);
       await json('agent', 'prompt', 'resumed', 'Say hello once again');
-      await json('agent', 'wait', 'resumed', '--until', 'working', '--until', 'blocked', '--timeout', '60000');
+      // On failure, say what the resumed agent shows (a dialog, a queued prompt, a spinner).
+      await json('agent', 'wait', 'resumed', '--until', 'working', '--until', 'blocked', '--timeout', '60000').catch(async (error: Error) => {
+        throw new Error(`${error.message}\nscreen:\n${(await cli('pane', 'read', pane, '--lines', '40')).stdout}`);
+      });
       await json('agent', 'wait', 'resumed', '--until', 'done', '--until', 'idle', '--timeout', '90000');
       const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes('Say hello once again'));
       expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);

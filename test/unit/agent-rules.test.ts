@@ -344,7 +344,7 @@ describe('shipped rule files', () => {
 
   it('rejects a [resume] table without exactly one {id}, or with unknown keys', () => {
     const base = `${DEMO}\n[resume]\nid_from = "hook"\n`;
-    expect(parseRules(`${base}args = ["--resume", "{id}"]\n`, FILE).resume).toEqual({ args: ['--resume', '{id}'], idFrom: 'hook', verifiedWith: null });
+    expect(parseRules(`${base}args = ["--resume", "{id}"]\n`, FILE).resume).toEqual({ args: ['--resume', '{id}'], idFrom: 'hook', verifiedWith: null, valueOptions: new Map(), dropOptions: new Set(), keepPositionals: false, sessionFiles: [] });
     expect(parseError(`${base}args = ["--resume"]\n`).message).toContain('key "args" must hold "{id}" exactly once in [resume]');
     expect(parseError(`${base}args = ["{id}"]\nflag = 1\n`).message).toContain('unknown key "flag" in [resume]');
   });

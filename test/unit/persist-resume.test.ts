@@ -1,23 +1,7 @@
-/** resumeArgv (minimal version, src/agents/resume.ts) and how restore plans a pane. */
+/** How restore plans a pane (resumeArgv itself: test/unit/agent-resume.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { resumeArgv } from '../../src/agents/resume.js';
 import { planPane } from '../../src/persist/restore.js';
 import type { SavedPane } from '../../src/persist/session-state.js';
-
-describe('resumeArgv', () => {
-  it('puts the kind\'s resume args after the program and keeps the other flags', () => {
-    expect(resumeArgv('claude', 'abc', ['node', '/usr/lib/claude', '--model', 'opus'])).toEqual(['/usr/lib/claude', '--resume', 'abc', '--model', 'opus']);
-    expect(resumeArgv('codex', 'u-1', ['codex', '-m', 'o3'])).toEqual(['codex', 'resume', 'u-1', '-m', 'o3']);
-  });
-  it('replaces an earlier resume of another session', () => {
-    expect(resumeArgv('claude', 'new', ['claude', '--resume', 'old', '-p'])).toEqual(['claude', '--resume', 'new', '-p']);
-  });
-  it('is null without resume by id, without an id or without argv', () => {
-    expect(resumeArgv('amp', 'x', ['amp'])).toBeNull();
-    expect(resumeArgv('claude', null, ['claude'])).toBeNull();
-    expect(resumeArgv('claude', 'x', [])).toBeNull();
-  });
-});
 
 describe('planPane', () => {
   const base: SavedPane = {
@@ -43,7 +27,7 @@ describe('planPane', () => {
   });
   it('resumes an agent by id with shell-quoted words; not with resume_agents off', () => {
     const agent = { kind: 'claude', name: 'rev', argv: ['claude', '--append-system-prompt', "it's"], session_id: 'abc' };
-    expect(planPane({ ...base, agent }, '/tmp', '', at, opts).input).toBe(`claude --resume abc --append-system-prompt 'it'\\''s'\r`);
+    expect(planPane({ ...base, agent }, '/tmp', '', at, opts).input).toBe(`claude --append-system-prompt 'it'\\''s' --resume abc\r`);
     const off = planPane({ ...base, agent }, '/tmp', '', at, { ...opts, resumeAgents: false });
     expect(off.input).toBeNull();
     expect(off.preamble).toContain('not restarted: resume_agents is off');

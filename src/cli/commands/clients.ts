@@ -46,6 +46,15 @@ export const killServerCommand = defineCommand({
         }
       }
       if (!live) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}`);
+      if (argv.forget) {
+        // Deleted by the server itself, which then stops saving: its SIGTERM flush writes nothing back.
+        const client = await connect(socketPath);
+        try {
+          await client.call('session.forget', {});
+        } finally {
+          client.close();
+        }
+      }
       // The server's own SIGTERM path: clients told, panes ended, socket removed.
       process.kill(live.pid, 'SIGTERM');
       const deadline = Date.now() + KILL_WAIT_MS;
