@@ -345,7 +345,7 @@ describe('agents on restore', () => {
     await server.start();
     client = await connect();
 
-    await waitFor(client, claude, 'FAKE-CLAUDE ["--resume","sess-1234","--model","opus-test"]');
+    await waitFor(client, claude, 'FAKE-CLAUDE ["--model","opus-test","--resume","sess-1234"]');
     const text = (await client.call('pane.read', { pane_id: claude, source: 'recent-unwrapped', lines: 40 })).read.text;
     expect(text).toContain('resuming claude agent "reviewer", its session sess-1234');
     // Back under its name once corral sees it again.
