@@ -20,6 +20,12 @@ export const AGENT_TIMING = {
   minStartTimeoutMs: BOUNDS.agentStartTimeoutMs.min - 1,
   maxStartTimeoutMs: BOUNDS.agentStartTimeoutMs.max,
   defaultStartTimeoutMs: 30_000,
+  /**
+   * A pane created a moment ago may still be starting its shell (the fd-closing step execs
+   * it): until the shell has printed anything, `agent.start` waits this long for it before
+   * deciding whether the pane is at a prompt.
+   */
+  shellStartMs: 5000,
   /** After submitting, working or blocked must show within this long (SPEC §5). */
   promptActivityWindowMs: 5000,
   /** While starting, re-check the pane this often in case the agent prints nothing. */
@@ -70,11 +76,39 @@ export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOption
 }
 
 /**
+ * Resolves once the pane's shell has printed something (its prompt), or after
+ * `shellStartMs`: a flow or script that creates a pane and starts an agent in it at once
+ * must not find the fd-closing step in the foreground and be told the pane is busy.
+ */
+async function shellStarted(core: CorralCore, pane: PaneRecord, signal: AbortSignal | undefined): Promise<void> {
+  const host = core.host(pane);
+  if (host.lastOutputAt !== null || host.exited) return;
+  await waitUntil(
+    {
+      deadline: Date.now() + AGENT_TIMING.shellStartMs,
+      signal,
+      onTimeout: () => new CorralError('timeout', 'the shell printed nothing'),
+      subscribe: (recheck) => {
+        const listener = core.listen((event) => {
+          if (eventSurfaceId(event) === pane.surfaceId && (event.type === 'surface_changed' || event.type === 'pane.closed' || event.type === 'pane.exited')) recheck();
+        });
+        return () => listener.dispose();
+      },
+    },
+    () => (host.lastOutputAt !== null || host.exited || !core.paneBySurface(pane.surfaceId) ? true : undefined),
+  ).catch((error: unknown) => {
+    // A silent shell is judged by checkStart as before; only a caller that went away ends here.
+    if (signal?.aborted) throw error;
+  });
+}
+
+/**
  * Types the kind's executable with `args` at the pane's prompt and resolves once that agent
  * is detected there and ready for input; `agent_not_ready` at once if it shows a blocking
  * dialog while starting.
  */
 export async function startAgent(core: CorralCore, pane: PaneRecord, opts: StartOptions): Promise<{ agent: AgentInfo; argv: string[] }> {
+  await shellStarted(core, pane, opts.signal);
   const timeoutMs = checkStart(core, pane, opts);
   const deadline = Date.now() + timeoutMs;
   const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
