@@ -213,22 +213,21 @@ async function measure({ quick = false } = {}) {
   }
 }
 
-/** bench/run.mjs's form: one row per measure. */
+/** bench/run.mjs's form: one row per measure, each against its baseline where it has one. */
 export async function run(opts) {
-  const result = await measure(opts);
-  return Object.entries(result).map(([metric, value]) => ({ metric, ...(typeof value === 'object' ? flatten(value) : { value }) }));
-}
-
-function flatten(object, prefix = '') {
-  const out = {};
-  for (const [key, value] of Object.entries(object)) {
-    if (typeof value === 'object' && value !== null) Object.assign(out, flatten(value, `${prefix}${key}_`));
-    else out[`${prefix}${key}`] = value;
-  }
-  return out;
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  const quick = process.argv.includes('--quick');
-  console.log(JSON.stringify(await measure({ quick }), null, 2));
+  const r = await measure(opts);
+  const off = 'persistence off';
+  const ratio = (a, b) => (b ? round(a / b) : undefined);
+  const size = `${r.panes} panes × ${r.lines_per_pane} lines`;
+  return [
+    { name: 'persist: keystroke echo p50, saving on', value: r.echo_ms.persist_on.p50, unit: 'ms', baseline: off, baselineValue: r.echo_ms.persist_off.p50, ratio: ratio(r.echo_ms.persist_on.p50, r.echo_ms.persist_off.p50) },
+    { name: 'persist: keystroke echo p95, saving on', value: r.echo_ms.persist_on.p95, unit: 'ms', baseline: off, baselineValue: r.echo_ms.persist_off.p95, ratio: r.echo_ms.p95_ratio_on_off, target: '≈ 1×' },
+    { name: 'persist: flood throughput, saving on', value: r.flood_mb_per_s.persist_on, unit: 'MB/s', baseline: off, baselineValue: r.flood_mb_per_s.persist_off, ratio: r.flood_mb_per_s.ratio_on_off, target: '≈ 1×' },
+    { name: 'persist: state write per structural change (p50, async fsyncs included)', value: r.state_write_ms_per_change.p50, unit: 'ms' },
+    { name: 'persist: of which on the event loop (p50)', value: r.state_build_ms_on_event_loop.p50, unit: 'ms' },
+    { name: 'persist: bytes on disk per pane (state + compressed scrollback)', value: r.bytes_on_disk.per_pane, unit: 'B' },
+    { name: `persist: restore ${size}: server listening`, value: r.restore_ms.server_listening, unit: 'ms' },
+    { name: `persist: restore ${size}: socket answers with every pane`, value: r.restore_ms.socket_answers_with_all_panes, unit: 'ms' },
+    { name: `persist: restore ${size}: every shell's prompt drawn`, value: r.restore_ms.every_prompt_drawn, unit: 'ms' },
+  ];
 }
