@@ -83,8 +83,13 @@ export class TuiSession {
     this.exited = new Promise((resolve) => {
       this.proc.onExit(({ exitCode }) => {
         this.exitCode = exitCode;
-        this.wake();
-        resolve(exitCode);
+        // xterm parses writes asynchronously: the exit is reported once every byte the client
+        // wrote before exiting (its terminal restore) has been parsed, so checks of the
+        // screen's modes after `waitExit` see them.
+        this.screen.write('', () => {
+          this.wake();
+          resolve(exitCode);
+        });
       });
     });
   }
