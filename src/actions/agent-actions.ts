@@ -118,7 +118,10 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     shell.missing = line;
     shell.onMissing?.();
   });
-  core.writeToPane(pane, argv.map(shellQuote).join(' ') + '\r');
+  const command = argv.map(shellQuote).join(' ');
+  // Its screen is what it draws below this command, not what the pane showed before.
+  core.agents.expectCommand(pane, command);
+  core.writeToPane(pane, command + '\r');
 
   // Until the agent shows up, nudge process detection (some agents print nothing for a while).
   const poll = setInterval(() => {

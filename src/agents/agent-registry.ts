@@ -16,6 +16,7 @@ import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf,
 import { progressString, snapshotFromText } from './screen-snapshot.js';
 import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
+import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
 
 export const TRACKING = {
   /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
@@ -81,6 +82,11 @@ interface TrackedAgent {
   pendingIdleSince: number | null;
   /** When an interrupt key was last sent to it while it worked. */
   interruptedAt: number;
+  /**
+   * The row where the shell echoed the command corral typed to start it: rows above it are
+   * not its screen while it is still there (src/agents/start-line.ts); null once gone.
+   */
+  startLine: StartLine | null;
 }
 
 /** Who a restored pane's agent was (SPEC §13): its kind, corral name, command line and session. */
@@ -115,6 +121,8 @@ export class AgentRegistry {
   private readonly watches = new Map<number, PaneWatch>();
   /** Agents a restore started again, by surface id: who they were, given when they show up. */
   private readonly expected = new Map<number, ExpectedAgent>();
+  /** The command line corral last typed to start an agent, by surface id, until one shows up. */
+  private readonly startCommands = new Map<number, string>();
   private stallTimer: ClockTimer | null = null;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
@@ -151,6 +159,7 @@ export class AgentRegistry {
 
   paneClosed(surfaceId: number): void {
     this.expected.delete(surfaceId);
+    this.startCommands.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
     this.clearTimers(watch);
@@ -337,7 +346,7 @@ export class AgentRegistry {
     const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}${source}`;
     const host = this.core.host(pane);
     if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
-    return `${head}\n${explainRules(rules, this.snapshot(host))}`;
+    return `${head}\n${explainRules(rules, this.snapshot(host, agent))}`;
   }
 
   /** Forces a process check now (agent start polls through this). */
@@ -438,10 +447,17 @@ export class AgentRegistry {
       lastVerdict: null,
       pendingIdleSince: null,
       interruptedAt: -Infinity,
+      startLine: null,
     };
     watch.agent = agent;
     this.applyExpected(pane, agent);
     const host = this.core.host(pane);
+    const command = this.startCommands.get(pane.surfaceId);
+    this.startCommands.delete(pane.surfaceId);
+    if (command !== undefined && host && !host.terminal.isAlternateScreen) {
+      const { rows, firstRow } = this.screenRows(host);
+      agent.startLine = startLineAtAdoption(rows, firstRow, command);
+    }
     if (agent.rules?.generic && host && !watch.bell) {
       watch.bell = host.terminal.onBell(() => {
         watch.lastBellAt = this.clock.now();
@@ -480,9 +496,23 @@ export class AgentRegistry {
     }, TRACKING.screenSettleMs);
   }
 
-  private snapshot(host: PaneHost): ScreenSnapshot {
-    const text = host.terminal.read({ source: 'detection' }).text;
-    return snapshotFromText(text, host.terminal.title, progressString(host.terminal.progress));
+  /** The screen rows detection reads, and the absolute row number of the first. */
+  private screenRows(host: PaneHost): { rows: string[]; firstRow: number } {
+    const read = host.terminal.read({ source: 'detection' });
+    const rows = read.text === '' ? [] : read.text.split('\n');
+    return { rows, firstRow: read.endLine - rows.length };
+  }
+
+  /** What the agent's rules read: its screen, without the rows from before it started. */
+  private snapshot(host: PaneHost, agent: TrackedAgent | null): ScreenSnapshot {
+    const { rows, firstRow } = this.screenRows(host);
+    let shown: readonly string[] = rows;
+    if (agent?.startLine) {
+      const below = host.terminal.isAlternateScreen ? { rows, line: null } : rowsBelowStartLine(rows, firstRow, agent.startLine);
+      shown = below.rows;
+      agent.startLine = below.line;
+    }
+    return snapshotFromText(shown.join('\n'), host.terminal.title, progressString(host.terminal.progress));
   }
 
   private screenCheck(surfaceId: number): void {
@@ -491,7 +521,7 @@ export class AgentRegistry {
     if (!watch || !pane) return;
     const host = this.core.host(pane);
     if (!host) return;
-    const snap = this.snapshot(host);
+    const snap = this.snapshot(host, watch.agent);
     if (!watch.agent && watch.candidate) {
       // An unknown program becomes an agent once it shows an agent's working or blocked idiom.
       const generic = this.rules.get(GENERIC_KIND);
@@ -584,6 +614,14 @@ export class AgentRegistry {
    */
   expectAgent(pane: PaneRecord, expected: ExpectedAgent): void {
     this.expected.set(pane.surfaceId, expected);
+  }
+
+  /**
+   * Corral is about to type `command` (without its Enter) to start an agent in this pane: the
+   * agent that shows up is read below the row where the shell echoes it (src/agents/start-line.ts).
+   */
+  expectCommand(pane: PaneRecord, command: string): void {
+    this.startCommands.set(pane.surfaceId, command);
   }
 
   /** Gives a freshly adopted agent what a restore said it was (its kind must match). */

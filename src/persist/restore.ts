@@ -139,7 +139,11 @@ export async function restoreSavedSession(
       // A resumed agent comes back under its name, with its session id (SPEC §13).
       const agent = saved.agent;
       const argv = agent && opts.resumeAgents ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
-      if (agent && argv) core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
+      if (agent && argv) {
+        core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
+        // Its screen is what it draws below that command, not the saved lines above it.
+        if (plan.input !== null) core.agents.expectCommand(pane, plan.input.trimEnd());
+      }
       return plan;
     });
   } catch (error) {

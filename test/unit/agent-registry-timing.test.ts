@@ -365,6 +365,64 @@ describe('AgentRegistry: hooks beat the screen for a while', () => {
   });
 });
 
+describe('AgentRegistry: the rows above the command that started an agent are not its screen', () => {
+  /** A restored pane: the saved screen of the agent (its ready composer), then the typed resume command. */
+  const COMMAND = 'claude --resume 3f2a9c1e-5016-4416-85ee-ca9d60aaeaca';
+  const restoredScreen = (child: FakeChild) => child.output(`saved turn\r\n> ready\r\n── restored ──\r\n$ ${COMMAND}\r\n`);
+  const adopt = (s: ReturnType<typeof setup>) => {
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['claude', '--resume', '3f2a9c1e-5016-4416-85ee-ca9d60aaeaca'] });
+    s.child().output('\x1b[?2004h'); // the agent's first bytes: a mode, nothing drawn yet
+    s.clock.advance(TRACKING.processCheckMs);
+    expect(s.registry.agentIn(s.pane)?.kind).toBe('claude');
+    s.clock.advance(TRACKING.screenSettleMs);
+  };
+  const ready = (s: ReturnType<typeof setup>) => s.registry.agentIn(s.pane)!.state.snapshot().interactiveReady;
+
+  it('an old ready screen above the echoed command does not make the new agent ready; its own, drawn below, does', () => {
+    const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    restoredScreen(s.child());
+    adopt(s);
+    expect(ready(s)).toBe(false);
+    expect(s.registry.explain(s.pane)).not.toContain('rule "ready"');
+    s.child().output('loading history…\r\n> ready');
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready(s)).toBe(true);
+  });
+
+  it('once the agent clears the screen every row is its own (Gemini CLI redraws its history after a clear)', () => {
+    const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    restoredScreen(s.child());
+    adopt(s);
+    expect(ready(s)).toBe(false);
+    s.screen('saved turn\r\n> ready'); // clear + redraw: the same text, now the agent's
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready(s)).toBe(true);
+  });
+
+  it('found running before the shell\u2019s echo was read (a restored pane), the whole screen at that moment is old', () => {
+    const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    s.child().output('saved turn\r\n> ready\r\n── restored ──\r\n');
+    adopt(s);
+    expect(ready(s)).toBe(false);
+    s.child().output(`$ ${COMMAND}\r\n`);
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready(s)).toBe(false);
+    s.child().output('> ready');
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready(s)).toBe(true);
+  });
+
+  it('without a command typed by corral (an agent found running) the whole screen counts, as before', () => {
+    const s = setup();
+    restoredScreen(s.child());
+    adopt(s);
+    expect(ready(s)).toBe(true);
+  });
+});
+
 describe('AgentRegistry: dispose', () => {
   it('leaves no timer running', () => {
     const { clock, registry, screen, startAgent, working } = setup();
