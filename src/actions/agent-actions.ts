@@ -14,6 +14,7 @@ import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
 import { waitUntil } from '../wait/wait-until.js';
+import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -36,6 +37,15 @@ export const AGENT_TIMING = {
    * have been quiet this long.
    */
   readyQuietMs: 400,
+  /**
+   * A prompt typed to an agent must show on its screen within this long before Enter is
+   * pressed (src/agents/prompt-probe.ts); under heavy load an agent can take seconds to draw.
+   */
+  promptLandMs: 5000,
+  /** Typing attempts when the text never showed (the agent dropped it): then `agent_not_ready`. */
+  promptAttempts: 3,
+  /** How long a prompt waits for an agent that is not ready for input yet (a resumed one loading its session). */
+  promptReadyMs: 60_000,
 } as const;
 
 /**
@@ -231,18 +241,92 @@ export interface PromptOptions {
   signal?: AbortSignal;
 }
 
-/** Submits text to an agent as one ordered submission (text, pause, Enter). */
-export async function submitToAgent(core: CorralCore, pane: PaneRecord, text: string): Promise<{ baseline: number; wasWorking: boolean }> {
+/**
+ * Submits text to an agent as one ordered submission (text, pause, Enter), once its input is
+ * live, and only once the text shows on its screen (`deliverPrompt`).
+ */
+export async function submitToAgent(
+  core: CorralCore,
+  pane: PaneRecord,
+  text: string,
+  opts: { deadline?: number; signal?: AbortSignal } = {},
+): Promise<{ baseline: number; wasWorking: boolean }> {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
   if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
-  const info = agentView(core, pane);
+  let info = agentView(core, pane);
   if (info.agent_status === 'blocked') {
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });
   }
+  if (!info.interactive_ready) {
+    // Typed before its input is live (a resumed agent loading its session), a prompt is lost.
+    const readyBy = Math.min(opts.deadline ?? Infinity, Date.now() + AGENT_TIMING.promptReadyMs);
+    info = await waitForAgent(core, pane, {
+      until: (a) => a.interactive_ready,
+      deadline: readyBy,
+      signal: opts.signal,
+      onDeadline: () => new CorralError('agent_not_ready', `the agent in ${pane.id} did not become ready for input in time; nothing was sent`),
+    });
+  }
   const baseline = info.state_change_seq;
-  await sendText(core, pane, text, { submit: true, enterDelayMs: submitDelayMs(agent.kind) });
+  await deliverPrompt(core, pane, text, submitDelayMs(agent.kind), opts.signal);
   return { baseline, wasWorking: info.agent_status === 'working' };
+}
+
+/**
+ * Types the text, waits until the agent's screen shows it (src/agents/prompt-probe.ts), then
+ * presses Enter no sooner than `enterDelayMs` after typing. Text that never shows was dropped
+ * (the agent was not reading its input): it is typed again, at most `promptAttempts` times in
+ * all, then `agent_not_ready` with nothing submitted. Text that cannot be looked for verbatim
+ * (several lines, long) needs the screen to change at all, and is not typed twice.
+ */
+async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, enterDelayMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const host = core.host(pane);
+  const probe = promptProbe(text);
+  const rows = () => host.terminal.read({ source: 'detection' }).text.split('\n');
+  const shownBefore = probe === null ? 0 : probeCount(rows(), probe);
+  for (let attempt = 1; ; attempt++) {
+    const typedAt = Date.now();
+    const generation = host.outputGeneration;
+    await sendText(core, pane, text);
+    const landed = await screenShows(core, pane, () => (probe === null ? host.outputGeneration !== generation : probeCount(rows(), probe) > shownBefore), signal);
+    if (landed) {
+      await delay(enterDelayMs - (Date.now() - typedAt));
+      core.writeToPane(pane, '\r');
+      return;
+    }
+    if (probe === null || attempt >= AGENT_TIMING.promptAttempts) {
+      throw new CorralError(
+        'agent_not_ready',
+        `the agent in ${pane.id} did not show the typed prompt within ${AGENT_TIMING.promptLandMs} ms (${attempt} attempt${attempt > 1 ? 's' : ''}); Enter was not pressed — read the pane before resubmitting`,
+        { pane_id: pane.id },
+      );
+    }
+  }
+}
+
+/** Resolves true once `shows()` holds (checked on each output), false after `promptLandMs`. */
+function screenShows(core: CorralCore, pane: PaneRecord, shows: () => boolean, signal: AbortSignal | undefined): Promise<boolean> {
+  const host = core.host(pane);
+  return waitUntil(
+    {
+      deadline: Date.now() + AGENT_TIMING.promptLandMs,
+      signal,
+      onTimeout: () => new CorralError('timeout', 'the prompt did not show'),
+      subscribe: (recheck) => {
+        const output = host.onOutput(() => recheck());
+        return () => output.dispose();
+      },
+    },
+    () => (shows() ? true : undefined),
+  ).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return false;
+  });
+}
+
+function delay(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 /** After a submission: the agent started work (or already finished a turn) since `baseline`. */
@@ -256,7 +340,7 @@ export function showedActivity(agent: AgentInfo, baseline: number): boolean {
 export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
   const started = Date.now();
   const deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : undefined;
-  const { baseline, wasWorking } = await submitToAgent(core, pane, opts.text);
+  const { baseline, wasWorking } = await submitToAgent(core, pane, opts.text, { deadline, signal: opts.signal });
   if (!opts.wait) return agentView(core, pane);
   const current = core.paneBySurface(pane.surfaceId) ?? pane;
   const activityDeadline = Date.now() + AGENT_TIMING.promptActivityWindowMs;
