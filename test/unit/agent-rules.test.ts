@@ -320,9 +320,9 @@ describe('shipped rule files', () => {
       kilo: '--session {id}',
     });
     expect(resumeArgs(all.get('codex')!.resume!, 'abc')).toEqual(['resume', 'abc']);
-    // Proven live in the lab for all but Gemini (its resumed session took no prompt there).
+    // Proven live in the lab (restore.live and lifecycle.live tests).
     const proven = Object.keys(forms).filter((k) => all.get(k)!.resume!.verifiedWith !== null);
-    expect(proven).toEqual(['claude', 'codex', 'qwen', 'pi', 'kilo']);
+    expect(proven).toEqual(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo']);
   });
 
   it('reads transcript_scroll per kind: the wheel by default, page keys for Kilo', () => {
