@@ -62,6 +62,24 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       if (result.code !== 0) throw new Error(`corral ${args.join(' ')} → ${result.code}: ${result.stderr}`);
       return JSON.parse(result.stdout);
     };
+    /**
+     * Presses quitting keys as a person does, 300 ms apart over one socket: two CLI runs can
+     * be seconds apart on a loaded machine, past the window in which an agent takes a second
+     * ctrl+c as "exit" (Claude Code showed "Press Ctrl-C again to exit" and stayed). Stops
+     * once the agent is gone (Codex may quit on the first).
+     */
+    const quitAgent = async (target: string) => {
+      const client = await lab.server.connect();
+      try {
+        for (const key of quit) {
+          const sent = await client.request('agent.send_keys', { target, keys: [key] });
+          if (sent.error) break;
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      } finally {
+        client.close();
+      }
+    };
     const waitUntil = (...statuses: string[]) =>
       json('agent', 'wait', name, ...statuses.flatMap((s) => ['--until', s]), '--timeout', '90000').then((r) => r.result.agent);
 
@@ -176,9 +194,8 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
     });
 
     it('is gone after the agent exits', async () => {
-      // Quitting keys differ per agent: ctrl+c twice, or ctrl+d on pi's empty editor. Some
-      // quit on the first ctrl+c at an empty prompt (Codex, sometimes): stop once it is gone.
-      for (const key of quit) if ((await cli('agent', 'send-keys', name, key)).code !== 0) break;
+      // Quitting keys differ per agent: ctrl+c twice, or ctrl+d on pi's empty editor.
+      await quitAgent(name);
       let gone = false;
       for (let i = 0; i < 100 && !gone; i++) {
         const ps = JSON.parse((await cli('ps', '--json')).stdout);
@@ -208,7 +225,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
       const requests = modelRequestsSince(lab.dump, before).filter((body) => body.includes('Say hello once again'));
       expect(requests.length, 'the new prompt reached the model').toBeGreaterThan(0);
       expect(requests.some((body) => body.includes(FIRST_PROMPT)), 'the resumed conversation carries the first turn').toBe(true);
-      for (const key of quit) if ((await cli('agent', 'send-keys', 'resumed', key)).code !== 0) break;
+      await quitAgent('resumed');
     });
   });
 }
