@@ -162,6 +162,8 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   } finally {
     clearInterval(poll);
     notFound.dispose();
+    // No agent took it (not found, timed out): a later one is not read against this command.
+    core.agents.expectCommand(pane, null);
   }
 }
 

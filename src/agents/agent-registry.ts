@@ -619,9 +619,11 @@ export class AgentRegistry {
   /**
    * Corral is about to type `command` (without its Enter) to start an agent in this pane: the
    * agent that shows up is read below the row where the shell echoes it (src/agents/start-line.ts).
+   * Null forgets it (the start is over, with or without an agent).
    */
-  expectCommand(pane: PaneRecord, command: string): void {
-    this.startCommands.set(pane.surfaceId, command);
+  expectCommand(pane: PaneRecord, command: string | null): void {
+    if (command === null) this.startCommands.delete(pane.surfaceId);
+    else this.startCommands.set(pane.surfaceId, command);
   }
 
   /** Gives a freshly adopted agent what a restore said it was (its kind must match). */

@@ -26,7 +26,10 @@ interface Case {
   quit: string[];
   /** Esc presses that stop a running turn (Kilo, like OpenCode, wants two). */
   escapes?: number;
-  /** `agent start --timeout`: Kilo's first start sets up its database and takes a minute or more here. */
+  /**
+   * `agent start --timeout`: Kilo's start is 20–30 s of CPU (no network: docs/agents-live.md),
+   * a minute or more on this loaded 2-core machine.
+   */
   startMs?: number;
 }
 

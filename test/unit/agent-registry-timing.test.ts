@@ -415,8 +415,10 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     expect(ready(s)).toBe(true);
   });
 
-  it('without a command typed by corral (an agent found running) the whole screen counts, as before', () => {
+  it('without a command typed by corral (an agent found running, or a start that ended without one) the whole screen counts, as before', () => {
     const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    s.registry.expectCommand(s.pane, null);
     restoredScreen(s.child());
     adopt(s);
     expect(ready(s)).toBe(true);
