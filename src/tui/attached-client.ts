@@ -75,6 +75,7 @@ export class AttachedClient {
       rows: this.rows,
       write: (bytes) => this.send(MSG.output, bytes),
       synchronized: caps.synchronizedOutput,
+      colors: caps.colors,
     });
     this.socket.on('drain', () => this.compositor.outputDrained());
     this.controller = new TuiController({
@@ -88,6 +89,7 @@ export class AttachedClient {
       startupMessage: options.startupMessage,
       notifier: options.notifier,
       writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
+      clipboard: caps.osc52,
       ownsLayout: () => options.isActive(this),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));

@@ -52,6 +52,8 @@ export interface ControllerOptions {
   notifier?: Notifier;
   /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
   writeTerminal?: (bytes: string) => void;
+  /** Whether the outer terminal takes OSC 52 clipboard writes (default true). */
+  clipboard?: boolean;
   /**
    * Whether this controller's size decides how tabs are laid out (default: always). With
    * several clients only the most recently active one does; the others show that layout.
@@ -128,6 +130,7 @@ export class TuiController {
       compositor: this.compositor,
       flash: (text, error) => this.flash(text, error),
       onChange: () => this.onCopyModeChange(),
+      clipboard: options.clipboard,
     });
     this.ownNotifier = !options.notifier;
     this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
