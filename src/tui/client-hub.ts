@@ -12,6 +12,7 @@ import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
+import { currentPlace, resolvePlace } from './client-view.js';
 import type { ChromeRenderer } from './controller.js';
 
 
@@ -118,18 +119,18 @@ export class ClientHub {
   }
 
   /**
-   * Input (or a resize) came from `client`: the session's focus becomes the workspace it
-   * shows, the one active before keeps showing its own, and tabs are laid out for its size
-   * (SPEC §1: the others see that layout clipped or padded).
+   * Input (or a resize) came from `client`: the session's focus moves to the workspace and
+   * tab it shows, the one active before keeps showing its own, and tabs are laid out for its
+   * size (SPEC §1: the others see that layout clipped or padded).
    */
   private makeActive(client: AttachedClient): void {
     if (this.active === client) return;
     const core = this.options.core;
     const previous = this.active;
-    if (previous) previous.savedWorkspace = core.model.focusedWorkspace;
+    if (previous) previous.savedPlace = currentPlace(core.model);
     this.active = client;
-    const wanted = client.savedWorkspace;
-    if (wanted !== null && wanted !== core.model.focusedWorkspace && core.model.workspaces.has(wanted)) core.focusWorkspace(wanted);
+    const wanted = resolvePlace(core.model, client.savedPlace);
+    if (wanted !== null && !core.model.isTabFocused(core.model.tab(wanted.tab))) core.focusTab(wanted.tab);
     // The active client first: its controller sets the viewport; the others then draw that layout.
     client.controller.resize(client.cols, client.rows);
     for (const other of this.clients.values()) if (other !== client) other.controller.resize(other.cols, other.rows);

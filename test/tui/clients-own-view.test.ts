@@ -1,0 +1,116 @@
+/**
+ * What each attached client has of its own (SPEC §1, issue 12 §3–§4), each client the real
+ * `corral` in a real pty read back as a screen: its own tab of a shared workspace (pane focus
+ * inside a tab shared), and colours written as its own terminal can show them.
+ */
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RawClient } from '../integration/harness.js';
+import { TuiSession } from './tui-harness.js';
+
+const CTRL_B = '\x02';
+
+/** `client.list` as a script reads it: client id → the tab it shows. */
+async function tabsByClient(tui: TuiSession): Promise<Record<string, string>> {
+  const rpc = await RawClient.open(join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock'));
+  try {
+    const { clients } = await rpc.call('client.list');
+    return Object.fromEntries(clients.map((c: any) => [c.client_id, c.tab_id]));
+  } finally {
+    rpc.socket.destroy();
+  }
+}
+
+/** The colour of the first cell of `word` where a line shows it, as the terminal parsed it. */
+function colourOf(tui: TuiSession, word: string): { mode: 'rgb' | 'p256' | 'p16' | 'default'; value: number } {
+  const buffer = tui.screen.buffer.active;
+  for (let y = 0; y < tui.screen.rows; y++) {
+    const line = buffer.getLine(buffer.viewportY + y)!;
+    const x = line.translateToString(true).indexOf(word);
+    if (x < 0) continue;
+    const cell = line.getCell(x)!;
+    const mode = cell.isFgRGB() ? 'rgb' : cell.isFgDefault() ? 'default' : cell.getFgColorMode() === 0x1000000 ? 'p16' : 'p256';
+    return { mode, value: cell.getFgColor() };
+  }
+  throw new Error(`${word} is not on screen:\n${tui.text()}`);
+}
+
+describe('each client its own', () => {
+  const open: TuiSession[] = [];
+  const session = (t: TuiSession) => (open.push(t), t);
+  afterEach(async () => {
+    // Peers first: the session's owner kills the server.
+    for (const t of open.reverse()) await t.close();
+    open.length = 0;
+  });
+
+  it('switches tabs of one workspace on each client independently, pane focus inside a tab shared', async () => {
+    const first = session(new TuiSession(120, 36));
+    await first.waitForText('w1:p1');
+    first.type('echo TAB-$((10+1))\r');
+    await first.waitForText('TAB-11');
+    first.type(`${CTRL_B}c`);
+    await first.waitForText('w1:p2');
+    first.type('echo TAB-$((20+2))\r');
+    await first.waitForText('TAB-22');
+
+    // The second client joins where the session is (w1:t2), then goes to tab 1.
+    const second = session(first.attach(120, 36));
+    await second.waitForText('TAB-22');
+    second.type(`${CTRL_B}1`);
+    await second.waitForText('TAB-11');
+    expect(await tabsByClient(first)).toEqual({ c1: 'w1:t2', c2: 'w1:t1' });
+
+    // Typing on the first client makes it the active one: it stays on its tab 2 …
+    first.type('echo BACK-$((3*3))\r');
+    await first.waitForText('BACK-9');
+    expect(first.text()).not.toContain('TAB-11');
+    // … and the second keeps showing tab 1.
+    expect(second.text()).toContain('TAB-11');
+    expect(second.text()).not.toContain('TAB-22');
+    expect(await tabsByClient(first)).toEqual({ c1: 'w1:t2', c2: 'w1:t1' });
+
+    // Pane focus inside a tab is the tab's: the first client splits tab 2 (w1:p3 focused) …
+    first.type(`${CTRL_B}v`);
+    await first.waitForText('w1:p3');
+    // … and the second, going to tab 2, types into that same pane.
+    second.type(`${CTRL_B}2`);
+    await second.waitForText('w1:p3');
+    second.type('echo IN-P3-$((4+4))\r');
+    await second.waitForText('IN-P3-8');
+    expect((await first.cli(['read', 'w1:p3'])).stdout).toContain('IN-P3-8');
+    // The first client moves the focus to the left pane; the second, doing nothing, follows:
+    // what it types next goes there.
+    first.type(`${CTRL_B}h`);
+    first.type('echo LEFT-$((5+5))\r');
+    await second.waitForText('LEFT-10');
+    expect((await first.cli(['read', 'w1:p2'])).stdout).toContain('LEFT-10');
+    second.type('echo AGAIN-$((6+6))\r');
+    await second.waitForText('AGAIN-12');
+    expect((await first.cli(['read', 'w1:p2'])).stdout).toContain('AGAIN-12');
+
+    // A focus from the CLI acts for the client used last (the second): it goes to tab 1, the
+    // first stays on tab 2.
+    await first.json(['tab', 'focus', 'w1:t1']);
+    await second.waitFor((s) => s.includes('TAB-11') && !s.includes('AGAIN-12'), 'the second client on tab 1');
+    expect(await tabsByClient(first)).toEqual({ c1: 'w1:t2', c2: 'w1:t1' });
+    expect(first.text()).toContain('AGAIN-12');
+  });
+
+  it('writes a pane’s 24-bit colour as 24-bit, 256-palette or 16-colour, as each client’s terminal shows', async () => {
+    // The harness's terminal says TERM=xterm-256color and no COLORTERM: no truecolor.
+    const palette = session(new TuiSession(100, 30));
+    await palette.waitForText('w1:p1');
+    const truecolor = session(new TuiSession(100, 30, { COLORTERM: 'truecolor' }, undefined, { peer: palette, args: ['attach'] }));
+    await truecolor.waitForText('w1:p1');
+    const sixteen = session(new TuiSession(100, 30, { TERM: 'xterm' }, undefined, { peer: palette, args: ['attach'] }));
+    await sixteen.waitForText('w1:p1');
+
+    // The command line shows ORA'NGE'; only the output reads ORANGE.
+    palette.type(`printf '\\033[38;2;255;128;0m%s\\033[0m\\n' ORA'NGE'\r`);
+    for (const tui of [palette, truecolor, sixteen]) await tui.waitForText(/^.*│ORANGE/m);
+    expect(colourOf(truecolor, 'ORANGE')).toEqual({ mode: 'rgb', value: 0xff8000 });
+    expect(colourOf(palette, 'ORANGE')).toEqual({ mode: 'p256', value: 208 });
+    expect(colourOf(sixteen, 'ORANGE')).toEqual({ mode: 'p16', value: 3 });
+  });
+});
