@@ -113,4 +113,45 @@ describe('each client its own', () => {
     expect(colourOf(palette, 'ORANGE')).toEqual({ mode: 'p256', value: 208 });
     expect(colourOf(sixteen, 'ORANGE')).toEqual({ mode: 'p16', value: 3 });
   });
+
+  it('asks each terminal only for what it has, and honours a pane’s requests per client', async () => {
+    const xterm = session(new TuiSession(100, 30));
+    await xterm.waitForText('w1:p1');
+    // A VT220 has no mouse, focus or paste reports, no OSC 52 and no synchronized output.
+    const vt = session(new TuiSession(100, 30, { TERM: 'vt220' }, undefined, { peer: xterm, args: ['attach'] }));
+    await vt.waitForText('w1:p1');
+    expect(xterm.modes).toMatchObject({ mouseTrackingMode: 'drag', sendFocusMode: true, bracketedPasteMode: true });
+    expect(vt.modes).toMatchObject({ mouseTrackingMode: 'none', sendFocusMode: false, bracketedPasteMode: false });
+
+    // Frames from now on: synchronized on the xterm, plain on the VT220.
+    const sync = new Map<TuiSession, number>();
+    const clipboard = new Map<TuiSession, string[]>();
+    for (const tui of [xterm, vt]) {
+      sync.set(tui, 0);
+      clipboard.set(tui, []);
+      tui.screen.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
+        if (params[0] === 2026) sync.set(tui, sync.get(tui)! + 1);
+        return false;
+      });
+      tui.screen.parser.registerOscHandler(52, (data) => (clipboard.get(tui)!.push(data), true));
+    }
+
+    // The pane's app asks for focus reports; the xterm's terminal reports a focus-in, which
+    // reaches the app as if the terminal were its own.
+    xterm.type(`printf '\\033[?1004h'; echo REA''DY; IFS= read -rsn3 k; printf 'GOT:%q\\n' "$k"\r`);
+    await xterm.waitForText(/^.*│READY/m);
+    await vt.waitForText(/^.*│READY/m);
+    xterm.type('\x1b[I');
+    await xterm.waitForText("GOT:$'\\E[I'");
+    expect(sync.get(xterm)).toBeGreaterThan(0);
+    expect(sync.get(vt)).toBe(0);
+
+    // Copying in copy mode: the xterm gets the text by OSC 52, the VT220 only corral's buffer.
+    xterm.type(`${CTRL_B}[Vy`);
+    await xterm.waitForText(/copied \d+ characters/);
+    expect(clipboard.get(xterm)!.length).toBe(1);
+    vt.type(`${CTRL_B}[Vy`);
+    await vt.waitForText('(no OSC 52 clipboard here)');
+    expect(clipboard.get(vt)).toEqual([]);
+  });
 });

@@ -249,7 +249,7 @@ export class CopyModes {
       this.options.compositor.writeControl(sequence);
       this.options.flash(`copied ${count} characters`, false);
     } else if (this.options.clipboard === false) {
-      this.options.flash(`copied ${count} characters to corral's buffer (this terminal has no OSC 52 clipboard)`, false);
+      this.options.flash(`copied ${count} characters to corral's buffer (no OSC 52 clipboard here)`, false);
     } else {
       this.options.flash(`copied ${count} characters to corral's buffer (too long for the terminal clipboard)`, false);
     }
