@@ -80,11 +80,15 @@ export type ColorMapper = (color: number) => number;
 /** Mapped colours kept per depth; cleared when a gradient-heavy screen fills it. */
 const CACHE_LIMIT = 65_536;
 
-function cachedMapper(map: (color: number) => number): ColorMapper {
+/**
+ * `map` remembered per colour, asked only for 24-bit colours and, with `palette256`, for
+ * 256-palette ones; every other colour is shown as it is, with no lookup.
+ */
+function cachedMapper(palette256: boolean, map: (color: number) => number): ColorMapper {
   const cache = new Map<number, number>();
   return (color) => {
     const mode = color & COLOR_MODE.mask;
-    if (mode === COLOR_MODE.default || mode === COLOR_MODE.p16) return color;
+    if (mode !== COLOR_MODE.rgb && !(palette256 && mode === COLOR_MODE.p256)) return color;
     let mapped = cache.get(color);
     if (mapped === undefined) {
       mapped = map(color);
@@ -95,17 +99,15 @@ function cachedMapper(map: (color: number) => number): ColorMapper {
   };
 }
 
-const to256 = cachedMapper((color) => {
-  if ((color & COLOR_MODE.mask) !== COLOR_MODE.rgb) return color;
-  return palette256Color(nearest256(color & COLOR_MODE.valueMask));
-});
+// 256 colours: only 24-bit ones change.
+const to256 = cachedMapper(false, (color) => palette256Color(nearest256(color & COLOR_MODE.valueMask)));
 
-const to16 = cachedMapper((color) => {
+// 16 colours: 24-bit and 256-palette ones change.
+const to16 = cachedMapper(true, (color) => {
   const value = color & COLOR_MODE.valueMask;
+  if ((color & COLOR_MODE.mask) === COLOR_MODE.rgb) return paletteColor(nearest16(value));
   // A 256-palette index below 16 is a system colour already; any other is looked up by its RGB.
-  if ((color & COLOR_MODE.mask) === COLOR_MODE.p256 && value < 16) return paletteColor(value);
-  const rgb = (color & COLOR_MODE.mask) === COLOR_MODE.rgb ? value : paletteRgb(value & 0xff);
-  return paletteColor(nearest16(rgb));
+  return paletteColor(value < 16 ? value : nearest16(paletteRgb(value)));
 });
 
 /** The mapper for a terminal of `depth` colours; null when it shows every colour as it is. */
