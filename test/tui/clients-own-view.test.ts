@@ -3,12 +3,19 @@
  * `corral` in a real pty read back as a screen: its own tab of a shared workspace (pane focus
  * inside a tab shared), and colours written as its own terminal can show them.
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RawClient } from '../integration/harness.js';
+import { RawClient, connectUnix } from '../integration/harness.js';
 import { TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
+/** A stand-in Claude, detected as kind claude, switched by its control socket (tui-notify.test.ts). */
+const FAKE_DIR = resolve(import.meta.dirname, '../../bench/fixtures/fake-claude');
+
+/** The sidebar row of the claude agent (the sidebar is the first 27 cells). */
+function agentRow(tui: TuiSession): string {
+  return tui.lines().map((l) => l.slice(0, 27)).find((l) => l.includes('claude')) ?? '';
+}
 
 /** `client.list` as a script reads it: client id → the tab it shows. */
 async function tabsByClient(tui: TuiSession): Promise<Record<string, string>> {
@@ -153,5 +160,43 @@ describe('each client its own', () => {
     vt.type(`${CTRL_B}[Vy`);
     await vt.waitForText('(no OSC 52 clipboard here)');
     expect(clipboard.get(vt)).toEqual([]);
+  });
+
+  it('counts an agent as seen while its pane is in view on any client, whatever tab the other shows', async () => {
+    const first = session(new TuiSession(140, 40, { PATH: `${FAKE_DIR}:${process.env.PATH}`, CORRAL_SCRIPTING: '1' }));
+    await first.waitForText('w1:p1');
+    first.type(`${CTRL_B}c`);
+    await first.waitForText('w1:p2');
+    const control = join(first.dir, 'claude.ctl');
+    await first.json(['agent', 'start', '--kind', 'claude', '--pane', 'w1:p2', '--timeout', '25000', '--', '--control', control, '--spinner-ms', '0', '--work-ms', '600000']);
+    const agent = await connectUnix(control);
+    const status = async () => (await first.json(['agent', 'get', 'w1:p2'])).result.agent.agent_status;
+    try {
+      // The second client shows the agent's tab; the first goes back to tab 1.
+      const second = session(first.attach(140, 40));
+      await second.waitForText('w1:p2 · claude');
+      first.type(`${CTRL_B}1`);
+      await first.waitFor((s) => !s.includes('w1:p2'), 'tab 1 on the first client');
+
+      agent.write('working\n');
+      await second.waitFor(() => agentRow(second).includes('working'), 'the agent working');
+      agent.write('idle\n');
+      await second.waitFor(() => agentRow(second).includes('idle'), 'idle on the second client');
+      // In view on the second client: seen, so idle rather than done, and nobody is notified.
+      expect(await status()).toBe('idle');
+      expect([first.osc9, second.osc9]).toEqual([[], []]);
+
+      // Out of view on both: the next turn ends done, and both terminals hear of it.
+      second.type(`${CTRL_B}1`);
+      await second.waitFor((s) => !s.includes('w1:p2 ·'), 'tab 1 on the second client');
+      agent.write('working\n');
+      await second.waitFor(() => agentRow(second).includes('working'), 'the agent working again');
+      agent.write('idle\n');
+      await first.until(() => first.osc9.length === 1, 'a notification on the first client');
+      await second.until(() => second.osc9.length === 1, 'a notification on the second client');
+      expect(await status()).toBe('done');
+    } finally {
+      agent.destroy();
+    }
   });
 });
