@@ -169,6 +169,7 @@ export class ClientHub {
         workspace_id: focus?.workspaceId ?? null,
         tab_id: focus?.tabId ?? null,
         term: client.hello.term,
+        colors: client.hello.capabilities.colors,
         attached_at: client.attachedAt,
         idle_ms: now - client.lastActive,
       };

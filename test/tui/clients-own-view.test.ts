@@ -17,16 +17,18 @@ function agentRow(tui: TuiSession): string {
   return tui.lines().map((l) => l.slice(0, 27)).find((l) => l.includes('claude')) ?? '';
 }
 
-/** `client.list` as a script reads it: client id → the tab it shows. */
-async function tabsByClient(tui: TuiSession): Promise<Record<string, string>> {
+/** `client.list` as a script reads it: client id → `field` of that client. */
+async function byClient(tui: TuiSession, field: 'tab_id' | 'colors'): Promise<Record<string, unknown>> {
   const rpc = await RawClient.open(join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock'));
   try {
     const { clients } = await rpc.call('client.list');
-    return Object.fromEntries(clients.map((c: any) => [c.client_id, c.tab_id]));
+    return Object.fromEntries(clients.map((c: any) => [c.client_id, c[field]]));
   } finally {
     rpc.socket.destroy();
   }
 }
+
+const tabsByClient = (tui: TuiSession) => byClient(tui, 'tab_id');
 
 /** The colour of the first cell of `word` where a line shows it, as the terminal parsed it. */
 function colourOf(tui: TuiSession, word: string): { mode: 'rgb' | 'p256' | 'p16' | 'default'; value: number } {
@@ -119,6 +121,7 @@ describe('each client its own', () => {
     expect(colourOf(truecolor, 'ORANGE')).toEqual({ mode: 'rgb', value: 0xff8000 });
     expect(colourOf(palette, 'ORANGE')).toEqual({ mode: 'p256', value: 208 });
     expect(colourOf(sixteen, 'ORANGE')).toEqual({ mode: 'p16', value: 3 });
+    expect(await byClient(palette, 'colors')).toEqual({ c1: 256, c2: 16777216, c3: 16 });
   });
 
   it('asks each terminal only for what it has, and honours a pane’s requests per client', async () => {
