@@ -38,6 +38,8 @@ export interface AttachedClientOptions {
   onGone(client: AttachedClient): void;
   /** The session's last workspace closed. */
   onEmpty(): void;
+  /** What this client shows, or its terminal's focus, may have changed. */
+  onViewChanged(): void;
 }
 
 export class AttachedClient {
@@ -91,6 +93,7 @@ export class AttachedClient {
       notifier: options.notifier,
       writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
       clipboard: caps.osc52,
+      onViewReported: () => options.onViewChanged(),
       ownsLayout: () => options.isActive(this),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));

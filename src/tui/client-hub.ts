@@ -13,6 +13,7 @@ import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
 import { currentPlace, resolvePlace } from './client-view.js';
+import { PaneFocusReports } from './pane-focus-reports.js';
 import type { ChromeRenderer } from './controller.js';
 
 
@@ -51,6 +52,7 @@ export class ClientHub {
   private renderers: Promise<() => ChromeRenderer> | null = null;
   /** The client whose size the tabs are laid out for. */
   private active: AttachedClient | null = null;
+  private readonly focusReports: PaneFocusReports;
 
   /** A config error and the saved session's problems, for the status line of a client attaching. */
   private startupMessage(): { text: string; error: boolean } | null {
@@ -58,7 +60,9 @@ export class ClientHub {
     return problems.length === 0 ? null : { text: problems.join('; '), error: true };
   }
 
-  constructor(private readonly options: ClientHubOptions) {}
+  constructor(private readonly options: ClientHubOptions) {
+    this.focusReports = new PaneFocusReports(options.core);
+  }
 
   get size(): number {
     return this.clients.size;
@@ -112,6 +116,7 @@ export class ClientHub {
       onDetach: (c) => this.drop(c, 0, DETACH_NOTE),
       onGone: (c) => this.drop(c, null, ''),
       onEmpty: () => this.options.onEmpty(),
+      onViewChanged: () => this.reportPaneFocus(),
     });
     this.clients.set(id, client);
     this.makeActive(client);
@@ -146,7 +151,22 @@ export class ClientHub {
       const next = this.mostRecent();
       if (next) this.makeActive(next);
     }
+    this.reportPaneFocus();
     this.options.core.bus.emit({ type: 'client.detached', client_id: client.id });
+  }
+
+  /**
+   * The panes that have focus: each client's focused pane, while its terminal has focus (a
+   * terminal that cannot report focus counts as focused). Their apps hear of each change.
+   */
+  private reportPaneFocus(): void {
+    const focused = new Set<number>();
+    for (const client of this.clients.values()) {
+      if (!client.controller.terminalFocused) continue;
+      const pane = client.view.model.focusedPane();
+      if (pane) focused.add(pane.surfaceId);
+    }
+    this.focusReports.update(focused);
   }
 
   private mostRecent(): AttachedClient | null {

@@ -54,6 +54,8 @@ export interface ControllerOptions {
   writeTerminal?: (bytes: string) => void;
   /** Whether the outer terminal takes OSC 52 clipboard writes (default true). */
   clipboard?: boolean;
+  /** What this TUI shows or its terminal's focus changed (after the core has been told). */
+  onViewReported?: () => void;
   /**
    * Whether this controller's size decides how tabs are laid out (default: always). With
    * several clients only the most recently active one does; the others show that layout.
@@ -191,7 +193,6 @@ export class TuiController {
       case 'focus':
         this.terminalFocused = event.focused;
         this.reportView();
-        this.forwardFocus(event.focused);
         return;
       case 'mouse':
         this.handleMouse(event.mouse);
@@ -265,21 +266,6 @@ export class TuiController {
     // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
     const body = text.replace(/\r?\n/g, '\r');
     this.sendToFocused(view.bracketedPasteMode ? bracketedPaste(body) : body);
-  }
-
-  /**
-   * The outer terminal gained or lost focus: the focused pane's app hears it when it asked
-   * (DECSET 1004), as it would in a terminal of its own. Only this client's terminal reports
-   * focus, and only if it can (the client asks for the reports by its capabilities).
-   */
-  private forwardFocus(focused: boolean): void {
-    const pane = this.core.model.focusedPane();
-    if (!pane || this.copy.isActive(pane.id) || !this.core.view(pane).sendFocusMode) return;
-    try {
-      this.core.writeToPane(pane, focused ? '\x1b[I' : '\x1b[O');
-    } catch {
-      // The pane exited; its close event follows.
-    }
   }
 
   /** Plain input goes to the focused pane unchanged. */
@@ -655,6 +641,7 @@ export class TuiController {
     for (const frame of visibleFrames(this.core, this.geometry)) visible.add(frame.surfaceId);
     this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible }, this);
     this.notifier.viewChanged();
+    this.options.onViewReported?.();
   }
 
   /** Renders the chrome offscreen and hands it to the compositor. */

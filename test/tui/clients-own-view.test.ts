@@ -146,13 +146,24 @@ describe('each client its own', () => {
       tui.screen.parser.registerOscHandler(52, (data) => (clipboard.get(tui)!.push(data), true));
     }
 
-    // The pane's app asks for focus reports; the xterm's terminal reports a focus-in, which
-    // reaches the app as if the terminal were its own.
-    xterm.type(`printf '\\033[?1004h'; echo REA''DY; IFS= read -rsn3 k; printf 'GOT:%q\\n' "$k"\r`);
+    // The pane's app asks for focus reports and prints each it gets, until it reads "xyz".
+    xterm.type(`printf '\\033[?1004h'; echo REA''DY; while IFS= read -rsn3 k && [ "$k" != xyz ]; do printf 'GOT:%q\\n' "$k"; done; echo DO''NE\r`);
     await xterm.waitForText(/^.*│READY/m);
     await vt.waitForText(/^.*│READY/m);
-    xterm.type('\x1b[I');
-    await xterm.waitForText("GOT:$'\\E[I'");
+    // The xterm's terminal loses and regains focus; the VT220 (which cannot tell) shows the
+    // pane all along, so the pane keeps its focus and hears nothing.
+    // ("abc" after them is read like a report: once it shows, the two before were handled.)
+    xterm.type('\x1b[O\x1b[Iabc');
+    await xterm.waitForText(/│GOT:abc/);
+    // The VT220 goes to a new tab; the xterm's terminal, still focused, shows the pane.
+    vt.type(`${CTRL_B}c`);
+    await vt.waitForText('w1:p2');
+    // Now the xterm's terminal losing focus leaves the pane without: out; regaining: in.
+    xterm.type('\x1b[O\x1b[I');
+    xterm.type('xyz');
+    await xterm.waitForText(/^.*│DONE/m);
+    const got = xterm.lines().flatMap((l) => /│(GOT:\S+)/.exec(l)?.[1] ?? []);
+    expect(got).toEqual(['GOT:abc', "GOT:$'\\E[O'", "GOT:$'\\E[I'"]);
     expect(sync.get(xterm)).toBeGreaterThan(0);
     expect(sync.get(vt)).toBe(0);
 
