@@ -5,9 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { CorralCore } from '../../src/core/corral-core.js';
-import { defaultConfig } from '../../src/config/schema.js';
 import { PaneFocusReports } from '../../src/tui/pane-focus-reports.js';
-import { FakeClock, fakePanes, FakeProcessTable } from './support/fakes.js';
+import { unitCore } from './support/unit-core.js';
 
 const cores: CorralCore[] = [];
 afterEach(async () => {
@@ -15,20 +14,9 @@ afterEach(async () => {
 });
 
 function makeCore() {
-  const panes = fakePanes();
-  const core = new CorralCore({
-    config: { ...defaultConfig({}), shell: '/bin/sh', scrollback_lines: 100 },
-    scripting: false,
-    socketPath: '/tmp/corral-unit.sock',
-    launcherDir: null,
-    baseEnv: { PATH: process.env.PATH, HOME: '/home/user' },
-    agentRules: new Map(),
-    panes: panes.factory,
-    clock: new FakeClock(),
-    processes: new FakeProcessTable(),
-  });
-  cores.push(core);
-  return { core, ...panes };
+  const made = unitCore();
+  cores.push(made.core);
+  return made;
 }
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
