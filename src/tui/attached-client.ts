@@ -94,6 +94,7 @@ export class AttachedClient {
       writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
       clipboard: caps.osc52,
       onViewReported: () => options.onViewChanged(),
+      onDeferredInput: () => options.onActive(this),
       ownsLayout: () => options.isActive(this),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));

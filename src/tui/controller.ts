@@ -56,6 +56,8 @@ export interface ControllerOptions {
   clipboard?: boolean;
   /** What this TUI shows or its terminal's focus changed (after the core has been told). */
   onViewReported?: () => void;
+  /** Input held back by the escape timeout is about to act (a client becomes the active one first). */
+  onDeferredInput?: () => void;
   /**
    * Whether this controller's size decides how tabs are laid out (default: always). With
    * several clients only the most recently active one does; the others show that layout.
@@ -165,6 +167,8 @@ export class TuiController {
     if (this.parser.hasPending) {
       this.escapeTimer = setTimeout(() => {
         this.escapeTimer = null;
+        // Input held back (a lone ESC) acts now: for this TUI, whichever client typed meanwhile.
+        this.options.onDeferredInput?.();
         for (const event of this.parser.flush()) this.handleEvent(event);
       }, TUNING.escapeTimeMs);
     }
