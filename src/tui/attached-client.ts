@@ -17,6 +17,10 @@ import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello }
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { clientCoreView, type ClientPlace } from './client-view.js';
 
+/** The terminal's focus-out report (DECSET 1004), as one input message. */
+const FOCUS_OUT = Buffer.from('\x1b[O');
+const isFocusOut = (payload: Buffer): boolean => payload.equals(FOCUS_OUT);
+
 /** More unsent bytes than this and the compositor holds frames (the next one carries the latest screen). */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
 
@@ -124,8 +128,12 @@ export class AttachedClient {
   private onMessage(type: number, payload: Buffer): void {
     switch (type) {
       case MSG.input: {
-        this.lastActive = Date.now();
-        this.options.onActive(this);
+        // A focus-out report alone is the user leaving this terminal, not using it: it does not
+        // make this client the active one (the terminal they went to may not report focus).
+        if (!isFocusOut(payload)) {
+          this.lastActive = Date.now();
+          this.options.onActive(this);
+        }
         const text = this.decoder.write(payload);
         if (text !== '') this.controller.handleInput(text);
         return;

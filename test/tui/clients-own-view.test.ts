@@ -18,7 +18,7 @@ function agentRow(tui: TuiSession): string {
 }
 
 /** `client.list` as a script reads it: client id → `field` of that client. */
-async function byClient(tui: TuiSession, field: 'tab_id' | 'colors'): Promise<Record<string, unknown>> {
+async function byClient(tui: TuiSession, field: 'tab_id' | 'colors' | 'active'): Promise<Record<string, unknown>> {
   const rpc = await RawClient.open(join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock'));
   try {
     const { clients } = await rpc.call('client.list');
@@ -212,5 +212,30 @@ describe('each client its own', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('does not make a client the active one when its terminal only reports losing focus', async () => {
+    const big = session(new TuiSession(120, 36));
+    await big.waitForText('w1:p1');
+    const small = session(big.attach(90, 28));
+    await small.waitForText('w1:p1');
+    small.type(`${CTRL_B}N`);
+    await small.waitForText('w2:p1');
+    // An app in the small client's pane that reports the focus reports it gets.
+    small.type(`printf '\\033[?1004h'; echo REA''DY; while IFS= read -rsn3 k; do printf 'GOT:%q\\n' "$k"; done\r`);
+    await small.waitForText(/^.*│READY/m);
+    big.type('echo BIG-$((2+2))\r');
+    await big.waitForText('BIG-4');
+    expect(await byClient(big, 'active')).toEqual({ c1: true, c2: false });
+
+    // The user leaves the small client's terminal: its pane loses focus (the app hears it) …
+    small.type('\x1b[O');
+    await small.waitForText(/│GOT:\$'\\E\[O'/);
+    // … and the big client stays the active one, its size laying the tabs out.
+    expect(await byClient(big, 'active')).toEqual({ c1: true, c2: false });
+    // Coming back (focus in) is using it again.
+    small.type('\x1b[I');
+    await small.waitForText(/│GOT:\$'\\E\[I'/);
+    expect(await byClient(big, 'active')).toEqual({ c1: false, c2: true });
   });
 });
