@@ -302,6 +302,12 @@ export interface DurationSummary {
   max_ms: number;
 }
 
+/** One method's server-side times: wall time, and the CPU time the process used meanwhile. */
+export interface RequestSummary extends DurationSummary {
+  cpu_p50_ms: number;
+  cpu_p95_ms: number;
+}
+
 /**
  * `system.stats`: what the server itself measures, for benchmarks and for a user asking why
  * it is slow or large. Request times are server-side: from the request line's parse to its
@@ -312,7 +318,7 @@ export interface ServerStats {
   /** `process.memoryUsage()` in bytes. */
   memory: { rss: number; heap_total: number; heap_used: number; external: number; array_buffers: number };
   /** Per method answered since start (single requests; batches are not timed). */
-  requests: Partial<Record<MethodName, DurationSummary>>;
+  requests: Partial<Record<MethodName, RequestSummary>>;
   /** Socket subscribers now, and the time to hand one event to all of them. */
   events: { subscribers: number; fan_out: DurationSummary };
 }

@@ -237,6 +237,7 @@ class Connection {
 
   private handleLine(line: string): void {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     let request: unknown;
     try {
       request = JSON.parse(line);
@@ -263,7 +264,10 @@ class Connection {
       .then((response) => {
         if (response) this.write(JSON.stringify(response) + '\n');
         // Parse to reply written, the server's own time (a batch is not one method's time).
-        if (!Array.isArray(request)) this.timings.record((request as { method?: unknown } | null)?.method, performance.now() - start);
+        if (!Array.isArray(request)) {
+          const cpu = process.cpuUsage(cpuStart);
+          this.timings.record((request as { method?: unknown } | null)?.method, performance.now() - start, (cpu.user + cpu.system) / 1000);
+        }
         after.forEach((callback) => callback());
       })
       .catch((error: unknown) => {

@@ -22,13 +22,16 @@ export const MEMORY_RELEASE = {
   /** Wait for other panes' floods to end too. */
   delayMs: 1000,
   minIntervalMs: 10_000,
-  /** How often the idle trim looks at the young generation. */
-  idleCheckMs: 8_000,
+  /**
+   * How often the idle trim looks at the young generation. V8 judges allocation over the time
+   * since its previous collection and at least 5 s back, so a retry must come later than that.
+   */
+  idleCheckMs: 6_000,
   /** The event loop busy at most this share of the last check's interval: the server is idle. */
   idleUtilization: 0.05,
   /** A young generation (V8's new space) larger than this after a busy spell is trimmed. */
   youngTrimBytes: 4 * 1024 * 1024,
-  /** A trim that did not shrink it waits twice as long before the next, up to this. */
+  /** Trims that did not shrink it: after the first retry, each waits twice as long, up to this. */
   maxBackoffMs: 5 * 60_000,
 } as const;
 
@@ -71,12 +74,13 @@ function youngGenerationBytes(): number {
  * never runs by itself (measured: 4 panes × 20,000 lines left 47 MB of heap reserved for
  * 11 MB in use; the first collection after a flood comes too soon, while allocation still
  * looks fast). So every `idleCheckMs`, if the event loop was idle since the last look and the
- * young generation is large, one full collection (20–60 ms, once per busy spell); if it did
- * not shrink, the next try waits twice as long, so an idle server does not collect forever.
+ * young generation is large, one full collection (20–140 ms, once per busy spell). One that
+ * came too soon after another collection (the flood release's) does not shrink it: the next
+ * check retries, and further failures back off, so an idle server does not collect forever.
  */
 export function trimWhenIdle(checkMs: number = MEMORY_RELEASE.idleCheckMs): Disposable {
   let since = performance.eventLoopUtilization();
-  let wait = 0;
+  let failures = 0;
   let nextTry = 0;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
@@ -84,16 +88,15 @@ export function trimWhenIdle(checkMs: number = MEMORY_RELEASE.idleCheckMs): Disp
     since = now;
     if (busy > MEMORY_RELEASE.idleUtilization || Date.now() < nextTry) return;
     if (youngGenerationBytes() <= MEMORY_RELEASE.youngTrimBytes) {
-      wait = 0;
+      failures = 0;
       return;
     }
     const gc = collector();
     if (!gc) return;
     lastRun = Date.now();
     gc();
-    const shrunk = youngGenerationBytes() <= MEMORY_RELEASE.youngTrimBytes;
-    wait = shrunk ? 0 : Math.min(MEMORY_RELEASE.maxBackoffMs, Math.max(MEMORY_RELEASE.minIntervalMs, wait * 2));
-    nextTry = Date.now() + wait;
+    failures = youngGenerationBytes() <= MEMORY_RELEASE.youngTrimBytes ? 0 : failures + 1;
+    nextTry = failures <= 1 ? 0 : Date.now() + Math.min(MEMORY_RELEASE.maxBackoffMs, checkMs * 2 ** (failures - 1));
   }, checkMs);
   timer.unref();
   return { dispose: () => clearInterval(timer) };

@@ -200,6 +200,8 @@ describe('transport limits and bad input', () => {
     expect(status.p50_ms).toBeGreaterThan(0);
     expect(status.p95_ms).toBeGreaterThanOrEqual(status.p50_ms);
     expect(status.max_ms).toBeGreaterThanOrEqual(status.p95_ms);
+    expect(status.cpu_p95_ms).toBeGreaterThanOrEqual(status.cpu_p50_ms);
+    expect(status.cpu_p50_ms).toBeGreaterThanOrEqual(0);
     expect(stats.requests['no.such_method']).toBeUndefined();
     expect(stats.events.subscribers).toBeGreaterThanOrEqual(1);
     expect(stats.events.fan_out.count).toBeGreaterThan(before.events.fan_out.count);
