@@ -148,6 +148,7 @@ export class PaneTerminal implements PaneView {
   /** Absolute row number where the alternate screen's row 0 counts from. */
   private alternateBase = 0;
   private _revision = 0;
+  private _resizes = 0;
   private _title = '';
   private _progress: Progress | null = null;
   private disposed = false;
@@ -276,7 +277,16 @@ export class PaneTerminal implements PaneView {
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
     if (cols === this.xterm.cols && rows === this.xterm.rows) return;
+    this._resizes++;
     this.lines.resize(cols, rows);
+  }
+
+  /**
+   * Resizes so far. A resize may reflow and renumber the rows above the screen, or pull some
+   * of them back onto it, so a reader that kept rows by number (the session saver) starts over.
+   */
+  get resizes(): number {
+    return this._resizes;
   }
 
   get cols(): number {
