@@ -194,8 +194,16 @@ async function measure({ quick = false } = {}) {
     say('flood measured');
     for (const side of sides) await fillScrollback(side);
     await settle(on.pid, 0);
-    await settle(off.pid);
-    const rss = { on: rssMB(on.pid), off: rssMB(off.pid) };
+    await settle(off.pid, 0);
+    // Both sampled together every 5 s for 40 s: an idle server's RSS moves only when a
+    // collection runs (memory-release.ts), so one early sample says more about GC timing.
+    const samples = [];
+    for (let i = 0; i < 8; i++) {
+      await sleep(5000);
+      samples.push({ on: rssMB(on.pid), off: rssMB(off.pid) });
+    }
+    say(`rss samples on/off: ${samples.map((x) => `${round(x.on, 0)}/${round(x.off, 0)}`).join(' ')}`);
+    const rss = samples.at(-1);
     say(`rss on ${round(rss.on)} MB, off ${round(rss.off)} MB`);
     // State write cost per structural change (persistence on).
     const onSide = sides[0];

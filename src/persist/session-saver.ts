@@ -18,6 +18,7 @@ import type { PaneRecord } from '../session/model.js';
 import { modelToState, type PaneFacts } from './session-state.js';
 import { ensurePrivateStateDir, scrollbackFile, writeFileAtomic, type SessionFiles } from './state-files.js';
 import { ScrollbackLog } from './scrollback-log.js';
+import { released } from '../terminal/memory-release.js';
 import { rm } from 'node:fs/promises';
 
 export interface SaveTiming {
@@ -40,6 +41,14 @@ export const SAVE_TIMING: Readonly<SaveTiming> = {
 
 /** Output this recent, with this many rows above the screen not yet converted: a flood. */
 const FLOOD = { quietMs: 250, backlogRows: 500 } as const;
+
+/**
+ * Garbage a converted row leaves behind (its cells' SGR strings, the joined row, the line,
+ * roughly): after a pass over many rows (panes that just printed thousands of lines) a
+ * collection is asked for, as for a flood's raw rows, since an idle server allocates too
+ * little for V8 to collect on its own (memory-release.ts).
+ */
+const GARBAGE_PER_ROW = 512;
 
 /** How soon a pass runs again when a flooding pane was left for later. */
 const FLOOD_RETRY_MS = 1000;
@@ -76,6 +85,8 @@ export class SessionSaver {
   /** Since when each flooding pane's save has been put off. */
   private readonly deferredSince = new Map<number, number>();
   private retryTimer: NodeJS.Timeout | null = null;
+  /** Rows converted by the pass under way (see GARBAGE_PER_ROW). */
+  private rowsThisPass = 0;
   /** A scrollback pass is under way: the timer does not queue another behind it. */
   private passRunning = false;
 
@@ -191,7 +202,9 @@ export class SessionSaver {
     let log = this.logs.get(pane.surfaceId);
     if (log?.terminal !== host.terminal) this.logs.set(pane.surfaceId, (log = new ScrollbackLog(host.terminal, this.options.scrollbackLines)));
     if (mayWait && this.floodGoesOn(pane.surfaceId, host.lastOutputAt, log)) return 0;
+    const converted = log.stats.rowsConverted;
     const data = await log.save();
+    this.rowsThisPass += log.stats.rowsConverted - converted;
     if (data === null) return 0;
     const dir = this.options.files.scrollbackDir;
     ensurePrivateStateDir(dir);
@@ -230,6 +243,7 @@ export class SessionSaver {
     this.passRunning = true;
     return this.enqueue(async () => {
       let total = 0;
+      this.rowsThisPass = 0;
       try {
         for (const pane of [...this.options.core.model.panes.values()]) {
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -241,6 +255,7 @@ export class SessionSaver {
       } catch (error) {
         this.reportFailure(this.options.files.scrollbackDir, error);
       }
+      released(this.rowsThisPass * GARBAGE_PER_ROW);
       return total;
     }).then(async (total) => {
       this.passRunning = false;
