@@ -12,8 +12,8 @@
  *    BENCH_PERSIST_FLOOD_DEFER_MS=0 makes the saving server save a flooding pane in mid-flood
  *    too (by default it waits for a pause, ≤ 10 s: see session-saver.ts).
  *    Then memory: every pane of both servers prints 10,000 more coloured lines (a full
- *    scrollback), and the server's RSS is read once both have been quiet for a while (the
- *    saving one having saved every pane meanwhile).
+ *    scrollback), and both servers' RSS is sampled every 5 s for 40 s after; the last sample
+ *    counts (the saving one has saved every pane meanwhile).
  * 2. The state write per structural change: the `ms` of each `session.saved` after a
  *    `pane.rename` (model → JSON → temp file → fsync → rename → fsync of the directory).
  * 3. Bytes on disk per pane (state file share + compressed scrollback).
@@ -26,7 +26,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, CLK_TCK, CorralServer, cpuSeconds, percentile, median, round, sleep } from './lib.mjs';
+import { BIN, CorralServer, percentile, median, round, sleep } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
 import { RpcClient } from './agent-lib.mjs';
 
@@ -52,22 +52,6 @@ function prepare(server, { persist }) {
   if (!persist) writeFileSync(join(server.env.HOME, '.config', 'corral', 'config.toml'), 'persist = false\n');
   server.env.CORRAL_PERSIST_SCROLLBACK_MS = '500';
   if (process.env.BENCH_PERSIST_FLOOD_DEFER_MS !== undefined) server.env.CORRAL_PERSIST_FLOOD_DEFER_MS = process.env.BENCH_PERSIST_FLOOD_DEFER_MS;
-}
-
-/**
- * Waits until the server's CPU stops moving (compact encoding, the saving server's passes
- * over the filled panes), then `afterMs` more for the memory released after it (as scale.mjs).
- */
-async function settle(pid, afterMs = 12_000, { quietMs = 1000, timeoutMs = 60_000 } = {}) {
-  const deadline = Date.now() + timeoutMs;
-  let last = cpuSeconds(pid);
-  while (Date.now() < deadline) {
-    await sleep(quietMs);
-    const now = cpuSeconds(pid);
-    if (now - last <= 1 / CLK_TCK) break;
-    last = now;
-  }
-  await sleep(afterMs);
 }
 
 function rssMB(pid) {
@@ -193,10 +177,9 @@ async function measure({ quick = false } = {}) {
 
     say('flood measured');
     for (const side of sides) await fillScrollback(side);
-    await settle(on.pid, 0);
-    await settle(off.pid, 0);
-    // Both sampled together every 5 s for 40 s: an idle server's RSS moves only when a
-    // collection runs (memory-release.ts), so one early sample says more about GC timing.
+    // Both sampled together every 5 s for 40 s, the last one reported: an idle server's RSS
+    // moves only when a collection runs (memory-release.ts), so an early sample says more
+    // about the collector's timing than about what is kept.
     const samples = [];
     for (let i = 0; i < 8; i++) {
       await sleep(5000);
