@@ -64,7 +64,7 @@ export interface LogStats {
   rowsConverted: number;
   /** Saves that fell back to the full conversion. */
   fullCaptures: number;
-  /** Saves that started over (a resize, rows trimmed under the kept lines). */
+  /** Saves that started over after a resize. */
   restarts: number;
 }
 
@@ -128,7 +128,7 @@ export class ScrollbackLog {
     if (this.terminal.resizes !== this.resizesSeen) throw new CaptureAborted('resized');
   };
 
-  /** Starts over: after a resize, or when trimming overtook the kept lines. */
+  /** Starts over after a resize (which may reflow and renumber every row). */
   private restart(): void {
     this.clear();
     this.resizesSeen = this.terminal.resizes;
@@ -166,7 +166,8 @@ export class ScrollbackLog {
       guard: this.guard,
     });
     this.stats.rowsConverted += got.rows;
-    // Joined to what was kept only when every row in between was read; else it replaces it.
+    // Joined to what was kept only when every row in between was read; else (the newest
+    // `lines` lines were enough, or trimming overtook the walk) it replaces it.
     if (!got.reachedStop) this.clear();
     for (let i = 0; i < got.texts.length; i++) {
       this.pendingStarts.push(got.starts[i]!);
