@@ -304,6 +304,21 @@ describe('PaneHost with a real bash', () => {
     await waitForText(host, /^30 100$/m);
   });
 
+  it('keeps every keystroke, in order, when the pty stops taking input (writes past EAGAIN go to the queue)', async () => {
+    const host = startBash();
+    await atPrompt(host);
+    // The program reads nothing for a while: the pty's input buffer fills, keystroke-sized writes
+    // made in one go meet a short write or EAGAIN, and what the kernel did not take must follow
+    // in order, ahead of every later write.
+    await host.write('stty raw -echo; echo READY-$((6*7)); sleep 0.3; head -c 200000 > keys.txt; stty sane; echo DONE-$((6*7))\r');
+    await waitForText(host, /^READY-42/m);
+    const pieces = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(5, '0')}:${'k'.repeat(94)}`);
+    for (const piece of pieces) void host.write(piece);
+    // Raw mode until `stty sane`: the newline before DONE came without a carriage return.
+    await waitForText(host, /DONE-42$/m);
+    expect(readFileSync(join(workDir, 'keys.txt'), 'utf8')).toBe(pieces.join(''));
+  });
+
   it('writes a large paste in pieces without losing any of it', async () => {
     const host = startBash();
     await atPrompt(host);
