@@ -107,7 +107,7 @@ describe('PaneHost with a real bash', () => {
   });
 
   /** Run `seq 1 200000` and check every line arrived once and in order. */
-  async function flood(host: PaneHost): Promise<{ everPaused: boolean }> {
+  async function flood(host: PaneHost, during?: () => Promise<void>): Promise<{ everPaused: boolean }> {
     await atPrompt(host);
     let everPaused = false;
     const chunks: string[] = [];
@@ -117,6 +117,7 @@ describe('PaneHost with a real bash', () => {
       everPaused ||= host.paused;
     });
     await host.write('seq 1 200000; echo FLOOD-$((1+1))\r');
+    await during?.();
     await waitForText(host, /^FLOOD-2$/m, 'visible');
     expect(host.terminal.read({ source: 'visible' }).text.split('\n')).toContain('200000');
     const numbers = chunks
@@ -144,6 +145,21 @@ describe('PaneHost with a real bash', () => {
 
   it('delivers a fast flood completely and in order', async () => {
     await flood(startBash());
+  });
+
+  it('delivers a flood completely while keys typed into another pane hold it for their echoes', async () => {
+    const typing = startBash();
+    await atPrompt(typing);
+    const flooding = startBash();
+    await flood(flooding, async () => {
+      // Each key makes the flooding pane stop reading until this pane's echo (ReadTurn):
+      // the flood must still arrive whole, in order, and end.
+      for (let i = 0; i < 30; i++) {
+        const seen = waitForText(typing, new RegExp(`\\$ ${'k'.repeat(i + 1)}$`, 'm'), 'visible');
+        await typing.write('k');
+        await seen;
+      }
+    });
   });
 
   it('parses each batch as it arrives, so a flood never pauses reading', async () => {
