@@ -195,8 +195,9 @@ export class OuterTerminal {
 
 /** The corral TUI — an attached client and its background server — in an outer terminal, in its own sandbox. */
 export class CorralTui {
-  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd } = {}) {
-    this.sandbox = makeSandbox('corral-tui-bench-');
+  /** `sandbox`: one from `makeSandbox()` whose server the caller already started (profiling). */
+  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd, sandbox } = {}) {
+    this.sandbox = sandbox ?? makeSandbox('corral-tui-bench-');
     this.env = { ...this.sandbox.env, CORRAL_SCRIPTING: '1', ...extraEnv };
     const dir = typeof cwd === 'function' ? cwd(this.sandbox) : (cwd ?? this.sandbox.home);
     this.term = new OuterTerminal(process.execPath, [...nodeArgs, BIN], { cols, rows, env: this.env, cwd: dir, screen });
