@@ -65,7 +65,7 @@ function tag() {
   return Math.random().toString(36).slice(2, 10);
 }
 
-async function runCorral(server, pane, file) {
+export async function runCorral(server, pane, file) {
   const t = tag();
   const cpu0 = cpuSeconds(server.pid);
   const t0 = performance.now();
@@ -75,7 +75,7 @@ async function runCorral(server, pane, file) {
   return { seconds, cpu: cpuSeconds(server.pid) - cpu0 };
 }
 
-async function runTmux(tmux, tmuxPid, pane, file) {
+export async function runTmux(tmux, tmuxPid, pane, file) {
   const t = tag();
   const cpu0 = cpuSeconds(tmuxPid);
   const t0 = performance.now();
