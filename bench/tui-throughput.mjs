@@ -35,7 +35,7 @@ function tag() {
   return Math.random().toString(36).slice(2, 10);
 }
 
-async function flood(side, file) {
+export async function flood(side, file) {
   const t = tag();
   const marker = `MARK-${t}`;
   const term = side.term;
