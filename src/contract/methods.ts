@@ -124,6 +124,7 @@ export interface MethodParams {
   'system.ping': NoParams;
   'system.identify': NoParams;
   'system.capabilities': NoParams;
+  'system.stats': NoParams;
   'fleet.list': NoParams;
   'surface.list': { workspace?: string; match?: string };
   'surface.status': SurfaceTarget;
@@ -231,6 +232,7 @@ export interface MethodResults {
   'system.ping': { pong: true; version: string };
   'system.identify': { name: 'corral'; version: string; protocol: 'jsonrpc-2.0'; pid: number; socket: string };
   'system.capabilities': { scripting: boolean; methods: MethodName[] };
+  'system.stats': ServerStats;
   'fleet.list': FleetListResult;
   'surface.list': SurfaceListResult;
   'surface.status': SurfaceStatus;
@@ -289,6 +291,38 @@ export interface MethodResults {
   'session.forget': { path: string; forgotten: boolean };
 }
 
+/** Percentiles of the latest durations of one kind (`system.stats`), in milliseconds. */
+export interface DurationSummary {
+  /** Every sample since the server started. */
+  count: number;
+  /** How many of the latest samples the percentiles are taken over (at most 512). */
+  window: number;
+  p50_ms: number;
+  p95_ms: number;
+  max_ms: number;
+}
+
+/** One method's server-side times: wall time, and the CPU time the process used meanwhile. */
+export interface RequestSummary extends DurationSummary {
+  cpu_p50_ms: number;
+  cpu_p95_ms: number;
+}
+
+/**
+ * `system.stats`: what the server itself measures, for benchmarks and for a user asking why
+ * it is slow or large. Request times are server-side: from the request line's parse to its
+ * reply handed to the socket, without the client's socket hop.
+ */
+export interface ServerStats {
+  uptime_s: number;
+  /** `process.memoryUsage()` in bytes. */
+  memory: { rss: number; heap_total: number; heap_used: number; external: number; array_buffers: number };
+  /** Per method answered since start (single requests; batches are not timed). */
+  requests: Partial<Record<MethodName, RequestSummary>>;
+  /** Socket subscribers now, and the time to hand one event to all of them. */
+  events: { subscribers: number; fan_out: DurationSummary };
+}
+
 /** `session.info`: where the session is saved, when, what it was restored from (SPEC §13). */
 export interface SessionInfo {
   path: string;
@@ -309,6 +343,7 @@ export const METHOD_TABLE = {
   'system.ping': { gated: 'read', cli: null, summary: 'Liveness and the server version.' },
   'system.identify': { gated: 'read', cli: null, summary: 'Who answers: name, version, protocol, pid, socket.' },
   'system.capabilities': { gated: 'read', cli: null, summary: "The gate's state and every method name (this table)." },
+  'system.stats': { gated: 'read', cli: null, summary: 'Server-side request times per method, event fan-out time, memory.' },
   'fleet.list': { gated: 'read', cli: 'ps', summary: 'Every agent, one Conductor row each.' },
   'surface.list': { gated: 'read', cli: 'ls', summary: 'Every pane as a surface row; `match` narrows by selector.' },
   'surface.status': { gated: 'read', cli: 'status', summary: "One pane's agent status; a pane with no agent is idle." },

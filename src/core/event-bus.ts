@@ -6,6 +6,7 @@
  */
 import { LIMITS, eventSurfaceId, type ControlFrame, type CorralEvent, type EventInput } from '../contract/protocol.js';
 import type { Disposable } from '../contract/disposable.js';
+import { DurationRing } from './duration-ring.js';
 
 export type Frame = CorralEvent | ControlFrame;
 
@@ -28,6 +29,8 @@ export class Subscription implements Disposable {
   private droppedCount = 0;
   private backedUp = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** When the last frame went out (ms): the heartbeat timer is re-armed from it lazily. */
+  private lastSentAt = 0;
   private disposed = false;
 
   constructor(
@@ -94,12 +97,24 @@ export class Subscription implements Disposable {
   private send(frame: Frame): void {
     if (this.disposed) return;
     if (!this.sink.write(frame)) this.backedUp = true;
-    this.armHeartbeat();
+    // Not a timer re-armed per frame (clearTimeout + setTimeout for each of 20 subscribers on
+    // every event): the timer, when it fires, looks at this and waits out the rest.
+    this.lastSentAt = Date.now();
   }
 
+  /** One timer per subscriber: a heartbeat once nothing went out for `heartbeatMs`. */
   private armHeartbeat(): void {
-    if (this.heartbeat) clearTimeout(this.heartbeat);
-    this.heartbeat = setTimeout(() => this.send({ type: 'heartbeat', ts: Date.now() }), this.limits.heartbeatMs);
+    this.lastSentAt = Date.now();
+    this.heartbeat = setTimeout(() => this.onHeartbeatTimer(), this.limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private onHeartbeatTimer(): void {
+    if (this.disposed) return;
+    // Frames waiting behind a backed-up sink: not quiet, and a heartbeat must not jump the queue.
+    if (this.backedUp || this.queue.length > 0) this.lastSentAt = Date.now();
+    else if (Date.now() - this.lastSentAt >= this.limits.heartbeatMs) this.send({ type: 'heartbeat', ts: Date.now() });
+    this.heartbeat = setTimeout(() => this.onHeartbeatTimer(), this.lastSentAt + this.limits.heartbeatMs - Date.now());
     this.heartbeat.unref();
   }
 }
@@ -109,6 +124,8 @@ export class EventBus {
   private readonly subscriptions = new Set<Subscription>();
   private readonly listeners = new Set<(event: CorralEvent) => void>();
   private nextId = 1;
+  /** How long handing one event to every socket subscriber took (`system.stats`). */
+  readonly fanOutTimes = new DurationRing();
 
   /** Adds a socket (or other sink) subscriber with a bounded queue. */
   subscribe(filter: SubscriptionFilter, sink: FrameSink, options: { paused?: boolean } = {}): Subscription {
@@ -132,9 +149,12 @@ export class EventBus {
         // A faulty listener must not stop the others or the core.
       }
     }
+    if (this.subscriptions.size === 0) return;
+    const start = performance.now();
     for (const subscription of this.subscriptions) {
       if (subscription.accepts(full)) subscription.push(full);
     }
+    this.fanOutTimes.add(performance.now() - start);
   }
 
   get subscriberCount(): number {

@@ -15,6 +15,7 @@ import type { Frame, FrameSink } from '../core/event-bus.js';
 import type { ClientService, HandlerTable, RequestContext } from './handlers/context.js';
 import { HANDLERS as UNGATED, checkHandlerTable } from './handlers/table.js';
 import { withGate } from './gate.js';
+import { RequestTimings } from './request-timings.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -88,14 +89,15 @@ export function transportOptions(env: NodeJS.ProcessEnv = process.env): Transpor
 }
 
 /**
- * One event goes to every subscriber as the same frame object: serialise it once, not once per
- * subscriber (fan-out to 20 subscribers cost 20 stringifications per event).
+ * One event goes to every subscriber as the same frame object: serialise and encode it once,
+ * not once per subscriber, and hand every socket the same bytes (a string would be encoded to
+ * UTF-8 again by each socket's write).
  */
-const notificationLines = new WeakMap<Frame, string>();
-function notificationLine(frame: Frame): string {
+const notificationLines = new WeakMap<Frame, Buffer>();
+function notificationLine(frame: Frame): Buffer {
   let line = notificationLines.get(frame);
   if (line === undefined) {
-    line = JSON.stringify({ jsonrpc: '2.0', method: EVENT_NOTIFICATION, params: frame }) + '\n';
+    line = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: EVENT_NOTIFICATION, params: frame }) + '\n');
     notificationLines.set(frame, line);
   }
   return line;
@@ -136,6 +138,7 @@ class Connection {
     private readonly dispatcher: JSONRPCServer<RequestContext>,
     options: TransportOptions,
     private readonly clients: ClientService | null,
+    private readonly timings: RequestTimings,
   ) {
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
@@ -233,6 +236,8 @@ class Connection {
   }
 
   private handleLine(line: string): void {
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
     let request: unknown;
     try {
       request = JSON.parse(line);
@@ -251,12 +256,18 @@ class Connection {
         this.streams++;
       },
       clients: this.clients,
+      timings: this.timings,
       takeOver: (receive) => after.push(() => this.handOver(receive)),
     };
     this.inFlight++;
     this.dispatch(request, ctx)
       .then((response) => {
         if (response) this.write(JSON.stringify(response) + '\n');
+        // Parse to reply written, the server's own time (a batch is not one method's time).
+        if (!Array.isArray(request)) {
+          const cpu = process.cpuUsage(cpuStart);
+          this.timings.record((request as { method?: unknown } | null)?.method, performance.now() - start, (cpu.user + cpu.system) / 1000);
+        }
         after.forEach((callback) => callback());
       })
       .catch((error: unknown) => {
@@ -313,7 +324,7 @@ class Connection {
     onDrain: (listener) => this.drainListeners.push(listener),
   };
 
-  private write(data: string): void {
+  private write(data: string | Buffer): void {
     if (this.closed || this.socket.destroyed) return;
     this.socket.write(data);
   }
@@ -343,6 +354,7 @@ const REFUSED_LINGER_MS = 1000;
 export class RpcServer {
   private readonly server: Server;
   private readonly dispatcher = buildDispatcher();
+  private readonly timings = new RequestTimings();
   /** Served connections; they count against `maxConnections`. */
   private readonly connections = new Set<Socket>();
   /** Every open socket, refused ones included, so `close()` can end them all. */
@@ -380,7 +392,7 @@ export class RpcServer {
       return;
     }
     this.connections.add(socket);
-    new Connection(socket, this.core, this.dispatcher, this.options, this.clients);
+    new Connection(socket, this.core, this.dispatcher, this.options, this.clients, this.timings);
   }
 
   /** Stops accepting and destroys every open socket, so shutdown never waits on a client. */

@@ -14,6 +14,7 @@ import { Persistence } from '../persist/session-persistence.js';
 import { stateSessionName } from '../persist/state-files.js';
 import { ClientHub } from '../tui/client-hub.js';
 import { transportOptions } from '../rpc/server.js';
+import { trimWhenIdle } from '../terminal/memory-release.js';
 
 export interface StartOptions {
   socket?: string;
@@ -70,9 +71,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await core.shutdown();
     throw error;
   });
+  // Gives back the young generation V8 grew for a busy spell, once the server is idle again.
+  const idleTrim = trimWhenIdle();
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      idleTrim.dispose();
       // Attached clients hear why before their connections close (they exit 1 and say so).
       clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();

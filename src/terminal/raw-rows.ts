@@ -22,7 +22,8 @@ type Combined = CoreBufferLine['_combined'] | undefined;
 type Extended = CoreBufferLine['_extendedAttrs'] | undefined;
 
 export class RawRows {
-  private words = new Uint32Array(FIRST_WORDS);
+  /** Allocated on the first row: most panes sit idle and never scroll a row out (16 KB each). */
+  private words = NO_WORDS;
   /** Per slot: first word, cells stored, the row's length, wrapped flag. */
   private start = new Int32Array(FIRST_SLOTS);
   private stored = new Uint32Array(FIRST_SLOTS);
@@ -169,7 +170,7 @@ export class RawRows {
   private growWords(need: number): void {
     let total = need;
     for (let i = 0; i < this.count; i++) total += this.stored[(this.head + i) % this.start.length]! * WORDS_PER_CELL;
-    const words = new Uint32Array(Math.max(this.words.length * 2, total * 2));
+    const words = new Uint32Array(Math.max(FIRST_WORDS, this.words.length * 2, total * 2));
     let at = 0;
     for (let i = 0; i < this.count; i++) {
       const slot = (this.head + i) % this.start.length;

@@ -94,6 +94,7 @@ describe('the gate closed (real server, real bash)', () => {
       'system.ping': async () => ({}),
       'system.identify': async () => ({}),
       'system.capabilities': async () => ({}),
+      'system.stats': async () => ({}),
       'fleet.list': async () => ({}),
       'surface.list': async () => ({}),
       'surface.status': async () => ({ target: pane }),

@@ -156,6 +156,9 @@ describe('transport limits and bad input', () => {
     const slow = await server.connect();
     await slow.call('events.subscribe', { types: ['pane.renamed'] });
     slow.socket.pause();
+    // A live subscriber alongside: it must get every event, with no drop.
+    const live = await server.connect();
+    await live.call('events.subscribe', { types: ['pane.renamed'] });
     const actor = await server.connect();
     const created = await actor.call('workspace.create', { cwd: server.home });
     const pane = created.root_pane.pane_id;
@@ -165,6 +168,10 @@ describe('transport limits and bad input', () => {
     await actor.next((m) => m.id === 'r5999', 30_000);
     // The actor was never held up by the stalled subscriber.
     expect(Date.now() - started).toBeLessThan(20_000);
+    const lastLive = await live.next((m) => m.method === 'events.event' && m.params.name === 'n5999', 30_000);
+    expect(lastLive.params.type).toBe('pane.renamed');
+    expect(await live.next((m) => m.method === 'events.event' && m.params.type === 'dropped', 200).catch(() => null)).toBeNull();
+    live.close();
     slow.socket.resume();
     const dropped = await slow.next((m) => m.method === 'events.event' && m.params.type === 'dropped', 30_000);
     expect(dropped.params.count).toBeGreaterThan(0);
@@ -174,6 +181,33 @@ describe('transport limits and bad input', () => {
     expect(later.params.type).toBe('pane.renamed');
     slow.close();
     actor.close();
+  });
+
+  it('system.stats: server-side time per method, event fan-out time, subscribers and memory', async () => {
+    const client = await server.connect();
+    const watcher = await server.connect();
+    await watcher.call('events.subscribe', { types: ['pane.renamed'] });
+    const { root_pane } = await client.call('workspace.create', { cwd: server.home, focus: false });
+    const before = await client.call('system.stats');
+    for (let i = 0; i < 5; i++) await client.call('surface.status', { target: root_pane.pane_id });
+    await client.call('pane.rename', { pane_id: root_pane.pane_id, name: 'stats' });
+    await watcher.next((m) => m.method === 'events.event' && m.params.name === 'stats');
+    // A made-up method is answered with an error and never becomes a key of the table.
+    expect((await client.request('no.such_method', {})).error.data.code).toBe('method_not_found');
+    const stats = await client.call('system.stats');
+    const status = stats.requests['surface.status'];
+    expect(status.count - (before.requests['surface.status']?.count ?? 0)).toBe(5);
+    expect(status.p50_ms).toBeGreaterThan(0);
+    expect(status.p95_ms).toBeGreaterThanOrEqual(status.p50_ms);
+    expect(status.max_ms).toBeGreaterThanOrEqual(status.p95_ms);
+    expect(status.cpu_p95_ms).toBeGreaterThanOrEqual(status.cpu_p50_ms);
+    expect(status.cpu_p50_ms).toBeGreaterThanOrEqual(0);
+    expect(stats.requests['no.such_method']).toBeUndefined();
+    expect(stats.events.subscribers).toBeGreaterThanOrEqual(1);
+    expect(stats.events.fan_out.count).toBeGreaterThan(before.events.fan_out.count);
+    expect(stats.memory.rss).toBeGreaterThan(stats.memory.heap_used);
+    watcher.close();
+    client.close();
   });
 
   it('watch prints the subscribed frame then NDJSON events', async () => {

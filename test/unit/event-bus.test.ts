@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventBus, type Frame, type FrameSink } from '../../src/core/event-bus.js';
 
 /** Where a test event happened: surface `id` in workspace w1. */
@@ -77,5 +77,48 @@ describe('EventBus', () => {
     bus.listen((e) => seen.push(e.type));
     bus.emit({ type: 'pane.created', ...paneRef(1), tab: 'w1:t1' });
     expect(seen).toEqual(['pane.created']);
+  });
+
+  describe('heartbeat', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    const heartbeats = (sink: FakeSink) => sink.frames.filter((f) => f.type === 'heartbeat').length;
+
+    it('comes after 15 s without a frame, counted from the last frame sent', () => {
+      vi.useFakeTimers();
+      const bus = new EventBus();
+      const sink = new FakeSink();
+      const subscription = bus.subscribe({}, sink);
+      vi.advanceTimersByTime(10_000);
+      bus.emit({ type: 'pane.created', ...paneRef(1), tab: 'w1:t1' });
+      // 15 s after the start but only 5 s after the frame: not quiet yet.
+      vi.advanceTimersByTime(14_000);
+      expect(heartbeats(sink)).toBe(0);
+      vi.advanceTimersByTime(1_000);
+      expect(heartbeats(sink)).toBe(1);
+      vi.advanceTimersByTime(15_000);
+      expect(heartbeats(sink)).toBe(2);
+      subscription.dispose();
+      vi.advanceTimersByTime(60_000);
+      expect(heartbeats(sink)).toBe(2);
+    });
+
+    it('never jumps ahead of frames queued behind a backed-up sink', () => {
+      vi.useFakeTimers();
+      const bus = new EventBus();
+      const sink = new FakeSink();
+      sink.capacity = 1;
+      bus.subscribe({}, sink);
+      bus.emit({ type: 'pane.created', ...paneRef(1), tab: 'w1:t1' });
+      bus.emit({ type: 'pane.created', ...paneRef(2), tab: 'w1:t1' });
+      vi.advanceTimersByTime(60_000);
+      expect(sink.frames.map((f) => f.type)).toEqual(['pane.created']);
+      sink.release();
+      expect(sink.frames.map((f) => f.type)).toEqual(['pane.created', 'pane.created']);
+      vi.advanceTimersByTime(15_000);
+      expect(sink.frames.map((f) => f.type)).toEqual(['pane.created', 'pane.created', 'heartbeat']);
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
 import type { ClientInfo, HookMethod, MethodName, MethodResults } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
+import type { RequestTimings } from '../request-timings.js';
 import type { Socket } from 'node:net';
 import type { ClientHello } from '../../contract/frame-protocol.js';
 
@@ -28,6 +29,8 @@ export interface RequestContext {
   onClose(callback: () => void): void;
   /** Marks the connection as holding a stream until it closes, so it is never closed as idle. */
   holdStream(): void;
+  /** Server-side request times per method, for `system.stats`. */
+  timings: RequestTimings;
   /** The attached clients, or null on a server that serves none. */
   clients: ClientService | null;
   /**

@@ -13,4 +13,13 @@ export const systemHandlers = {
     socket: core.options.socketPath,
   }),
   'system.capabilities': (_p, { core }) => ({ scripting: core.scripting, methods: [...METHODS] }),
+  'system.stats': (_p, { core, timings }) => {
+    const memory = process.memoryUsage();
+    return {
+      uptime_s: Math.round(process.uptime()),
+      memory: { rss: memory.rss, heap_total: memory.heapTotal, heap_used: memory.heapUsed, external: memory.external, array_buffers: memory.arrayBuffers },
+      requests: timings.summary(),
+      events: { subscribers: core.bus.subscriberCount, fan_out: core.bus.fanOutTimes.summary() },
+    };
+  },
 } satisfies HandlerGroup;
