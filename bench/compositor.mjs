@@ -31,6 +31,16 @@ export async function run({ quick = false } = {}) {
       { name: 'compositor: diffFrame, one cell changed — output', value: mid(diffs, 'oneCellBytes'), unit: 'bytes' },
       { name: `compositor: diffFrame, all cells changed (${size})`, value: round(mid(diffs, 'allChangedUs'), 1), unit: 'µs/frame' },
       { name: 'compositor: diffFrame, all cells changed — output', value: mid(diffs, 'allChangedBytes'), unit: 'bytes' },
+      // The same frame for a client without truecolor: its 24-bit colours mapped to the 256 palette.
+      {
+        name: `compositor: diffFrame, all cells changed, 256-colour client (${size})`,
+        value: round(mid(diffs, 'allChanged256Us'), 1),
+        unit: 'µs/frame',
+        baseline: 'truecolor client',
+        baselineValue: round(mid(diffs, 'allChangedUs'), 1),
+        ratio: round(mid(diffs, 'allChanged256Us') / mid(diffs, 'allChangedUs'), 2),
+      },
+      { name: 'compositor: diffFrame, all cells changed, 256-colour client — output', value: mid(diffs, 'allChanged256Bytes'), unit: 'bytes' },
       { name: 'compositor: keystroke echo render (mark, compose, diff)', value: round(mid(keys, 'renderUs'), 1), unit: 'µs/frame' },
       { name: 'compositor: keystroke echo — output', value: mid(keys, 'bytes'), unit: 'bytes' },
     ];

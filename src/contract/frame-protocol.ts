@@ -141,6 +141,11 @@ export interface ClientHello {
 /** What the client's terminal can do, as far as the client can tell (docs/clients.md). */
 export interface ClientCapabilities {
   truecolor: boolean;
+  /**
+   * Colours the terminal shows: 24-bit (16777216, `truecolor`), the xterm 256 palette, or 16.
+   * The server writes every colour as the nearest this many hold (src/screen/color-depth.ts).
+   */
+  colors: 16 | 256 | 16777216;
   mouse: boolean;
   bracketedPaste: boolean;
   focusEvents: boolean;

@@ -236,6 +236,8 @@ export interface ClientInfo {
   workspace_id: string | null;
   tab_id: string | null;
   term: string;
+  /** Colours its terminal shows, as negotiated at attach: frames to it use no more (docs/clients.md). */
+  colors: 16 | 256 | 16777216;
   attached_at: number;
   idle_ms: number;
 }

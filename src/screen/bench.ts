@@ -16,6 +16,9 @@ export interface DiffBenchmark {
   /** Mean microseconds to diff a frame where every cell changed, and the bytes it produced. */
   allChangedUs: number;
   allChangedBytes: number;
+  /** The same all-changed frame written for a 256-colour terminal (24-bit colours mapped, cached). */
+  allChanged256Us: number;
+  allChanged256Bytes: number;
 }
 
 function styledGrid(cols: number, rows: number, salt: number, clusters: ClusterTable): CellGrid {
@@ -60,5 +63,9 @@ export function benchmarkDiff(iterations = 200): DiffBenchmark {
   const allChangedUs = timeUs(Math.max(1, iterations >> 2), () => {
     allChangedBytes = Buffer.byteLength(diffFrame(before, allChanged, cursor, { shownCursor }));
   });
-  return { cols, rows, oneCellUs, oneCellBytes, allChangedUs, allChangedBytes };
+  let allChanged256Bytes = 0;
+  const allChanged256Us = timeUs(Math.max(1, iterations >> 2), () => {
+    allChanged256Bytes = Buffer.byteLength(diffFrame(before, allChanged, cursor, { shownCursor, colors: 256 }));
+  });
+  return { cols, rows, oneCellUs, oneCellBytes, allChangedUs, allChangedBytes, allChanged256Us, allChanged256Bytes };
 }

@@ -4,6 +4,7 @@ import { CellGrid } from './cell-grid.js';
 import { ClusterTable } from './cluster-table.js';
 import { HIDDEN_CURSOR, type CursorState } from './cursor.js';
 import { diffFrame } from './frame-writer.js';
+import { TRUECOLOR, type ColorDepth } from './color-depth.js';
 import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { sameRect, type Rect } from '../contract/rect.js';
 import { topLineFor, type PaneScreen } from './pane-screen.js';
@@ -50,6 +51,8 @@ export interface CompositorOptions {
   scheduler?: FrameScheduler;
   /** Wrap frames in synchronized output (default true). */
   synchronized?: boolean;
+  /** Colours the terminal shows (default 24-bit); with fewer, frames carry the nearest it has. */
+  colors?: ColorDepth;
 }
 
 export interface CompositorStats {
@@ -128,11 +131,13 @@ export class Compositor {
   private wantedWhileBlocked = false;
   private readonly scheduler: FrameScheduler;
   private readonly synchronized: boolean;
+  private readonly colors: ColorDepth;
 
   constructor(options: CompositorOptions) {
     this.write = options.write;
     this.scheduler = options.scheduler ?? realScheduler;
     this.synchronized = options.synchronized ?? true;
+    this.colors = options.colors ?? TRUECOLOR;
     this.shown = new CellGrid(options.cols, options.rows, this.clusters);
     this.next = new CellGrid(options.cols, options.rows, this.clusters);
     this.dirtyRows = new Uint8Array(options.rows).fill(1);
@@ -367,6 +372,7 @@ export class Compositor {
         shownCursor: this.shownCursor,
         rows: this.dirtyRows,
         synchronized: this.synchronized,
+        colors: this.colors,
       });
     for (let y = 0; y < this.rows; y++) if (full || this.dirtyRows[y]) this.shown.copyRowFrom(this.next, y);
     this.dirtyRows.fill(0);

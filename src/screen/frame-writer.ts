@@ -3,6 +3,7 @@ import type { CellGrid } from './cell-grid.js';
 import { hasStableWidth } from './char-width.js';
 import { decscusrParam, type CursorState } from './cursor.js';
 import { sgrTransition } from './sgr.js';
+import { TRUECOLOR, colorMapperFor, type ColorDepth, type ColorMapper } from './color-depth.js';
 
 /** Escape sequences the writer emits, named once. */
 export const SEQ = {
@@ -31,6 +32,8 @@ export interface DiffOptions {
   rows?: Uint8Array;
   /** Wrap the frame in synchronized-output mode 2026 (default true). */
   synchronized?: boolean;
+  /** Colours the terminal shows (default 24-bit); fewer → each colour written as the nearest it has. */
+  colors?: ColorDepth;
 }
 
 /** Builds one frame's bytes while tracking where the terminal's cursor and pen are. */
@@ -44,7 +47,11 @@ class FrameEncoder {
   private bg: number = COLOR_MODE.default;
   private attrs = 0;
 
-  constructor(private readonly grid: CellGrid) {}
+  /** `map`: how colours are written for a terminal with fewer of them (null: as they are). */
+  constructor(
+    private readonly grid: CellGrid,
+    private readonly map: ColorMapper | null = null,
+  ) {}
 
   moveTo(x: number, y: number): void {
     if (this.cx === x && this.cy === y) return;
@@ -107,7 +114,11 @@ class FrameEncoder {
     const flags = g.flags[i];
     const attrs = flags & FLAGS.attrMask;
     if (g.fg[i] !== this.fg || g.bg[i] !== this.bg || attrs !== this.attrs) {
-      this.out += sgrTransition(this.fg, this.bg, this.attrs, g.fg[i], g.bg[i], attrs);
+      // The pen is tracked in the grid's colours; only what is written is mapped.
+      const map = this.map;
+      this.out += map === null
+        ? sgrTransition(this.fg, this.bg, this.attrs, g.fg[i], g.bg[i], attrs)
+        : sgrTransition(map(this.fg), map(this.bg), this.attrs, map(g.fg[i]), map(g.bg[i]), attrs);
       this.fg = g.fg[i];
       this.bg = g.bg[i];
       this.attrs = attrs;
@@ -149,7 +160,7 @@ export function diffFrame(previous: CellGrid, next: CellGrid, cursor: CursorStat
   const shown = full ? null : (options.shownCursor ?? null);
   const rowFilter = full ? undefined : options.rows;
   const { cols, rows } = next;
-  const enc = new FrameEncoder(next);
+  const enc = new FrameEncoder(next, colorMapperFor(options.colors ?? TRUECOLOR));
   if (full) {
     enc.out = SEQ.fullRedraw;
     enc.cx = 0;

@@ -302,6 +302,11 @@ export class PaneTerminal implements PaneView {
     return this.xterm.modes.bracketedPasteMode;
   }
 
+  /** The application asked to be told when it gains or loses focus (DECSET 1004). */
+  get sendFocusMode(): boolean {
+    return this.xterm.modes.sendFocusMode;
+  }
+
   /** The application asked for SS3 cursor keys (DECCKM). */
   get applicationCursorKeys(): boolean {
     return this.xterm.modes.applicationCursorKeysMode;

@@ -59,6 +59,8 @@ export interface PaneView extends PaneScreen {
   readonly progress: Progress | null;
   /** The application asked for bracketed paste (DECSET 2004). */
   readonly bracketedPasteMode: boolean;
+  /** The application asked to be told when it gains or loses focus (DECSET 1004). */
+  readonly sendFocusMode: boolean;
   /** The application asked for SS3 cursor keys (DECCKM). */
   readonly applicationCursorKeys: boolean;
   /** Which mouse events the application wants reported. */

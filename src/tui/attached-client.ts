@@ -15,6 +15,11 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
 import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello } from '../contract/frame-protocol.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
+import { clientCoreView, type ClientPlace } from './client-view.js';
+
+/** The terminal's focus-out report (DECSET 1004), as one input message. */
+const FOCUS_OUT = Buffer.from('\x1b[O');
+const isFocusOut = (payload: Buffer): boolean => payload.equals(FOCUS_OUT);
 
 /** More unsent bytes than this and the compositor holds frames (the next one carries the latest screen). */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -37,6 +42,8 @@ export interface AttachedClientOptions {
   onGone(client: AttachedClient): void;
   /** The session's last workspace closed. */
   onEmpty(): void;
+  /** What this client shows, or its terminal's focus, may have changed. */
+  onViewChanged(): void;
 }
 
 export class AttachedClient {
@@ -49,12 +56,12 @@ export class AttachedClient {
   readonly controller: TuiController;
   /**
    * The core as this client sees it: the same core, except that while another client is
-   * active it shows the workspace this client was on (`savedWorkspace`). Every action comes
-   * with input, which makes its client active first, so actions always act on the real focus.
+   * active it shows the workspace and tab this client was on (`savedPlace`). Every action
+   * comes with input, which makes its client active first, so actions act on the real focus.
    */
   readonly view: CorralCore;
-  /** The workspace this client shows while another client is active. */
-  savedWorkspace: string | null = null;
+  /** The workspace and tab this client shows while another client is active. */
+  savedPlace: ClientPlace | null = null;
   private readonly compositor: Compositor;
   private readonly socket: Socket;
   private readonly reader = new MessageReader();
@@ -68,13 +75,14 @@ export class AttachedClient {
     this.socket = options.socket;
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
-    this.view = this.viewOf(options.core);
+    this.view = clientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace));
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,
       rows: this.rows,
       write: (bytes) => this.send(MSG.output, bytes),
       synchronized: caps.synchronizedOutput,
+      colors: caps.colors,
     });
     this.socket.on('drain', () => this.compositor.outputDrained());
     this.controller = new TuiController({
@@ -88,25 +96,14 @@ export class AttachedClient {
       startupMessage: options.startupMessage,
       notifier: options.notifier,
       writeTerminal: caps.notifications ? (bytes) => void this.send(MSG.output, bytes) : undefined,
+      clipboard: caps.osc52,
+      onViewReported: () => options.onViewChanged(),
+      onDeferredInput: () => options.onActive(this),
       ownsLayout: () => options.isActive(this),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('close', () => options.onGone(this));
     this.socket.on('error', () => this.socket.destroy());
-  }
-
-  /** `core` with its model's focused workspace read per client (see `view`). */
-  private viewOf(core: CorralCore): CorralCore {
-    const model = new Proxy(core.model, {
-      get: (target, key, receiver) => {
-        if (key === 'focusedWorkspace' && !this.options.isActive(this)) {
-          const saved = this.savedWorkspace;
-          if (saved !== null && target.workspaces.has(saved)) return saved;
-        }
-        return Reflect.get(target, key, receiver);
-      },
-    });
-    return new Proxy(core, { get: (target, key, receiver) => (key === 'model' ? model : Reflect.get(target, key, receiver)) });
   }
 
   private onData(chunk: Buffer): void {
@@ -131,8 +128,12 @@ export class AttachedClient {
   private onMessage(type: number, payload: Buffer): void {
     switch (type) {
       case MSG.input: {
-        this.lastActive = Date.now();
-        this.options.onActive(this);
+        // A focus-out report alone is the user leaving this terminal, not using it: it does not
+        // make this client the active one (the terminal they went to may not report focus).
+        if (!isFocusOut(payload)) {
+          this.lastActive = Date.now();
+          this.options.onActive(this);
+        }
         const text = this.decoder.write(payload);
         if (text !== '') this.controller.handleInput(text);
         return;

@@ -73,7 +73,8 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
     id,
     label: shown(model.tab(id).label),
     index: i + 1,
-    focused: focusedWorkspace!.focusedTab === id,
+    // Asked of the model, not read from the record: a client's own tab (src/tui/client-view.ts).
+    focused: model.isTabFocused(model.tab(id)),
     badge: tabRollup(core, model.tab(id)),
   }));
   const frames: PaneFrame[] = visibleFrames(core, geometry).map(({ paneId, rect }) => {

@@ -12,6 +12,8 @@ import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
+import { currentPlace, resolvePlace } from './client-view.js';
+import { PaneFocusReports } from './pane-focus-reports.js';
 import type { ChromeRenderer } from './controller.js';
 
 
@@ -50,6 +52,7 @@ export class ClientHub {
   private renderers: Promise<() => ChromeRenderer> | null = null;
   /** The client whose size the tabs are laid out for. */
   private active: AttachedClient | null = null;
+  private readonly focusReports: PaneFocusReports;
 
   /** A config error and the saved session's problems, for the status line of a client attaching. */
   private startupMessage(): { text: string; error: boolean } | null {
@@ -57,7 +60,9 @@ export class ClientHub {
     return problems.length === 0 ? null : { text: problems.join('; '), error: true };
   }
 
-  constructor(private readonly options: ClientHubOptions) {}
+  constructor(private readonly options: ClientHubOptions) {
+    this.focusReports = new PaneFocusReports(options.core);
+  }
 
   get size(): number {
     return this.clients.size;
@@ -111,6 +116,7 @@ export class ClientHub {
       onDetach: (c) => this.drop(c, 0, DETACH_NOTE),
       onGone: (c) => this.drop(c, null, ''),
       onEmpty: () => this.options.onEmpty(),
+      onViewChanged: () => this.reportPaneFocus(),
     });
     this.clients.set(id, client);
     this.makeActive(client);
@@ -118,18 +124,18 @@ export class ClientHub {
   }
 
   /**
-   * Input (or a resize) came from `client`: the session's focus becomes the workspace it
-   * shows, the one active before keeps showing its own, and tabs are laid out for its size
-   * (SPEC §1: the others see that layout clipped or padded).
+   * Input (or a resize) came from `client`: the session's focus moves to the workspace and
+   * tab it shows, the one active before keeps showing its own, and tabs are laid out for its
+   * size (SPEC §1: the others see that layout clipped or padded).
    */
   private makeActive(client: AttachedClient): void {
     if (this.active === client) return;
     const core = this.options.core;
     const previous = this.active;
-    if (previous) previous.savedWorkspace = core.model.focusedWorkspace;
+    if (previous) previous.savedPlace = currentPlace(core.model);
     this.active = client;
-    const wanted = client.savedWorkspace;
-    if (wanted !== null && wanted !== core.model.focusedWorkspace && core.model.workspaces.has(wanted)) core.focusWorkspace(wanted);
+    const wanted = resolvePlace(core.model, client.savedPlace);
+    if (wanted !== null && !core.model.isTabFocused(core.model.tab(wanted.tab))) core.focusTab(wanted.tab);
     // The active client first: its controller sets the viewport; the others then draw that layout.
     client.controller.resize(client.cols, client.rows);
     for (const other of this.clients.values()) if (other !== client) other.controller.resize(other.cols, other.rows);
@@ -145,7 +151,22 @@ export class ClientHub {
       const next = this.mostRecent();
       if (next) this.makeActive(next);
     }
+    this.reportPaneFocus();
     this.options.core.bus.emit({ type: 'client.detached', client_id: client.id });
+  }
+
+  /**
+   * The panes that have focus: each client's focused pane, while its terminal has focus (a
+   * terminal that cannot report focus counts as focused). Their apps hear of each change.
+   */
+  private reportPaneFocus(): void {
+    const focused = new Set<number>();
+    for (const client of this.clients.values()) {
+      if (!client.controller.terminalFocused) continue;
+      const pane = client.view.model.focusedPane();
+      if (pane) focused.add(pane.surfaceId);
+    }
+    this.focusReports.update(focused);
   }
 
   private mostRecent(): AttachedClient | null {
@@ -168,6 +189,7 @@ export class ClientHub {
         workspace_id: focus?.workspaceId ?? null,
         tab_id: focus?.tabId ?? null,
         term: client.hello.term,
+        colors: client.hello.capabilities.colors,
         attached_at: client.attachedAt,
         idle_ms: now - client.lastActive,
       };

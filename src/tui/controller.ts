@@ -52,6 +52,12 @@ export interface ControllerOptions {
   notifier?: Notifier;
   /** Writes bytes straight to the outer terminal between frames (notifications, the bell). */
   writeTerminal?: (bytes: string) => void;
+  /** Whether the outer terminal takes OSC 52 clipboard writes (default true). */
+  clipboard?: boolean;
+  /** What this TUI shows or its terminal's focus changed (after the core has been told). */
+  onViewReported?: () => void;
+  /** Input held back by the escape timeout is about to act (a client becomes the active one first). */
+  onDeferredInput?: () => void;
   /**
    * Whether this controller's size decides how tabs are laid out (default: always). With
    * several clients only the most recently active one does; the others show that layout.
@@ -128,6 +134,7 @@ export class TuiController {
       compositor: this.compositor,
       flash: (text, error) => this.flash(text, error),
       onChange: () => this.onCopyModeChange(),
+      clipboard: options.clipboard,
     });
     this.ownNotifier = !options.notifier;
     this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
@@ -160,6 +167,8 @@ export class TuiController {
     if (this.parser.hasPending) {
       this.escapeTimer = setTimeout(() => {
         this.escapeTimer = null;
+        // Input held back (a lone ESC) acts now: for this TUI, whichever client typed meanwhile.
+        this.options.onDeferredInput?.();
         for (const event of this.parser.flush()) this.handleEvent(event);
       }, TUNING.escapeTimeMs);
     }
@@ -636,6 +645,7 @@ export class TuiController {
     for (const frame of visibleFrames(this.core, this.geometry)) visible.add(frame.surfaceId);
     this.core.setClientView({ focused: this.terminalFocused, visibleSurfaces: visible }, this);
     this.notifier.viewChanged();
+    this.options.onViewReported?.();
   }
 
   /** Renders the chrome offscreen and hands it to the compositor. */

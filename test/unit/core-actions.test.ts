@@ -10,7 +10,7 @@ import { CorralCore, HEADLESS_VIEWPORT } from '../../src/core/corral-core.js';
 import { defaultConfig } from '../../src/config/schema.js';
 import { CorralError, type CorralEvent } from '../../src/contract/protocol.js';
 import { leaves } from '../../src/session/layout.js';
-import { FakeClock, fakePanes, FakeProcessTable } from './support/fakes.js';
+import { unitCore } from './support/unit-core.js';
 
 const cores: CorralCore[] = [];
 
@@ -19,25 +19,14 @@ afterEach(async () => {
 });
 
 function makeCore(config: Partial<ReturnType<typeof defaultConfig>> = {}) {
-  const panes = fakePanes();
-  const clock = new FakeClock();
-  const core = new CorralCore({
-    config: { ...defaultConfig({}), shell: '/bin/sh', scrollback_lines: 100, ...config },
-    scripting: false,
-    socketPath: '/tmp/corral-unit.sock',
-    launcherDir: null,
-    baseEnv: { PATH: process.env.PATH, HOME: '/home/user' },
-    agentRules: new Map(),
-    panes: panes.factory,
-    clock,
-    processes: new FakeProcessTable(),
-  });
+  const made = unitCore(config);
+  const core = made.core;
   cores.push(core);
   const events: CorralEvent[] = [];
   core.listen((event) => events.push(event));
   /** The events since the last call, as `type target` strings. */
   const take = (): string[] => events.splice(0).map(describeEvent);
-  return { core, clock, events, take, ...panes };
+  return { ...made, events, take };
 }
 
 function describeEvent(event: CorralEvent): string {

@@ -1,9 +1,10 @@
 /** The attached client's binary framing (src/contract/frame-protocol.ts, docs/clients.md). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/contract/frame-protocol.js';
 import { matchClientArgs } from '../../src/client/client-main.js';
 import { detectCapabilities } from '../../src/client/capabilities.js';
+import { parseHello } from '../../src/rpc/handlers/clients.js';
 
 describe('MessageReader', () => {
   it('gives back every message whatever the chunking (property)', () => {
@@ -63,7 +64,16 @@ describe('the client entry', () => {
 
   it("reads the terminal's capabilities from the client's own environment", () => {
     expect(detectCapabilities({ TERM: 'xterm-256color', COLORTERM: 'truecolor' })).toMatchObject({ truecolor: true, mouse: true, synchronizedOutput: true });
-    expect(detectCapabilities({ TERM: 'xterm-256color' }).truecolor).toBe(false);
-    expect(detectCapabilities({ TERM: 'linux' })).toMatchObject({ mouse: false, osc52: false, notifications: false });
+    expect(detectCapabilities({ TERM: 'xterm-256color' })).toMatchObject({ truecolor: false, colors: 256 });
+    expect(detectCapabilities({ TERM: 'linux' })).toMatchObject({ mouse: false, osc52: false, notifications: false, colors: 16 });
+  });
+
+  it('takes the colour depth from the hello, refuses one it does not know, and reads an older hello by truecolor', () => {
+    const hello = (capabilities: object) => parseHello({ protocol: CLIENT_PROTOCOL_VERSION, cols: 80, rows: 24, capabilities });
+    expect(hello({ truecolor: false, colors: 16 }).capabilities).toMatchObject({ truecolor: false, colors: 16 });
+    expect(hello({ truecolor: false }).capabilities.colors).toBe(256);
+    expect(hello({}).capabilities).toMatchObject({ truecolor: true, colors: 16777216 });
+    expect(() => hello({ colors: 88 })).toThrow(/capabilities.colors/);
+    expect(() => hello({ colors: '256' })).toThrow(/capabilities.colors/);
   });
 });

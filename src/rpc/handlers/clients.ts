@@ -20,14 +20,24 @@ function helloInt(p: Params, name: string): number {
   return value;
 }
 
-const CAPABILITIES: readonly (keyof ClientCapabilities)[] = ['truecolor', 'mouse', 'bracketedPaste', 'focusEvents', 'osc52', 'synchronizedOutput', 'notifications'];
+const CAPABILITIES = ['truecolor', 'mouse', 'bracketedPaste', 'focusEvents', 'osc52', 'synchronizedOutput', 'notifications'] as const;
+const COLOR_DEPTHS: readonly ClientCapabilities['colors'][] = [16, 256, 16777216];
+
+/** The colours the client's terminal shows; absent (an older client): as its `truecolor` says. */
+function helloColors(value: unknown, truecolor: boolean): ClientCapabilities['colors'] {
+  if (value === undefined) return truecolor ? 16777216 : 256;
+  if (!COLOR_DEPTHS.includes(value as ClientCapabilities['colors'])) throw new CorralError('invalid_params', `capabilities.colors must be one of ${COLOR_DEPTHS.join(', ')}`);
+  return value as ClientCapabilities['colors'];
+}
 
 /** The hello as sent, checked: a bad one is refused, never half-used. */
 export function parseHello(p: Params): ClientHello {
   const protocol = p.protocol ?? CLIENT_PROTOCOL_VERSION;
   if (typeof protocol !== 'number') throw new CorralError('invalid_params', 'protocol must be a number');
   const caps = (typeof p.capabilities === 'object' && p.capabilities !== null ? p.capabilities : {}) as Record<string, unknown>;
-  const capabilities = Object.fromEntries(CAPABILITIES.map((name) => [name, caps[name] === undefined ? true : caps[name] === true])) as unknown as ClientCapabilities;
+  const flags = Object.fromEntries(CAPABILITIES.map((name) => [name, caps[name] === undefined ? true : caps[name] === true])) as Omit<ClientCapabilities, 'colors'>;
+  const colors = helloColors(caps.colors, flags.truecolor);
+  const capabilities: ClientCapabilities = { ...flags, truecolor: colors === 16777216, colors };
   return {
     protocol,
     cols: clampSize(helloInt(p, 'cols')),

@@ -57,6 +57,8 @@ export interface CopyModesOptions {
   flash: (text: string, error: boolean) => void;
   /** Copy mode started or ended in a pane (the frame's label changes). */
   onChange: () => void;
+  /** Whether the outer terminal takes OSC 52 (default true); without it copies stay in corral's buffer. */
+  clipboard?: boolean;
 }
 
 const layerId = (paneId: string): string => `copy:${paneId}`;
@@ -241,12 +243,15 @@ export class CopyModes {
   private copy(text: string): void {
     if (text === '') return;
     this.buffer = text;
-    const sequence = osc52(text);
+    const sequence = this.options.clipboard === false ? null : osc52(text);
+    const count = [...text].length;
     if (sequence) {
       this.options.compositor.writeControl(sequence);
-      this.options.flash(`copied ${[...text].length} characters`, false);
+      this.options.flash(`copied ${count} characters`, false);
+    } else if (this.options.clipboard === false) {
+      this.options.flash(`copied ${count} characters to corral's buffer (no OSC 52 clipboard here)`, false);
     } else {
-      this.options.flash(`copied ${[...text].length} characters to corral's buffer (too long for the terminal clipboard)`, false);
+      this.options.flash(`copied ${count} characters to corral's buffer (too long for the terminal clipboard)`, false);
     }
   }
 
