@@ -11,6 +11,7 @@ import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { installAsciiPrint } from './ascii-print.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter } from './emitter.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -176,6 +177,8 @@ export class PaneTerminal implements PaneView {
     this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
+    // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
+    installAsciiPrint(this.xterm);
     this.lines = new Scrollback(this.xterm, scrollback);
     this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
     guardParser(this.xterm, () => {
