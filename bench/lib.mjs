@@ -75,7 +75,7 @@ export function timeSpawn(file, args, { env = process.env, timeoutMs = 60_000, c
 
 /** Runs the corral CLI; throws on a non-zero exit unless allowFail. */
 export async function corral(server, args, { timeoutMs = 60_000, allowFail = false } = {}) {
-  const r = await timeSpawn(process.execPath, [BIN, ...args], { env: server.env, timeoutMs });
+  const r = await timeSpawn(process.execPath, [server.bin ?? BIN, ...args], { env: server.env, timeoutMs });
   if (r.code !== 0 && !allowFail) throw new Error(`corral ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
   return r;
 }
@@ -101,9 +101,13 @@ function sandboxEnv(dir) {
   };
 }
 
-/** A `corral server --scripting` in a temporary HOME and runtime dir. */
+/**
+ * A `corral server --scripting` in a temporary HOME and runtime dir. `bin`: another build's
+ * `bin/corral.cjs`, for A/B runs of two builds (bench/ab-throughput.mjs).
+ */
 export class CorralServer {
-  constructor({ nodeArgs = [] } = {}) {
+  constructor({ nodeArgs = [], bin = BIN } = {}) {
+    this.bin = bin;
     this.dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
     this.env = sandboxEnv(this.dir);
     this.nodeArgs = nodeArgs;
@@ -112,7 +116,7 @@ export class CorralServer {
   }
 
   async start(timeoutMs = 15_000) {
-    const child = spawn(process.execPath, [...this.nodeArgs, BIN, 'server', '--scripting'], {
+    const child = spawn(process.execPath, [...this.nodeArgs, this.bin, 'server', '--scripting'], {
       env: this.env,
       cwd: this.dir,
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -7,7 +7,13 @@
  *    `persist = false`. Measured on both, interleaved:
  *    - echo: a character typed into the quiet pane (`pane.send_text`) → its `surface_changed`
  *      event, p50/p95 over N keystrokes, 60 ms apart;
- *    - flood: `cat` of a big file in that pane until its end marker (MB/s).
+ *    - flood: `cat` of a big file in that pane until its end marker (MB/s);
+ *    both in alternating order (on, off, off, on, …), so load from elsewhere hits both alike.
+ *    BENCH_PERSIST_FLOOD_DEFER_MS=0 makes the saving server save a flooding pane in mid-flood
+ *    too (by default it waits for a pause, ≤ 10 s: see session-saver.ts).
+ *    Then memory: every pane of both servers prints 10,000 more coloured lines (a full
+ *    scrollback), and both servers' RSS is sampled every 5 s for 40 s after; the last sample
+ *    counts (the saving one has saved every pane meanwhile).
  * 2. The state write per structural change: the `ms` of each `session.saved` after a
  *    `pane.rename` (model → JSON → temp file → fsync → rename → fsync of the directory).
  * 3. Bytes on disk per pane (state file share + compressed scrollback).
@@ -45,6 +51,20 @@ function prepare(server, { persist }) {
   writeFileSync(join(server.env.HOME, '.bashrc'), `PS1='${PROMPT} '\n`);
   if (!persist) writeFileSync(join(server.env.HOME, '.config', 'corral', 'config.toml'), 'persist = false\n');
   server.env.CORRAL_PERSIST_SCROLLBACK_MS = '500';
+  if (process.env.BENCH_PERSIST_FLOOD_DEFER_MS !== undefined) server.env.CORRAL_PERSIST_FLOOD_DEFER_MS = process.env.BENCH_PERSIST_FLOOD_DEFER_MS;
+}
+
+function rssMB(pid) {
+  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+}
+
+/** Every pane prints 10,000 coloured lines (a full scrollback); resolves once all are done. */
+async function fillScrollback(side) {
+  writeFileSync(join(side.server.env.HOME, 'stop-ticks'), '');
+  for (const pane of side.panes.slice(1)) await waitOutput(side.rpc, pane, 'TICKS-over');
+  const awk = `awk 'BEGIN{for(i=1;i<=10000;i++) printf "\\033[3%dmline %d\\033[0m of a full scrollback, plain text after it\\n", i%8, i}'; printf '%s-%s\\n' FULL done`;
+  for (const pane of side.panes) await side.rpc.request('pane.run', { pane_id: pane, command: awk });
+  for (const pane of side.panes) await waitOutput(side.rpc, pane, 'FULL-done', 600_000);
 }
 
 async function waitOutput(rpc, pane, regex, timeoutMs = 60_000) {
@@ -72,7 +92,8 @@ async function populate(rpc, server) {
   // The others stay busy: each save pass has 19 changed panes to read, compress and write.
   for (const pane of panes.slice(1)) {
     // `read -t` times out without a fork: a tick costs the shell a line, not a process.
-    await rpc.request('pane.run', { pane_id: pane, command: `while :; do echo "tick $RANDOM"; read -r -t 0.5 _; done` });
+    // It ends when ~/stop-ticks appears (a ctrl+c may land while `read` takes typed input as data).
+    await rpc.request('pane.run', { pane_id: pane, command: `while [ ! -e ~/stop-ticks ]; do echo "tick $RANDOM"; read -r -t 0.5 _; done; printf '%s-%s\\n' TICKS over` });
   }
   return panes;
 }
@@ -121,7 +142,7 @@ async function restart(server) {
 
 async function measure({ quick = false } = {}) {
   const keystrokes = quick ? 40 : 200;
-  const floods = quick ? 1 : 3;
+  const floods = quick ? 2 : 4;
   const megabytes = quick ? 5 : 20;
   const dataDir = mkdtempSync(join(tmpdir(), 'corral-bench-persist-'));
   const on = new CorralServer();
@@ -146,8 +167,8 @@ async function measure({ quick = false } = {}) {
     // Interleaved, so background load on the machine hits both alike.
     const say = (text) => process.stderr.write(`persist bench: ${text}\n`);
     say('populated');
-    for (let round_ = 0; round_ < 2; round_++) {
-      for (const side of round_ % 2 ? [...sides].reverse() : sides) side.echo.push(...(await echoLatencies(side.rpc, side.pane, keystrokes / 2)));
+    for (let round_ = 0; round_ < 4; round_++) {
+      for (const side of round_ % 2 ? [...sides].reverse() : sides) side.echo.push(...(await echoLatencies(side.rpc, side.pane, keystrokes / 4)));
     }
     say('echo measured');
     for (let i = 0; i < floods; i++) {
@@ -155,6 +176,18 @@ async function measure({ quick = false } = {}) {
     }
 
     say('flood measured');
+    for (const side of sides) await fillScrollback(side);
+    // Both sampled together every 5 s for 40 s, the last one reported: an idle server's RSS
+    // moves only when a collection runs (memory-release.ts), so an early sample says more
+    // about the collector's timing than about what is kept.
+    const samples = [];
+    for (let i = 0; i < 8; i++) {
+      await sleep(5000);
+      samples.push({ on: rssMB(on.pid), off: rssMB(off.pid) });
+    }
+    say(`rss samples on/off: ${samples.map((x) => `${round(x.on, 0)}/${round(x.off, 0)}`).join(' ')}`);
+    const rss = samples.at(-1);
+    say(`rss on ${round(rss.on)} MB, off ${round(rss.off)} MB`);
     // State write cost per structural change (persistence on).
     const onSide = sides[0];
     const writes = [];
@@ -199,6 +232,7 @@ async function measure({ quick = false } = {}) {
       lines_per_pane: LINES,
       echo_ms: { persist_on: echoOn, persist_off: echoOff, p95_ratio_on_off: round(echoOn.p95 / echoOff.p95) },
       flood_mb_per_s: { persist_on: mbps(sides[0]), persist_off: mbps(sides[1]), ratio_on_off: round(mbps(sides[0]) / mbps(sides[1])) },
+      rss_mb_full_scrollback: { persist_on: round(rss.on), persist_off: round(rss.off), ratio_on_off: round(rss.on / rss.off) },
       state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(Math.max(...writes)) },
       state_build_ms_on_event_loop: { p50: round(median(builds)), p95: round(percentile(builds, 95)) },
       bytes_on_disk: { state_file: stateBytes, scrollback_total: scrollbackBytes, per_pane: Math.round((stateBytes + scrollbackBytes) / PANES) },
@@ -223,6 +257,7 @@ export async function run(opts) {
     { name: 'persist: keystroke echo p50, saving on', value: r.echo_ms.persist_on.p50, unit: 'ms', baseline: off, baselineValue: r.echo_ms.persist_off.p50, ratio: ratio(r.echo_ms.persist_on.p50, r.echo_ms.persist_off.p50) },
     { name: 'persist: keystroke echo p95, saving on', value: r.echo_ms.persist_on.p95, unit: 'ms', baseline: off, baselineValue: r.echo_ms.persist_off.p95, ratio: r.echo_ms.p95_ratio_on_off, target: '≈ 1×' },
     { name: 'persist: flood throughput, saving on', value: r.flood_mb_per_s.persist_on, unit: 'MB/s', baseline: off, baselineValue: r.flood_mb_per_s.persist_off, ratio: r.flood_mb_per_s.ratio_on_off, target: '≈ 1×' },
+    { name: `persist: server RSS, ${r.panes} panes × 10k lines, saving on`, value: r.rss_mb_full_scrollback.persist_on, unit: 'MB', baseline: off, baselineValue: r.rss_mb_full_scrollback.persist_off, ratio: r.rss_mb_full_scrollback.ratio_on_off, target: '≈ 1×' },
     { name: 'persist: state write per structural change (p50, async fsyncs included)', value: r.state_write_ms_per_change.p50, unit: 'ms' },
     { name: 'persist: of which on the event loop (p50)', value: r.state_build_ms_on_event_loop.p50, unit: 'ms' },
     { name: 'persist: bytes on disk per pane (state + compressed scrollback)', value: r.bytes_on_disk.per_pane, unit: 'B' },

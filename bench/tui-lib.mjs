@@ -195,11 +195,16 @@ export class OuterTerminal {
 
 /** The corral TUI — an attached client and its background server — in an outer terminal, in its own sandbox. */
 export class CorralTui {
-  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd } = {}) {
-    this.sandbox = makeSandbox('corral-tui-bench-');
+  /**
+   * `sandbox`: one from `makeSandbox()` whose server the caller already started (profiling).
+   * `bin`: another build's `bin/corral.cjs` (A/B of two builds; its client starts its own server).
+   */
+  constructor({ cols = 120, rows = 40, screen = true, nodeArgs = [], extraEnv = {}, cwd, sandbox, bin = BIN } = {}) {
+    this.sandbox = sandbox ?? makeSandbox('corral-tui-bench-');
+    this.bin = bin;
     this.env = { ...this.sandbox.env, CORRAL_SCRIPTING: '1', ...extraEnv };
     const dir = typeof cwd === 'function' ? cwd(this.sandbox) : (cwd ?? this.sandbox.home);
-    this.term = new OuterTerminal(process.execPath, [...nodeArgs, BIN], { cols, rows, env: this.env, cwd: dir, screen });
+    this.term = new OuterTerminal(process.execPath, [...nodeArgs, bin], { cols, rows, env: this.env, cwd: dir, screen });
     this.name = 'corral';
   }
 
@@ -217,7 +222,7 @@ export class CorralTui {
   }
 
   async cli(args, { timeoutMs = 60_000, allowFail = false } = {}) {
-    const r = await timeSpawn(process.execPath, [BIN, ...args], { env: this.env, timeoutMs });
+    const r = await timeSpawn(process.execPath, [this.bin, ...args], { env: this.env, timeoutMs });
     if (r.code !== 0 && !allowFail) throw new Error(`corral ${args.join(' ')} exited ${r.code}: ${r.stderr.trim()}`);
     return r;
   }

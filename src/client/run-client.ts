@@ -15,7 +15,7 @@ import { assertPrivateDir } from '../socket-dir.js';
 import { startBackgroundServer } from '../server/background.js';
 import { enterTerminalMode, type TerminalMode } from '../tui/terminal-mode.js';
 import { detectCapabilities } from './capabilities.js';
-import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, header, message, readExit, resizePayload, type ClientHello } from '../contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, readExit, resizePayload, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
 
 export interface ClientOptions {
   socket?: string;
@@ -167,11 +167,7 @@ function relay(socket: Socket, first: Buffer, mode: TerminalMode): Promise<numbe
       if (!socket.destroyed) socket.write(message(type, payload));
     };
     const onInput = (chunk: Buffer) => {
-      if (socket.destroyed) return;
-      socket.cork();
-      socket.write(header(MSG.input, chunk.length));
-      socket.write(chunk);
-      socket.uncork();
+      if (!socket.destroyed) writeMessage(socket, MSG.input, chunk);
     };
     const reader = new MessageReader();
     const onData = (chunk: Buffer) => {

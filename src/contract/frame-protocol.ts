@@ -6,7 +6,7 @@
  *   type (1 byte) · length (4 bytes, unsigned big-endian) · payload (length bytes)
  *
  * Frame bytes are never JSON-encoded: the server writes a 5-byte header and the frame's own
- * buffer (corked, so one writev per tick), the client writes the payload slice it received
+ * buffer (one writev, at once: `writeMessage`), the client writes the payload slice it received
  * straight to its terminal. Pure module: node builtins only, shared by the thin client and
  * the server.
  */
@@ -41,6 +41,27 @@ export function header(type: number, length: number): Buffer {
   head[0] = type;
   head.writeUInt32BE(length, 1);
   return head;
+}
+
+/** What `writeMessage` needs of a socket (a `net.Socket`, or any Writable). */
+export interface MessageSink {
+  cork(): void;
+  uncork(): void;
+  write(chunk: Buffer): boolean;
+}
+
+/**
+ * Writes one message now: its header and the payload's own buffer (no copy) in one writev,
+ * before this call returns. Never corked past the call — not to the end of the tick: a
+ * keystroke's echo is sent from inside the pty read that carried it, and the rest of that tick
+ * (xterm's parse, the revision listeners, agent detection) took ~0.25 ms of echo latency while
+ * the echo waited in the cork (docs/bench.md, "Echo through an attached client").
+ */
+export function writeMessage(sink: MessageSink, type: number, payload: Buffer): void {
+  sink.cork();
+  sink.write(header(type, payload.length));
+  if (payload.length > 0) sink.write(payload);
+  sink.uncork();
 }
 
 /** One message as a single buffer (for small control messages; frames go as header + payload). */

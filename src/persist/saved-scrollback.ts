@@ -1,24 +1,18 @@
 /**
  * A pane's scrollback as saved with the session: its last N logical lines with SGR colours
- * (read by scrollback-capture.ts through src/terminal/ansi-row.ts), zlib-compressed; and, on
+ * (kept by scrollback-log.ts through src/terminal/ansi-row.ts), gzip-compressed as several
+ * members one after the other (files of the first version are one zlib stream; both read); and, on
  * restore, the text written into the fresh pane's terminal above its new shell — the saved
  * lines, a dim `── restored <date> ──` line and what did not come back.
  */
-import { deflate, inflateSync, constants as zlibConstants } from 'node:zlib';
-import { promisify } from 'node:util';
-
-const deflateAsync = promisify(deflate);
+import { unzipSync, constants as zlibConstants } from 'node:zlib';
 
 /** A saved file inflating past this is not one corral wrote (100k lines of colourful text fit). */
 const MAX_INFLATED_BYTES = 256 * 1024 * 1024;
 
-/** Compresses off the main thread (zlib's pool), so a save never stalls pane output. */
-export function compressScrollback(text: string): Promise<Buffer> {
-  return deflateAsync(Buffer.from(text, 'utf8'), { level: 6 });
-}
-
+/** gzip (every member, in order) or zlib, told apart by their headers. */
 export function decompressScrollback(data: Buffer): string {
-  return inflateSync(data, { maxOutputLength: MAX_INFLATED_BYTES, finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
+  return unzipSync(data, { maxOutputLength: MAX_INFLATED_BYTES, finishFlush: zlibConstants.Z_SYNC_FLUSH }).toString('utf8');
 }
 
 /**

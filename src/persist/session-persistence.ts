@@ -161,10 +161,16 @@ function isLink(path: string): boolean {
 }
 
 /**
- * CORRAL_PERSIST_SCROLLBACK_MS: how often changed scrollback is saved, for bench/persist.mjs
- * only (it saves every 500 ms to measure the worst case); not a user setting.
+ * For bench/persist.mjs only, not user settings: CORRAL_PERSIST_SCROLLBACK_MS, how often
+ * changed scrollback is saved (it saves every 500 ms to measure the worst case), and
+ * CORRAL_PERSIST_FLOOD_DEFER_MS, how long a flooding pane's save may wait (0: it never
+ * waits, to measure saves in mid-flood).
  */
-function timingFromEnv(env: Record<string, string | undefined>): { scrollbackEveryMs?: number } {
-  const ms = Number(env.CORRAL_PERSIST_SCROLLBACK_MS);
-  return Number.isInteger(ms) && ms >= 100 && ms <= 30_000 ? { scrollbackEveryMs: ms } : {};
+function timingFromEnv(env: Record<string, string | undefined>): { scrollbackEveryMs?: number; floodDeferMaxMs?: number } {
+  const every = Number(env.CORRAL_PERSIST_SCROLLBACK_MS);
+  const defer = env.CORRAL_PERSIST_FLOOD_DEFER_MS === undefined ? NaN : Number(env.CORRAL_PERSIST_FLOOD_DEFER_MS);
+  return {
+    ...(Number.isInteger(every) && every >= 100 && every <= 30_000 ? { scrollbackEveryMs: every } : {}),
+    ...(Number.isInteger(defer) && defer >= 0 && defer <= 20_000 ? { floodDeferMaxMs: defer } : {}),
+  };
 }

@@ -3,10 +3,12 @@
  * - the structure (`<session>.json`) within 1 s of any structural change, driven by the
  *   core's events and coalesced, and again whenever a pane's cwd or program changed;
  * - each pane's last `persist_scrollback_lines` lines within 30 s of changing, one pane
- *   per turn of the event loop, compressed on zlib's thread pool;
+ *   per turn of the event loop, converting only rows new since its last save
+ *   (scrollback-log.ts), compressed on zlib's thread pool; a pane in mid-flood waits for a
+ *   pause (at most `floodDeferMaxMs`), since what it prints now replaces what a save would read;
  * - everything once more on shutdown (`flush`).
  * Writing never blocks pane output or a keystroke: all file I/O is async, and the only
- * synchronous work per turn is one pane's read of its own buffer. A failing disk (full,
+ * synchronous work per turn is a slice of one pane's read of its own buffer. A failing disk (full,
  * read-only) is reported once and the server goes on.
  */
 import type { CorralCore } from '../core/corral-core.js';
@@ -15,13 +17,14 @@ import type { Disposable } from '../contract/disposable.js';
 import type { PaneRecord } from '../session/model.js';
 import { modelToState, type PaneFacts } from './session-state.js';
 import { ensurePrivateStateDir, scrollbackFile, writeFileAtomic, type SessionFiles } from './state-files.js';
-import { compressScrollback } from './saved-scrollback.js';
-import { ScrollbackCapture } from './scrollback-capture.js';
+import { ScrollbackLog } from './scrollback-log.js';
+import { released } from '../terminal/memory-release.js';
 import { rm } from 'node:fs/promises';
 
 export interface SaveTiming {
   structureDelayMs: number;
   scrollbackEveryMs: number;
+  floodDeferMaxMs: number;
 }
 
 export const SAVE_TIMING: Readonly<SaveTiming> = {
@@ -29,7 +32,26 @@ export const SAVE_TIMING: Readonly<SaveTiming> = {
   structureDelayMs: 150,
   /** How often panes with new output have their lines (and cwd, program) saved; well inside 30 s. */
   scrollbackEveryMs: 10_000,
+  /**
+   * A pane still printing fast waits for a pause before its lines are saved, but never longer
+   * than this (10 s pass + 10 s wait + the save: inside the SPEC's 30 s). 0: never waits.
+   */
+  floodDeferMaxMs: 10_000,
 };
+
+/** Output this recent, with this many rows above the screen not yet converted: a flood. */
+const FLOOD = { quietMs: 250, backlogRows: 500 } as const;
+
+/**
+ * Garbage a converted row leaves behind (its cells' SGR strings, the joined row, the line,
+ * roughly): after a pass over many rows (panes that just printed thousands of lines) a
+ * collection is asked for, as for a flood's raw rows, since an idle server allocates too
+ * little for V8 to collect on its own (memory-release.ts).
+ */
+const GARBAGE_PER_ROW = 512;
+
+/** How soon a pass runs again when a flooding pane was left for later. */
+const FLOOD_RETRY_MS = 1000;
 
 /** Events that change nothing saved: output (handled by the scrollback pass) and agent chatter. */
 const NOT_STRUCTURAL = new Set<string>(['surface_changed', 'ai.tool_use', 'ai.notification', 'ai.prompt_submit', 'ai.stop', 'agent.status_changed', 'scripting.changed']);
@@ -58,8 +80,13 @@ export class SessionSaver {
   /** Output generation of each pane's last saved scrollback. */
   private readonly savedGeneration = new Map<number, number>();
   private failing = false;
-  /** Each pane's reader, which remembers the rows it already converted. */
-  private readonly captures = new Map<number, ScrollbackCapture>();
+  /** Each pane's saved lines, kept compressed between saves (scrollback-log.ts). */
+  private readonly logs = new Map<number, ScrollbackLog>();
+  /** Since when each flooding pane's save has been put off. */
+  private readonly deferredSince = new Map<number, number>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  /** Rows converted by the pass under way (see GARBAGE_PER_ROW). */
+  private rowsThisPass = 0;
   /** A scrollback pass is under way: the timer does not queue another behind it. */
   private passRunning = false;
 
@@ -158,8 +185,11 @@ export class SessionSaver {
     });
   }
 
-  /** Saves the scrollback of one pane if it changed since its last save. */
-  private async saveScrollback(pane: PaneRecord, force: boolean): Promise<number> {
+  /**
+   * Saves the scrollback of one pane if it changed since its last save (`force`: anyway);
+   * `mayWait`: a flooding pane may be left for a later pass (not on shutdown or `session.save`).
+   */
+  private async saveScrollback(pane: PaneRecord, force: boolean, mayWait: boolean): Promise<number> {
     const core = this.options.core;
     let host;
     try {
@@ -169,16 +199,40 @@ export class SessionSaver {
     }
     const generation = host.outputGeneration;
     if (!force && this.savedGeneration.get(pane.surfaceId) === generation) return 0;
-    let capture = this.captures.get(pane.surfaceId);
-    if (!capture) this.captures.set(pane.surfaceId, (capture = new ScrollbackCapture(host.terminal)));
-    const text = await capture.capture(this.options.scrollbackLines);
-    if (text === null) return 0;
-    const data = await compressScrollback(text);
+    let log = this.logs.get(pane.surfaceId);
+    if (log?.terminal !== host.terminal) this.logs.set(pane.surfaceId, (log = new ScrollbackLog(host.terminal, this.options.scrollbackLines)));
+    if (mayWait && this.floodGoesOn(pane.surfaceId, host.lastOutputAt, log)) return 0;
+    const converted = log.stats.rowsConverted;
+    const data = await log.save();
+    this.rowsThisPass += log.stats.rowsConverted - converted;
+    if (data === null) return 0;
     const dir = this.options.files.scrollbackDir;
     ensurePrivateStateDir(dir);
     const bytes = await writeFileAtomic(scrollbackFile(this.options.files, pane.surfaceId), data);
     this.savedGeneration.set(pane.surfaceId, generation);
     return bytes;
+  }
+
+  /**
+   * A pane printing fast right now (a `cat`, a build) waits: converting its rows now would
+   * compete with the flood for the event loop, and the next pass would find them replaced.
+   * It is saved once it pauses, or after `floodDeferMaxMs` of waiting.
+   */
+  private floodGoesOn(surfaceId: number, lastOutputAt: number | null, log: ScrollbackLog): boolean {
+    const now = Date.now();
+    const flooding = lastOutputAt !== null && now - lastOutputAt < FLOOD.quietMs && log.backlog() > FLOOD.backlogRows;
+    const since = this.deferredSince.get(surfaceId) ?? now;
+    if (!flooding || now - since >= this.timing.floodDeferMaxMs) {
+      this.deferredSince.delete(surfaceId);
+      return false;
+    }
+    this.deferredSince.set(surfaceId, since);
+    this.retryTimer ??= setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.passRunning && this.listener) void this.saveChangedScrollback();
+    }, FLOOD_RETRY_MS);
+    this.retryTimer.unref();
+    return true;
   }
 
   /**
@@ -189,17 +243,19 @@ export class SessionSaver {
     this.passRunning = true;
     return this.enqueue(async () => {
       let total = 0;
+      this.rowsThisPass = 0;
       try {
         for (const pane of [...this.options.core.model.panes.values()]) {
           await new Promise<void>((resolve) => setImmediate(resolve));
           if (!this.options.core.model.panes.has(pane.id)) continue;
-          const bytes = await this.saveScrollback(pane, force);
+          const bytes = await this.saveScrollback(pane, force, !force && !fresh);
           total += bytes;
           if (bytes > 0) this.recovered();
         }
       } catch (error) {
         this.reportFailure(this.options.files.scrollbackDir, error);
       }
+      released(this.rowsThisPass * GARBAGE_PER_ROW);
       return total;
     }).then(async (total) => {
       this.passRunning = false;
@@ -211,7 +267,8 @@ export class SessionSaver {
 
   private forgetScrollback(surfaceId: number): void {
     this.savedGeneration.delete(surfaceId);
-    this.captures.delete(surfaceId);
+    this.logs.delete(surfaceId);
+    this.deferredSince.delete(surfaceId);
     void this.enqueue(() => rm(scrollbackFile(this.options.files, surfaceId), { force: true }).catch(() => {}));
   }
 
@@ -235,5 +292,7 @@ export class SessionSaver {
     if (this.structureTimer) clearTimeout(this.structureTimer);
     this.structureTimer = null;
     clearInterval(this.scrollbackTimer);
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
   }
 }

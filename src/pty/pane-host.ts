@@ -5,7 +5,9 @@
  * Flow control: the terminal parses each output batch before the next pty read (see
  * PaneTerminal.write), so a flood waits in the kernel's pty buffer — the writer blocks, as
  * under tmux — and never piles up in memory. Should xterm ever leave a batch queued, reading
- * pauses until it is parsed.
+ * pauses until it is parsed. Reads of all panes are scheduled together (`ReadTurn`): a
+ * time budget per event-loop turn, and the echo of a keystroke read before other panes' output,
+ * so a flood never holds a keystroke or another pane's echo behind it.
  */
 import { Emitter } from '../terminal/emitter.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -13,6 +15,7 @@ import { SYSTEM_CLOCK, type Clock } from '../clock.js';
 import { PaneTerminal, TERMINAL_DEFAULTS } from '../terminal/pane-terminal.js';
 import { foregroundProcess, PROC, type ForegroundProcess, type ProcessTable } from './foreground.js';
 import { PaneProcess, type ExitInfo, type PtyChild, type PtyOutput, type SpawnOptions } from './pane-process.js';
+import { SHARED_READ_TURN, type ReadTurn } from './read-turn.js';
 
 /** Caching of /proc reads. */
 export const PROC_CACHE = {
@@ -34,6 +37,8 @@ export interface PaneHostOptions {
   processes?: ProcessTable;
   /** When output arrives and how old a /proc look is (the system clock unless a test moves its own). */
   clock?: Clock;
+  /** The per-turn budget for handling output (the server's shared one unless a test brings its own). */
+  readTurn?: ReadTurn;
 }
 
 interface ProcSnapshot {
@@ -57,7 +62,12 @@ export class PaneHost {
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly subscriptions: Disposable[] = [];
   private readonly initialCwd: string;
-  private _paused = false;
+  /**
+   * Why reading is stopped: xterm still holds output (`parse`), this turn's reading budget is
+   * spent (`turn`), another pane's echo is awaited (`echo`). Reading resumes when none is left.
+   */
+  private readonly stops = new Set<'parse' | 'turn' | 'echo'>();
+  private readonly readTurn: ReadTurn;
   private lastParsed: Promise<void> = Promise.resolve();
   private _lastOutputAt: number | null = null;
   private _exit: ExitInfo | null = null;
@@ -71,6 +81,7 @@ export class PaneHost {
     this.initialCwd = options.cwd;
     this.processes = options.processes ?? PROC;
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.readTurn = options.readTurn ?? SHARED_READ_TURN;
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -115,7 +126,7 @@ export class PaneHost {
 
   /** Reading from the pty is paused because xterm has output still queued. */
   get paused(): boolean {
-    return this._paused;
+    return this.stops.has('parse');
   }
 
   /** Exit info once the process ended and all its output was parsed; null before. */
@@ -144,6 +155,7 @@ export class PaneHost {
 
   /** Send input to the process (keys, pasted text). */
   write(data: string): Promise<void> {
+    this.readTurn.expectEcho(this);
     return this.process.write(data);
   }
 
@@ -184,6 +196,7 @@ export class PaneHost {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.readTurn.forget(this);
     for (const s of this.subscriptions) s.dispose();
     this.process.dispose();
     this.terminal.dispose();
@@ -192,21 +205,37 @@ export class PaneHost {
 
   private onProcessData(data: PtyOutput): void {
     if (this.disposed) return;
+    this.readTurn.enter(this);
     this._lastOutputAt = this.clock.now();
     const parsed = this.terminal.write(data);
     this.lastParsed = parsed;
-    if (this._paused || this.terminal.parsedAll) return;
-    this._paused = true;
-    this.process.pause();
-    this.resumeWhenParsed();
+    if (!this.terminal.parsedAll && !this.stops.has('parse')) {
+      this.stopReading('parse');
+      this.resumeWhenParsed();
+    }
+    if (!this.stops.has('echo') && this.readTurn.mustWait(this, () => this.resumeReading('echo'))) {
+      this.stopReading('echo');
+    } else if (!this.stops.has('turn') && this.readTurn.spent()) {
+      this.stopReading('turn');
+      this.readTurn.afterPoll(() => this.resumeReading('turn'));
+    }
+  }
+
+  private stopReading(reason: 'parse' | 'turn' | 'echo'): void {
+    if (this.stops.size === 0) this.process.pause();
+    this.stops.add(reason);
+  }
+
+  private resumeReading(reason: 'parse' | 'turn' | 'echo'): void {
+    if (!this.stops.delete(reason) || this.stops.size > 0 || this.disposed) return;
+    this.process.resume();
   }
 
   private resumeWhenParsed(): void {
     void this.lastParsed.then(() => {
       // Batches already read when the pause began may have queued behind this one.
       if (!this.terminal.parsedAll) return this.resumeWhenParsed();
-      this._paused = false;
-      this.process.resume();
+      this.resumeReading('parse');
     });
   }
 

@@ -3,7 +3,7 @@
  * hooks and a kill that takes the whole session down, TERM first and KILL after a grace period.
  * Habits from VS Code's terminalProcess.ts.
  */
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
 import * as pty from 'node-pty';
 import { Emitter } from '../terminal/emitter.js';
@@ -71,6 +71,8 @@ interface NodePtyInternals {
   /** The tty.ReadStream over the pty master. */
   _socket?: NodeJS.EventEmitter & { _readableState?: { decoder?: unknown; encoding?: unknown } };
   fd?: number;
+  /** node-pty's writer: a queue of pending buffers, written with `fs.write` on the thread pool. */
+  _writeStream?: { _writeQueue?: unknown[] };
 }
 
 function ptyInternals(ptyProcess: pty.IPty): NodePtyInternals {
@@ -226,7 +228,7 @@ export class PaneProcess implements PtyChild {
     if (this.queuedWrites === 0 && data.length <= INPUT_CHUNKING.maxChars) {
       // A keystroke with nothing queued before it goes now, not a few microtasks later.
       try {
-        this.ptyProcess.write(data);
+        this.writeNow(data);
       } catch (error) {
         return Promise.reject(error);
       }
@@ -244,6 +246,32 @@ export class PaneProcess implements PtyChild {
     // One failed write must not wedge every later one behind a rejected promise.
     this.writeChain = written.catch(() => undefined).finally(() => this.queuedWrites--);
     return written;
+  }
+
+  /**
+   * Writes `data` to the pty with write(2) in this call when node-pty has nothing queued;
+   * what the kernel does not take (EAGAIN, a short write) goes to node-pty's queue, which
+   * retries in order. node-pty itself writes with `fs.write` on libuv's thread pool: a thread
+   * hand-off and a second wake-up of the event loop for every keystroke, which cost ~0.5 ms of
+   * echo p50 on a loaded 2-core machine (docs/bench.md, "Echo through an attached client").
+   * Uses node-pty's private `fd` and `_writeStream._writeQueue`; without them, node-pty writes.
+   */
+  private writeNow(data: string): void {
+    const internals = ptyInternals(this.ptyProcess);
+    const fd = internals.fd;
+    const queue = internals._writeStream?._writeQueue;
+    if (typeof fd !== 'number' || !Array.isArray(queue) || queue.length > 0) {
+      this.ptyProcess.write(data);
+      return;
+    }
+    const bytes = Buffer.from(data, 'utf8');
+    let written = 0;
+    try {
+      written = writeSync(fd, bytes);
+    } catch {
+      // EAGAIN (the pty's input buffer is full) or an error node-pty reports its own way.
+    }
+    if (written < bytes.length) this.ptyProcess.write(bytes.subarray(written));
   }
 
   /** Resize the pty (SIGWINCH to the foreground job); ignored once exited. */

@@ -122,6 +122,8 @@ export class Compositor {
   private order = 0;
   private lastUiAnsi: string | null = null;
   private lastFrameAt = Number.NEGATIVE_INFINITY;
+  /** What the last frame that wrote something cost, on the scheduler's clock (see FRAME.costFactor). */
+  private lastFrameCost = 0;
   private cancelFrame: (() => void) | null = null;
   /** Delay the scheduled frame was given (0: the next event-loop turn). */
   private scheduledDelay = 0;
@@ -333,7 +335,8 @@ export class Compositor {
   /**
    * Schedules a frame: on the next event-loop turn if none went out in the last frame
    * interval, else at the interval boundary — a keystroke echo leaves at once, a flood
-   * of output is coalesced to ≤ 60 frames a second. `urgent` (the echo of a keystroke)
+   * of output is coalesced to ≤ 60 frames a second (fewer while frames are slow to make:
+   * FRAME.costFactor). `urgent` (the echo of a keystroke)
    * skips the pacing, so a pane flooding next to the one being typed in cannot hold the
    * echo back until the next interval.
    */
@@ -343,7 +346,8 @@ export class Compositor {
       return;
     }
     const since = this.scheduler.now() - this.lastFrameAt;
-    const delay = options.urgent || since >= FRAME.intervalMs ? 0 : FRAME.intervalMs - since;
+    const interval = Math.min(FRAME.maxIntervalMs, Math.max(FRAME.intervalMs, this.lastFrameCost * FRAME.costFactor));
+    const delay = options.urgent || since >= interval ? 0 : interval - since;
     if (this.cancelFrame) {
       if (delay > 0 || this.scheduledDelay === 0) return;
       this.cancelFrame(); // a paced frame gives way to an immediate one
@@ -358,6 +362,7 @@ export class Compositor {
   /** Composes and writes a frame immediately; returns the bytes written ('' if nothing changed). */
   renderNow(): string {
     const started = performance.now();
+    const startedAt = this.scheduler.now();
     this.cancelFrame?.();
     this.cancelFrame = null;
     for (const layer of this.sorted) if (layer.kind === 'pane' && layer.dirty) this.refreshPane(layer);
@@ -383,6 +388,7 @@ export class Compositor {
       if (this.write(out) === false) this.blocked = true;
       const bytes = Buffer.byteLength(out);
       this.lastFrameAt = this.scheduler.now();
+      this.lastFrameCost = this.lastFrameAt - startedAt;
       this.stats.frames++;
       this.stats.bytes += bytes;
       this.stats.lastFrameBytes = bytes;

@@ -2,6 +2,16 @@
 export const FRAME = {
   // ~60 fps: smooth to the eye, and a flood costs at most 60 diffs a second.
   intervalMs: 16,
+  /**
+   * A frame that took long holds the next paced (non-urgent) one back for this many times its
+   * own cost, so drawing a flood never takes more than about a ninth of the event loop: on a
+   * loaded machine every frame costs more wall time, and at a fixed 60 a second the frames
+   * of a flood would take the CPU its parse needs (a slower flood, more frames, slower still).
+   * A frame of ~1–2 ms, the usual cost, keeps the 16 ms interval.
+   */
+  costFactor: 8,
+  /** …but never fewer than 10 frames a second: output must still look live. */
+  maxIntervalMs: 100,
 } as const;
 
 /** The clock and timers the compositor uses; swap in `ManualScheduler` for tests. */

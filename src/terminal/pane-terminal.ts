@@ -11,6 +11,7 @@ import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { DamageTracker, type Damage } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { installAsciiPrint } from './ascii-print.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter } from './emitter.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -148,6 +149,7 @@ export class PaneTerminal implements PaneView {
   /** Absolute row number where the alternate screen's row 0 counts from. */
   private alternateBase = 0;
   private _revision = 0;
+  private _resizes = 0;
   private _title = '';
   private _progress: Progress | null = null;
   private disposed = false;
@@ -175,6 +177,8 @@ export class PaneTerminal implements PaneView {
     this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
     // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
     useModernUnicode(this.xterm);
+    // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
+    installAsciiPrint(this.xterm);
     this.lines = new Scrollback(this.xterm, scrollback);
     this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
     guardParser(this.xterm, () => {
@@ -276,7 +280,16 @@ export class PaneTerminal implements PaneView {
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
     if (cols === this.xterm.cols && rows === this.xterm.rows) return;
+    this._resizes++;
     this.lines.resize(cols, rows);
+  }
+
+  /**
+   * Resizes so far. A resize may reflow and renumber the rows above the screen, or pull some
+   * of them back onto it, so a reader that kept rows by number (the session saver) starts over.
+   */
+  get resizes(): number {
+    return this._resizes;
   }
 
   get cols(): number {

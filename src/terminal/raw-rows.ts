@@ -32,6 +32,8 @@ export class RawRows {
   /** Per slot: the row's own grapheme-cluster and extended-attribute tables (usually empty). */
   private combined: Combined[] = new Array<Combined>(FIRST_SLOTS);
   private extended: Extended[] = new Array<Extended>(FIRST_SLOTS);
+  /** Per slot: a row object handed over whole (`adopt`), which then holds no words here. */
+  private adopted: (CoreBufferLine | undefined)[] = new Array<CoreBufferLine | undefined>(FIRST_SLOTS);
   private head = 0;
   private count = 0;
   /** Where the next row's words go. */
@@ -70,10 +72,34 @@ export class RawRows {
     return true;
   }
 
+  /**
+   * Appends `line` itself, not a copy: for a row object nothing else holds any more (the rows a
+   * resize spills out of xterm, which xterm drops), so keeping it costs no copy at all. False
+   * when `maxRows` rows are held already.
+   */
+  adopt(line: CoreBufferLine): boolean {
+    if (this.count >= this.maxRows) return false;
+    if (this.count === this.start.length) this.growSlots();
+    const slot = (this.head + this.count) % this.start.length;
+    this.start[slot] = this.count === 0 ? (this.tail = 0) : this.tail;
+    this.stored[slot] = 0;
+    this.adopted[slot] = line;
+    this.count++;
+    return true;
+  }
+
+  /** Row `i` if it was adopted (the object itself), else undefined. */
+  adoptedLine(i: number): CoreBufferLine | undefined {
+    if (i < 0 || i >= this.count) return undefined;
+    return this.adopted[(this.head + i) % this.start.length];
+  }
+
   /** Row `i` (0 = oldest) in xterm's row shape: its words are a view, valid until the next change. */
   line(i: number): CoreBufferLine | undefined {
     if (i < 0 || i >= this.count) return undefined;
     const slot = (this.head + i) % this.start.length;
+    const own = this.adopted[slot];
+    if (own) return own;
     const start = this.start[slot]!;
     return {
       _data: this.words.subarray(start, start + this.stored[slot]! * WORDS_PER_CELL),
@@ -109,6 +135,7 @@ export class RawRows {
     this.head = this.count = this.tail = 0;
     this.combined.fill(undefined);
     this.extended.fill(undefined);
+    this.adopted.fill(undefined);
     if (this.words.length > FIRST_WORDS) {
       released(this.words.byteLength);
       // No new array until the next row: a small array allocated now, while a flood's large
@@ -123,6 +150,7 @@ export class RawRows {
   private forget(slot: number): void {
     this.combined[slot] = undefined;
     this.extended[slot] = undefined;
+    this.adopted[slot] = undefined;
   }
 
   /** Where `words` free words start (rows never wrap around the end), or -1. */
@@ -161,13 +189,14 @@ export class RawRows {
   }
 
   private resizeSlots(slots: number): void {
-    const old = { start: this.start, stored: this.stored, lengths: this.lengths, wrapped: this.wrapped, combined: this.combined, extended: this.extended, n: this.start.length };
+    const old = { start: this.start, stored: this.stored, lengths: this.lengths, wrapped: this.wrapped, combined: this.combined, extended: this.extended, adopted: this.adopted, n: this.start.length };
     this.start = new Int32Array(slots);
     this.stored = new Uint32Array(slots);
     this.lengths = new Uint32Array(slots);
     this.wrapped = new Uint8Array(slots);
     this.combined = new Array<Combined>(slots);
     this.extended = new Array<Extended>(slots);
+    this.adopted = new Array<CoreBufferLine | undefined>(slots);
     for (let i = 0; i < this.count; i++) {
       const from = (this.head + i) % old.n;
       this.start[i] = old.start[from]!;
@@ -176,6 +205,7 @@ export class RawRows {
       this.wrapped[i] = old.wrapped[from]!;
       this.combined[i] = old.combined[from];
       this.extended[i] = old.extended[from];
+      this.adopted[i] = old.adopted[from];
     }
     this.head = 0;
   }

@@ -33,6 +33,18 @@ export class RowStore {
     this.push(encodeRow(line));
   }
 
+  /** Keeps `line` itself as the newest raw row (see RawRows.adopt): the caller lets go of it. */
+  adopt(line: CoreBufferLine): void {
+    if (this.raw.adopt(line)) return;
+    this.encodeRaw(Infinity);
+    this.push(encodeRow(line));
+  }
+
+  /** Raw row `abs` when it was adopted: the row object itself (to hand back whole). */
+  adoptedAt(abs: number): CoreBufferLine | undefined {
+    return this.raw.adoptedLine(abs - this._first - this.count);
+  }
+
   /** Rows still raw. */
   get rawSize(): number {
     return this.raw.size;
@@ -102,6 +114,18 @@ export class RowStore {
   /** The encoded row with absolute number `abs`, or undefined (also while it is still raw). */
   rowAt(abs: number): CompactRow | undefined {
     return this.encoded.get(abs - this._first);
+  }
+
+  /** Absolute number one past the newest encoded row (raw rows, if any, start here). */
+  get encodedEnd(): number {
+    return this._first + this.count;
+  }
+
+  /** Whether stored row `abs` (encoded or raw) continues the one above it; undefined if not stored. */
+  wrappedAt(abs: number): boolean | undefined {
+    const row = this.rowAt(abs);
+    if (row) return row.wrapped;
+    return this.raw.line(abs - this._first - this.count)?.isWrapped;
   }
 
   /** Encoded rows. */

@@ -31,7 +31,7 @@
  */
 import type { IBuffer, IBufferLine, Terminal as XTerminal } from '@xterm/headless';
 import type { Disposable } from '../contract/disposable.js';
-import { decodeRowInto, encodeRow, type CompactRow } from './compact-row.js';
+import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
 import { TrimmedLineCounter } from './line-counter.js';
 import { RowStore } from './row-store.js';
 import { scrollbackInternals, type CoreBuffer, type CoreBufferLine, type CoreLines, type ScrollbackInternals } from './xterm-internals.js';
@@ -111,6 +111,12 @@ export class Scrollback implements Disposable {
   private live = 0;
   /** A resize is moving rows between xterm and the store: trims are only counted. */
   private resizing = false;
+  /**
+   * During a width change, the stored rows restoreRows unpacked and sent back as stand-ins, by
+   * number: refill needs those the reflow spills again, and reading them from the store would
+   * unpack every block a second time.
+   */
+  private unpackedStandIns = new Map<number, CompactRow>();
   private trimSubscription: Disposable | undefined;
   /** Rows xterm trimmed from the top of its normal buffer since the pane started. */
   private evicted = 0;
@@ -220,6 +226,7 @@ export class Scrollback implements Disposable {
       this.live = this.liveRows();
     } finally {
       this.resizing = false;
+      this.unpackedStandIns.clear();
     }
     this.capture();
   }
@@ -302,11 +309,15 @@ export class Scrollback implements Disposable {
     const start = spill > 0 ? standInOf(0) : undefined;
     let run = 0;
     if (start !== undefined) while (run < spill && standInOf(run) === start + run) run++;
-    const rest: CompactRow[] = [];
+    // The rest go in raw, encoded once the pane is quiet (as a flood's rows are): a width change
+    // of soft-wrapped output spills thousands of new rows, and encoding and compressing them
+    // at once cost the resize several times what xterm's reflow does.
+    const rest: (CoreBufferLine | CompactRow)[] = [];
     for (let i = run; i < spill; i++) {
       const at = standInOf(i);
-      rest.push(at !== undefined ? this.store.rowAt(at)! : encodeRow(lines.get(i)!));
+      rest.push(at !== undefined ? (this.unpackedStandIns.get(at) ?? this.store.rowAt(at)!) : lines.get(i)!);
     }
+    this.unpackedStandIns.clear();
     // Rows xterm trimmed while reflowing are gone, as they would be from xterm alone.
     if (start === undefined) this.store.reset(this.evicted);
     else {
@@ -314,7 +325,12 @@ export class Scrollback implements Disposable {
       this.store.dropFrom(start + run);
       this.store.renumber(this.evicted);
     }
-    for (const row of rest) this.store.push(row);
+    if (rest.length === 0) return;
+    // xterm lets go of its spilled rows (trimStart, then its ring is rebuilt for the new limit):
+    // the store keeps the objects themselves, no copy. A stored row no reflow changed, among
+    // rows one did, goes in the same way (decoded), to keep the order.
+    for (const row of rest) this.store.adopt(row instanceof CompactRow ? this.decode(row, cols) : row);
+    this.scheduleEncoding();
   }
 
   /**
@@ -333,21 +349,24 @@ export class Scrollback implements Disposable {
       this.store.reset(this.evicted);
       return 0;
     }
-    this.store.encodeRaw(Infinity);
     const lines = buffer.lines;
     const kept: CoreBufferLine[] = [];
     for (let i = 0; i < lines.length; i++) kept.push(lines.get(i)!);
     lines.length = 0;
     const first = this.store.first;
     const end = first + count;
+    // Rows still raw (a flood, or the previous resize, not yet encoded) go back as real rows
+    // straight from their words: never encoded just to be decoded again.
+    const encodedEnd = Math.min(end, this.store.encodedEnd);
     const sameWidth = cols === this.xterm.cols;
+    const wrappedAt = (abs: number): boolean => (abs < end ? this.store.wrappedAt(abs)! : (kept[0]?.isWrapped ?? false));
     const standIn = (abs: number): void => {
       lines.push(this.internals!.standIn(cols, abs));
       standIns++;
     };
-    for (let abs = first; abs < end; ) {
+    for (let abs = first; abs < encodedEnd; ) {
       const block = this.store.blockAt(abs)!;
-      const blockEnd = Math.min(block.end, end);
+      const blockEnd = Math.min(block.end, encodedEnd);
       if (sameWidth) {
         for (; abs < blockEnd; abs++) standIn(abs);
         continue;
@@ -355,15 +374,21 @@ export class Scrollback implements Disposable {
       // A block whose rows all fit and none wraps: stand-ins without unpacking it (its last row
       // too, unless the row after it wraps).
       if (!block.shape.anyWrapped && block.shape.maxCells <= cols) {
-        const nextWrapped = blockEnd < end ? this.store.blockAt(blockEnd)!.shape.firstWrapped : (kept[0]?.isWrapped ?? false);
+        const nextWrapped = blockEnd < encodedEnd ? this.store.blockAt(blockEnd)!.shape.firstWrapped : wrappedAt(blockEnd);
         for (; abs < blockEnd - (nextWrapped ? 1 : 0); abs++) standIn(abs);
       }
       for (; abs < blockEnd; abs++) {
         const row = this.store.rowAt(abs)!;
-        const nextWrapped = abs + 1 < end ? this.store.rowAt(abs + 1)!.wrapped : (kept[0]?.isWrapped ?? false);
-        if (!row.wrapped && !nextWrapped && row.cells <= cols) standIn(abs);
-        else lines.push(this.decode(row, this.xterm.cols));
+        if (!row.wrapped && !wrappedAt(abs + 1) && row.cells <= cols) {
+          standIn(abs);
+          this.unpackedStandIns.set(abs, row);
+        } else lines.push(this.decode(row, this.xterm.cols));
       }
+    }
+    for (let abs = encodedEnd; abs < end; abs++) {
+      // An adopted row goes back whole: it left xterm at this width (refill) and is xterm's again;
+      // the store drops its raw rows in refill and never reads them meanwhile.
+      lines.push(this.store.adoptedAt(abs) ?? this.store.readInto(abs, this.internals!.newLine, this.xterm.cols)!);
     }
     for (const line of kept) lines.push(line);
     buffer.ybase += count;

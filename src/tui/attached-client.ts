@@ -5,15 +5,15 @@
  *
  * Output path: each frame the compositor makes is one string; it becomes one Buffer (the
  * UTF-8 encode a local `stdout.write` would do anyway) and goes out as a 5-byte header plus
- * that buffer, with the socket corked until the end of the tick (process.nextTick), so a tick's frames,
- * notifications and clipboard writes leave in one writev. No JSON, no concatenation.
+ * that buffer in one writev, at once (a keystroke's echo must not wait for the rest of the tick).
+ * No JSON, no concatenation.
  */
 import type { Socket } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import { Compositor } from '../screen/compositor.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
-import { MSG, MessageReader, exitPayload, header, readResize, type ClientHello } from '../contract/frame-protocol.js';
+import { MSG, MessageReader, exitPayload, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { clientCoreView, type ClientPlace } from './client-view.js';
 
@@ -66,7 +66,6 @@ export class AttachedClient {
   private readonly socket: Socket;
   private readonly reader = new MessageReader();
   private readonly decoder = new StringDecoder('utf8');
-  private corked = false;
   private closed = false;
 
   constructor(private readonly options: AttachedClientOptions) {
@@ -157,22 +156,15 @@ export class AttachedClient {
     }
   }
 
-  /** One message to the client; false when the socket is backed up (the compositor then waits for drain). */
+  /**
+   * One message to the client, handed to the kernel before this returns (`writeMessage`).
+   * Several messages in one tick cost one writev each; frames are paced to ~60 a second, so
+   * that is a few syscalls, never a copy per byte. Returns false when the socket is backed up
+   * (the compositor then waits for drain).
+   */
   private send(type: number, data: string | Buffer): boolean {
     if (this.closed || this.socket.destroyed) return false;
-    const payload = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    if (!this.corked) {
-      // Everything written in this tick leaves in one writev, before the event loop moves on
-      // (a keystroke's echo is not held back to the next loop phase).
-      this.corked = true;
-      this.socket.cork();
-      process.nextTick(() => {
-        this.corked = false;
-        if (!this.socket.destroyed) this.socket.uncork();
-      });
-    }
-    this.socket.write(header(type, payload.length));
-    this.socket.write(payload);
+    writeMessage(this.socket, type, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
     return this.socket.writableLength < SOCKET_HIGH_WATER_BYTES;
   }
 
@@ -181,10 +173,6 @@ export class AttachedClient {
     if (this.closed) return;
     this.send(MSG.exit, exitPayload(code, text));
     this.dispose();
-    if (this.corked) {
-      this.corked = false;
-      this.socket.uncork();
-    }
     this.socket.end();
     // A client that does not read its last message must not hold the server (or its shutdown).
     setTimeout(() => this.socket.destroy(), 1000).unref();

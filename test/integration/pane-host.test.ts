@@ -107,7 +107,7 @@ describe('PaneHost with a real bash', () => {
   });
 
   /** Run `seq 1 200000` and check every line arrived once and in order. */
-  async function flood(host: PaneHost): Promise<{ everPaused: boolean }> {
+  async function flood(host: PaneHost, during?: () => Promise<void>): Promise<{ everPaused: boolean }> {
     await atPrompt(host);
     let everPaused = false;
     const chunks: string[] = [];
@@ -117,6 +117,7 @@ describe('PaneHost with a real bash', () => {
       everPaused ||= host.paused;
     });
     await host.write('seq 1 200000; echo FLOOD-$((1+1))\r');
+    await during?.();
     await waitForText(host, /^FLOOD-2$/m, 'visible');
     expect(host.terminal.read({ source: 'visible' }).text.split('\n')).toContain('200000');
     const numbers = chunks
@@ -144,6 +145,21 @@ describe('PaneHost with a real bash', () => {
 
   it('delivers a fast flood completely and in order', async () => {
     await flood(startBash());
+  });
+
+  it('delivers a flood completely while keys typed into another pane hold it for their echoes', async () => {
+    const typing = startBash();
+    await atPrompt(typing);
+    const flooding = startBash();
+    await flood(flooding, async () => {
+      // Each key makes the flooding pane stop reading until this pane's echo (ReadTurn):
+      // the flood must still arrive whole, in order, and end.
+      for (let i = 0; i < 30; i++) {
+        const seen = waitForText(typing, new RegExp(`\\$ ${'k'.repeat(i + 1)}$`, 'm'), 'visible');
+        await typing.write('k');
+        await seen;
+      }
+    });
   });
 
   it('parses each batch as it arrives, so a flood never pauses reading', async () => {
@@ -302,6 +318,21 @@ describe('PaneHost with a real bash', () => {
     expect(host.terminal.rows).toBe(30);
     await host.write('stty size\r');
     await waitForText(host, /^30 100$/m);
+  });
+
+  it('keeps every keystroke, in order, when the pty stops taking input (writes past EAGAIN go to the queue)', async () => {
+    const host = startBash();
+    await atPrompt(host);
+    // The program reads nothing for a while: the pty's input buffer fills, keystroke-sized writes
+    // made in one go meet a short write or EAGAIN, and what the kernel did not take must follow
+    // in order, ahead of every later write.
+    await host.write('stty raw -echo; echo READY-$((6*7)); sleep 0.3; head -c 200000 > keys.txt; stty sane; echo DONE-$((6*7))\r');
+    await waitForText(host, /^READY-42/m);
+    const pieces = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(5, '0')}:${'k'.repeat(94)}`);
+    for (const piece of pieces) void host.write(piece);
+    // Raw mode until `stty sane`: the newline before DONE came without a carriage return.
+    await waitForText(host, /DONE-42$/m);
+    expect(readFileSync(join(workDir, 'keys.txt'), 'utf8')).toBe(pieces.join(''));
   });
 
   it('writes a large paste in pieces without losing any of it', async () => {

@@ -1,7 +1,12 @@
 /** The attached client's binary framing (src/contract/frame-protocol.ts, docs/clients.md). */
 import fc from 'fast-check';
+import { once } from 'node:events';
+import { mkdtempSync, readSync, rmSync } from 'node:fs';
+import { connect, createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_PROTOCOL_VERSION, HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload } from '../../src/contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload, writeMessage } from '../../src/contract/frame-protocol.js';
 import { matchClientArgs } from '../../src/client/client-main.js';
 import { detectCapabilities } from '../../src/client/capabilities.js';
 import { parseHello } from '../../src/rpc/handlers/clients.js';
@@ -48,6 +53,42 @@ describe('MessageReader', () => {
     expect(readResize(Buffer.from([0, 0, 0, 5]))).toBeNull();
     expect(readResize(Buffer.from([1, 2, 3]))).toBeNull();
     expect(readExit(exitPayload(1, 'gone — bye'))).toEqual({ code: 1, text: 'gone — bye' });
+  });
+});
+
+describe('writeMessage', () => {
+  it('hands a message to the kernel before it returns, not at the end of the tick', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'corral-frame-'));
+    const server = createServer();
+    try {
+      const accepted = once(server, 'connection') as Promise<[Socket]>;
+      server.listen(join(dir, 's'));
+      await once(server, 'listening');
+      const writer = connect(join(dir, 's'));
+      await once(writer, 'connect');
+      const [reader] = await accepted;
+      // The peer does not read through Node; the test reads its fd itself, within this tick.
+      reader.pause();
+      const fd = (reader as unknown as { _handle: { fd: number } })._handle.fd;
+      const echo = Buffer.from('x');
+      const frame = Buffer.from('\x1b[?2026h\x1b[3;4Hyz\x1b[?2026l');
+      writeMessage(writer, MSG.output, echo);
+      writeMessage(writer, MSG.output, frame);
+      // Nothing left in Node's buffers: both messages are already in the socket (one writev each).
+      expect(writer.writableLength).toBe(0);
+      const got = Buffer.alloc(256);
+      const n = readSync(fd, got, 0, got.length, null);
+      const messages = new MessageReader().push(got.subarray(0, n));
+      expect(messages.map((m) => [m.type, m.payload.toString()])).toEqual([
+        [MSG.output, 'x'],
+        [MSG.output, frame.toString()],
+      ]);
+      writer.destroy();
+      reader.destroy();
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -322,6 +322,35 @@ describe('Compositor', () => {
       expect(compositor.screen.toLines().join('')).toMatch(/^0 1 2 3 .* 48 49 /);
     });
 
+    it('spaces a flood\'s frames by their cost when frames are slow (a loaded machine), urgent ones still at once', async () => {
+      const scheduler = new ManualScheduler();
+      const writes: string[] = [];
+      const frameCostMs = 5;
+      // Each frame takes 5 ms of the scheduler's clock to write.
+      const compositor = new Compositor({ cols: 20, rows: 10, scheduler, write: (s) => { writes.push(s); scheduler.advance(frameCostMs); } });
+      disposables.push(compositor);
+      const t = paneTerminal(20, 10);
+      compositor.setPaneLayers([{ id: 'a', screen: screenOf(t), rect: { x: 0, y: 0, cols: 20, rows: 10 }, focused: true }]);
+      scheduler.advance(0);
+      const before = writes.length;
+      for (let i = 0; i < 200; i++) {
+        await feed(t, `${i} `);
+        compositor.markPaneDirty('a');
+        scheduler.advance(1);
+      }
+      const interval = frameCostMs * FRAME.costFactor;
+      expect(interval).toBeGreaterThan(FRAME.intervalMs);
+      // ~260 ms of clock (200 ms of writes plus the frames' own time): one frame per interval.
+      const frames = writes.length - before;
+      expect(frames).toBeLessThanOrEqual(Math.ceil((200 + frames * frameCostMs) / interval) + 1);
+      expect(frames).toBeGreaterThanOrEqual(Math.floor(200 / interval) - 1);
+      // An urgent change does not wait for the longer interval.
+      const typed = writes.length;
+      compositor.markPaneDirty('a', [0], { urgent: true });
+      scheduler.advance(0);
+      expect(writes).toHaveLength(typed + 1);
+    });
+
     it('sends a keystroke at once after an idle period', () => {
       const { compositor, scheduler, writes } = setup(10, 2);
       compositor.setUiLayer('a');

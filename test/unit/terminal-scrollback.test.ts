@@ -304,10 +304,11 @@ describe('raw row ring', () => {
     return { _data: data, length: cols, isWrapped: wrapped, _combined: combined, _extendedAttrs: {} };
   }
 
-  it('holds exactly what a plain list would, through pushes, drops from both ends and growth', async () => {
+  it('holds exactly what a plain list would, through pushes, adopted rows, drops from both ends and growth', async () => {
     const { RawRows } = await import('../../src/terminal/raw-rows.js');
     const op = fc.oneof(
       { weight: 5, arbitrary: fc.record({ push: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.boolean()) }) },
+      { weight: 2, arbitrary: fc.record({ adopt: fc.tuple(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 0, max: 40 }), fc.boolean()) }) },
       fc.record({ front: fc.integer({ min: 0, max: 6 }) }),
       fc.record({ back: fc.integer({ min: 0, max: 3 }) }),
       fc.constant({ clear: true }),
@@ -322,6 +323,11 @@ describe('raw row ring', () => {
             const [cols, filled, wrapped] = o.push;
             const r = row(cols, Math.min(cols, filled), tag++, wrapped);
             expect(ring.push(r)).toBe(model.length < maxRows);
+            if (model.length < maxRows) model.push(r);
+          } else if ('adopt' in o) {
+            const [cols, filled, wrapped] = o.adopt;
+            const r = row(cols, Math.min(cols, filled), tag++, wrapped);
+            expect(ring.adopt(r)).toBe(model.length < maxRows);
             if (model.length < maxRows) model.push(r);
           } else if ('front' in o) {
             ring.dropFront(o.front);
