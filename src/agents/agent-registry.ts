@@ -122,7 +122,7 @@ export class AgentRegistry {
   /** Agents a restore started again, by surface id: who they were, given when they show up. */
   private readonly expected = new Map<number, ExpectedAgent>();
   /** The command line corral last typed to start an agent, by surface id, until one shows up. */
-  private readonly startCommands = new Map<number, string>();
+  private readonly startCommands = new Map<number, { command: string; beforeShell: boolean }>();
   private stallTimer: ClockTimer | null = null;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
@@ -456,7 +456,7 @@ export class AgentRegistry {
     this.startCommands.delete(pane.surfaceId);
     if (command !== undefined && host && !host.terminal.isAlternateScreen) {
       const { rows, firstRow } = this.screenRows(host);
-      agent.startLine = startLineAtAdoption(rows, firstRow, command);
+      agent.startLine = startLineAtAdoption(rows, firstRow, command.command, command.beforeShell);
     }
     if (agent.rules?.generic && host && !watch.bell) {
       watch.bell = host.terminal.onBell(() => {
@@ -619,11 +619,12 @@ export class AgentRegistry {
   /**
    * Corral is about to type `command` (without its Enter) to start an agent in this pane: the
    * agent that shows up is read below the row where the shell echoes it (src/agents/start-line.ts).
-   * Null forgets it (the start is over, with or without an agent).
+   * Null forgets it (the start is over, with or without an agent). `beforeShell`: typed ahead
+   * into a shell still starting (a restore), so the echo may come after the agent is found.
    */
-  expectCommand(pane: PaneRecord, command: string | null): void {
+  expectCommand(pane: PaneRecord, command: string | null, beforeShell = false): void {
     if (command === null) this.startCommands.delete(pane.surfaceId);
-    else this.startCommands.set(pane.surfaceId, command);
+    else this.startCommands.set(pane.surfaceId, { command, beforeShell });
   }
 
   /** Gives a freshly adopted agent what a restore said it was (its kind must match). */

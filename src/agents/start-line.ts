@@ -49,13 +49,14 @@ export function findStartLine(rows: readonly string[], firstRow: number, command
 
 /**
  * Where the agent's screen starts, found when it is first seen: the echo of its command, or,
- * when the echo is not on screen yet (a restored pane: the agent can be running before the
- * shell's output is read), the last row shown, since all of it is older than the agent. Null
- * for a blank screen: nothing to hide.
+ * when the echo is not on screen yet and `lastRowIfNoEcho` (a restored pane: the agent can be
+ * running before the shell's output is read), the last row shown, since all of it is older
+ * than the agent. Not for a command typed at a live prompt: there a missing echo means the
+ * agent already cleared it, and the last row is the agent's own. Null for a blank screen.
  */
-export function startLineAtAdoption(rows: readonly string[], firstRow: number, command: string): StartLine | null {
+export function startLineAtAdoption(rows: readonly string[], firstRow: number, command: string, lastRowIfNoEcho = true): StartLine | null {
   const echo = findStartLine(rows, firstRow, command);
-  if (echo) return echo;
+  if (echo || !lastRowIfNoEcho) return echo;
   for (let i = rows.length - 1; i >= 0; i--) if (rows[i]!.trim() !== '') return { row: firstRow + i, text: rows[i]!.trimEnd() };
   return null;
 }

@@ -403,7 +403,7 @@ describe('AgentRegistry: the rows above the command that started an agent are no
 
   it('found running before the shell\u2019s echo was read (a restored pane), the whole screen at that moment is old', () => {
     const s = setup();
-    s.registry.expectCommand(s.pane, COMMAND);
+    s.registry.expectCommand(s.pane, COMMAND, true);
     s.child().output('saved turn\r\n> ready\r\n── restored ──\r\n');
     adopt(s);
     expect(ready(s)).toBe(false);
