@@ -415,6 +415,15 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     expect(ready(s)).toBe(true);
   });
 
+  it('at a live prompt, an agent that cleared the echo before it was found is read whole (its own ready screen counts)', () => {
+    const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    s.child().output(`$ ${COMMAND}\r\n`);
+    s.screen('> ready'); // drawn, echo cleared, before the process check
+    adopt(s);
+    expect(ready(s)).toBe(true);
+  });
+
   it('without a command typed by corral (an agent found running, or a start that ended without one) the whole screen counts, as before', () => {
     const s = setup();
     s.registry.expectCommand(s.pane, COMMAND);
