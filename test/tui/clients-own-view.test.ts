@@ -158,8 +158,12 @@ describe('each client its own', () => {
     // The VT220 goes to a new tab; the xterm's terminal, still focused, shows the pane.
     vt.type(`${CTRL_B}c`);
     await vt.waitForText('w1:p2');
-    // Now the xterm's terminal losing focus leaves the pane without: out; regaining: in.
-    xterm.type('\x1b[O\x1b[I');
+    // Now the xterm's terminal losing focus leaves the pane without: out; regaining: in. Each
+    // report is awaited before the next change, as a real terminal's come apart in time.
+    xterm.type('\x1b[O');
+    await xterm.waitForText(/│GOT:\$'\\E\[O'/);
+    xterm.type('\x1b[I');
+    await xterm.waitForText(/│GOT:\$'\\E\[I'/);
     xterm.type('xyz');
     await xterm.waitForText(/^.*│DONE/m);
     const got = xterm.lines().flatMap((l) => /│(GOT:\S+)/.exec(l)?.[1] ?? []);
