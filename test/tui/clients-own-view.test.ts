@@ -159,7 +159,9 @@ describe('each client its own', () => {
     vt.type(`${CTRL_B}c`);
     await vt.waitForText('w1:p2');
     // Now the xterm's terminal losing focus leaves the pane without: out; regaining: in. Each
-    // report is awaited before the next change, as a real terminal's come apart in time.
+    // report is awaited before the next change: `read -s` turns echo off only while it reads,
+    // so a report arriving while bash prints the previous line is echoed (`^[[I`) in front of
+    // it and that line no longer starts with GOT (seen at load when both were typed at once).
     xterm.type('\x1b[O');
     await xterm.waitForText(/│GOT:\$'\\E\[O'/);
     xterm.type('\x1b[I');
