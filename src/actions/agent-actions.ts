@@ -14,6 +14,7 @@ import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
 import { waitUntil } from '../wait/wait-until.js';
+import { setTimeout as delay } from 'node:timers/promises';
 import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 
 export const AGENT_TIMING = {
@@ -293,7 +294,8 @@ async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, e
     await sendText(core, pane, text);
     const landed = await screenShows(core, pane, () => (probe === null ? host.outputGeneration !== generation : probeCount(rows(), probe) > shownBefore), signal);
     if (landed) {
-      await delay(enterDelayMs - (Date.now() - typedAt));
+      const rest = enterDelayMs - (Date.now() - typedAt);
+      if (rest > 0) await delay(rest);
       core.writeToPane(pane, '\r');
       return;
     }
@@ -325,10 +327,6 @@ function screenShows(core: CorralCore, pane: PaneRecord, shows: () => boolean, s
     if (signal?.aborted) throw error;
     return false;
   });
-}
-
-function delay(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 /** After a submission: the agent started work (or already finished a turn) since `baseline`. */

@@ -11,6 +11,7 @@ import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from '../core/corral-core.js';
 import { waitUntil } from '../wait/wait-until.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /**
  * Pause between a submitted text and its Enter. Long enough that a TUI app reads the text
@@ -144,10 +145,6 @@ export function sendKeys(core: CorralCore, pane: PaneRecord, keys: string[]): vo
   core.writeToPane(pane, bytes);
 }
 
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Compiles a substring or regex (RE2, src/terminal/pane-regex.ts) line matcher; a bad regex is `invalid_regex`. */
 export function lineMatcher(match: { type: 'substring' | 'regex'; value: string }): (line: string) => boolean {

@@ -5,6 +5,7 @@
  */
 import { readSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as pty from 'node-pty';
 import { Emitter } from '../terminal/emitter.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -81,10 +82,6 @@ function ptyInternals(ptyProcess: pty.IPty): NodePtyInternals {
 
 /** Terminal type announced to pane processes (SPEC §1). */
 const TERM_NAME = 'xterm-256color';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   try {
