@@ -188,6 +188,16 @@ async function measure({ quick = false } = {}) {
     say(`rss samples on/off: ${samples.map((x) => `${round(x.on, 0)}/${round(x.off, 0)}`).join(' ')}`);
     const rss = samples.at(-1);
     say(`rss on ${round(rss.on)} MB, off ${round(rss.off)} MB`);
+    // Where it is, as each server sees itself: V8's heap, memory outside it that V8 knows of
+    // (xterm's row buffers, zlib output), and the rest (malloc arenas, code, stacks). Saving
+    // on zlib's thread pool once left ~400 MB in that rest (gzip-pieces.ts).
+    const memory = {};
+    for (const side of sides) {
+      const m = (await side.rpc.request('system.stats', {})).memory;
+      const mb = (bytes) => round(bytes / 1048576, 0);
+      memory[side.name] = { heap_total: mb(m.heap_total), external: mb(m.external), rest: mb(m.rss - m.heap_total - m.external) };
+    }
+    say(`memory on ${JSON.stringify(memory.on)}, off ${JSON.stringify(memory.off)}`);
     // State write cost per structural change (persistence on).
     const onSide = sides[0];
     const writes = [];
@@ -233,6 +243,7 @@ async function measure({ quick = false } = {}) {
       echo_ms: { persist_on: echoOn, persist_off: echoOff, p95_ratio_on_off: round(echoOn.p95 / echoOff.p95) },
       flood_mb_per_s: { persist_on: mbps(sides[0]), persist_off: mbps(sides[1]), ratio_on_off: round(mbps(sides[0]) / mbps(sides[1])) },
       rss_mb_full_scrollback: { persist_on: round(rss.on), persist_off: round(rss.off), ratio_on_off: round(rss.on / rss.off) },
+      memory_mb: memory,
       state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(Math.max(...writes)) },
       state_build_ms_on_event_loop: { p50: round(median(builds)), p95: round(percentile(builds, 95)) },
       bytes_on_disk: { state_file: stateBytes, scrollback_total: scrollbackBytes, per_pane: Math.round((stateBytes + scrollbackBytes) / PANES) },
@@ -258,6 +269,7 @@ export async function run(opts) {
     { name: 'persist: keystroke echo p95, saving on', value: r.echo_ms.persist_on.p95, unit: 'ms', baseline: off, baselineValue: r.echo_ms.persist_off.p95, ratio: r.echo_ms.p95_ratio_on_off, target: '≈ 1×' },
     { name: 'persist: flood throughput, saving on', value: r.flood_mb_per_s.persist_on, unit: 'MB/s', baseline: off, baselineValue: r.flood_mb_per_s.persist_off, ratio: r.flood_mb_per_s.ratio_on_off, target: '≈ 1×' },
     { name: `persist: server RSS, ${r.panes} panes × 10k lines, saving on`, value: r.rss_mb_full_scrollback.persist_on, unit: 'MB', baseline: off, baselineValue: r.rss_mb_full_scrollback.persist_off, ratio: r.rss_mb_full_scrollback.ratio_on_off, target: '≈ 1×' },
+    { name: 'persist: where the RSS is, saving on: V8 heap reserved / external / rest (malloc, code)', value: `${r.memory_mb.on.heap_total} / ${r.memory_mb.on.external} / ${r.memory_mb.on.rest}`, unit: 'MB', baseline: off, baselineValue: `${r.memory_mb.off.heap_total} / ${r.memory_mb.off.external} / ${r.memory_mb.off.rest}` },
     { name: 'persist: state write per structural change (p50, async fsyncs included)', value: r.state_write_ms_per_change.p50, unit: 'ms' },
     { name: 'persist: of which on the event loop (p50)', value: r.state_build_ms_on_event_loop.p50, unit: 'ms' },
     { name: 'persist: bytes on disk per pane (state + compressed scrollback)', value: r.bytes_on_disk.per_pane, unit: 'B' },

@@ -27,35 +27,27 @@
  * `end` on blank, so the last shown row would be inside the kept lines; rows never converted
  * that the window needs), the save starts over or falls back to the full conversion.
  */
-import { gunzip, gzip } from 'node:zlib';
-import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import type { PaneTerminal } from '../terminal/pane-terminal.js';
 import { CAPTURE_SLICE_ROWS, CaptureAborted, ScrollbackCapture, collectLines, endOfText } from './scrollback-capture.js';
-
-const gzipAsync = promisify(gzip);
-const gunzipAsync = promisify(gunzip);
+import { GZIP_PIECE_BYTES, gzipText } from './gzip-pieces.js';
 
 /**
  * Text per compressed chunk: big enough to compress well, small enough to re-cut cheaply (a
  * save of a pane with new lines inflates and deflates its oldest needed chunk). 2000 bench
  * lines: 7.9 KB on disk at 16 KB, 7.0 KB at 32 KB, 5.9 KB as one stream; the cut costs half.
  */
-export const LOG_CHUNK_BYTES = 16 * 1024;
+export const LOG_CHUNK_BYTES = GZIP_PIECE_BYTES;
 
 /** Rows scanned for a line start below the screen before a commit gives up for this save. */
 const MAX_BOUNDARY_SCAN = 1000;
-
-/** Compresses on zlib's thread pool, never on the event loop. */
-export function gzipText(text: string): Promise<Buffer> {
-  return gzipAsync(Buffer.from(text, 'utf8'), { level: 6 });
-}
 
 interface Chunk {
   /** Absolute first row of each line. */
   starts: number[];
   /** One past the last row of its last line. */
   end: number;
-  /** The lines, each followed by '\n', as one gzip member. */
+  /** The lines, each followed by '\n', gzip-compressed: one member, or a few if a long last line made it bigger than a piece (gzip-pieces.ts). */
   data: Buffer;
 }
 
@@ -268,7 +260,8 @@ export class ScrollbackLog {
       const chunk = this.chunks[index]!;
       if (offset === 0 && !cut) members.push(chunk.data);
       else {
-        const texts = (await gunzipAsync(chunk.data)).toString('utf8').split('\n').slice(offset, chunk.starts.length);
+        // One chunk: ~16 KB of text (a few members if a long line made it bigger), inflated in well under a millisecond.
+        const texts = gunzipSync(chunk.data).toString('utf8').split('\n').slice(offset, chunk.starts.length);
         if (cut) texts[0] = again;
         members.push(await gzipText(texts.join('\n') + '\n'));
       }

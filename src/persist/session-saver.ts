@@ -4,11 +4,12 @@
  *   core's events and coalesced, and again whenever a pane's cwd or program changed;
  * - each pane's last `persist_scrollback_lines` lines within 30 s of changing, one pane
  *   per turn of the event loop, converting only rows new since its last save
- *   (scrollback-log.ts), compressed on zlib's thread pool; a pane in mid-flood waits for a
+ *   (scrollback-log.ts), compressed on the event loop 16 KB at a time (gzip-pieces.ts: not
+ *   on zlib's thread pool, whose threads keep what they allocate); a pane in mid-flood waits for a
  *   pause (at most `floodDeferMaxMs`), since what it prints now replaces what a save would read;
  * - everything once more on shutdown (`flush`).
  * Writing never blocks pane output or a keystroke: all file I/O is async, and the only
- * synchronous work per turn is a slice of one pane's read of its own buffer. A failing disk (full,
+ * synchronous work per turn is a slice of one pane's read of its own buffer or 16 KB compressed. A failing disk (full,
  * read-only) is reported once and the server goes on.
  */
 import type { CorralCore } from '../core/corral-core.js';
