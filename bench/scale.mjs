@@ -9,7 +9,7 @@
  * 2. Pane count 1, 10, 50, 100 (`--quick`: 1, 10): half idle bash shells, half idle stand-in
  *    agents (bench/fixtures/fake-claude; in corral started with `agent start`, so recognised
  *    as claude and idle). Per count: server CPU over the same window for both servers, server
- *    RSS for both, and corral's `fleet.list` and `surface.status`, 100 calls each on a held
+ *    RSS for both (read after the server's idle trim), and corral's `fleet.list` and `surface.status`, 100 calls each on a held
  *    socket, interleaved with `system.ping` (the floor: socket hop, JSON-RPC, scheduling on
  *    this machine): the server-side p50/p95 the server measured itself (`system.stats`: from
  *    the request line's parse to the reply handed to the socket — what the issue's target is
@@ -19,16 +19,18 @@
  * 3. Event fan-out: `pane.focused` events triggered one at a time; latency from the call to
  *    the event's arrival at a reading subscriber that subscribed last (so the server writes to
  *    it after every other), with 1 subscriber and with 20 subscribers (all event types) of
- *    which one never reads its socket; the two alternate over several rounds. Then the
+ *    which one never reads its socket; the two alternate over several rounds. The 19 others
+ *    run in a process of their own (bench/fixtures/event-subscribers.mjs): in this process,
+ *    draining them delayed the measured reader, so the figure measured the bench. Then the
  *    server's own fan-out time (`system.stats`: handing one event to every subscriber) over
  *    520 events with each set of subscribers.
- * 4. Memory against the fair baseline: a bare `node` that has loaded the server's modules
- *    and does nothing (what any Node server costs before its first pane), and the slope —
+ * 4. Memory against the fair baseline: the floor in the same run — a bare `node -e` doing
+ *    nothing, a `node` that has loaded the server's modules and does nothing (what any Node
+ *    server costs before its first pane), a server with no pane — and the slope —
  *    RSS added per pane from 1 to 100 panes, and per 10,000-line pane — for corral and tmux.
  *    A flood: one pane (160×48) running `yes` of 150-character lines for FLOOD_SECONDS; RSS
  *    sampled every 250 ms for both servers, and again once quiet.
  */
-import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-lib.mjs';
@@ -41,6 +43,13 @@ const FLOOD_TIMEOUT_MS = 600_000;
 const FLOOD_COMMAND = `timeout ${FLOOD_SECONDS} yes "$(printf 'flood %.0s0123456789' $(seq 1 10))"`;
 
 export const description = 'scale: memory, CPU and API latency from 1 to 100 panes, corral vs tmux';
+
+/**
+ * How long an idle server is left before its RSS is read: two of the idle trim's 6 s checks
+ * and a margin (memory-release.ts `idleCheckMs`; the first check after a busy spell may come
+ * too soon and retry), so the figure is what stays, not the young generation of the set-up.
+ */
+const IDLE_TRIM_WAIT_MS = 14_000;
 
 const SCROLLBACK_PANES = 20;
 const SCROLLBACK_LINES = 20_000;
@@ -206,6 +215,34 @@ async function nodeBaselineRss(env) {
   }
 }
 
+/** RSS of `node -e` doing nothing: the floor any Node program starts from, on this machine, now. */
+async function bareNodeRss(env) {
+  const child = spawn(process.execPath, ['-e', `process.stdout.write('ready'); setInterval(() => {}, 1e9);`], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await new Promise((resolve, reject) => {
+      child.stdout.once('data', resolve);
+      child.once('exit', (code) => reject(new Error(`bare node exited ${code}`)));
+    });
+    await sleep(2000);
+    return rssMB(child.pid);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+/** RSS of a corral server with no pane, after its idle trim. */
+async function emptyServerRss() {
+  const server = agentServer();
+  try {
+    await server.start();
+    await settle(server.pid);
+    await sleep(IDLE_TRIM_WAIT_MS);
+    return rssMB(server.pid);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Samples a process's RSS every 250 ms while `during` runs: {peak, at: [MB at each third]}. */
 async function rssWhile(pid, during) {
   const samples = [];
@@ -275,21 +312,30 @@ async function cliVsNode(server, rounds) {
   return { corral: median(corralMs), node: median(nodeMs) };
 }
 
-/** A raw subscriber socket: `stuck` never reads; otherwise it reads and discards. */
-async function rawSubscriber(server, stuck) {
-  const socket = connect(server.socketPath);
-  await new Promise((r, j) => socket.once('connect', r).once('error', j));
-  socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'events.subscribe', params: {} }) + '\n');
-  if (stuck) socket.pause();
-  else socket.on('data', () => {});
-  return socket;
-}
+const SUBSCRIBERS_FIXTURE = new URL('./fixtures/event-subscribers.mjs', import.meta.url).pathname;
 
-/** `count` subscribers: `stuck` of them never read, the rest read and discard. */
+/**
+ * `count` subscribers in another process (bench/fixtures/event-subscribers.mjs): `stuck` of
+ * them never read, the rest read and discard. Resolves once all are subscribed, with `close`.
+ */
 async function subscribers(server, count, stuck) {
-  const sockets = [];
-  for (let i = 0; i < count; i++) sockets.push(await rawSubscriber(server, i < stuck));
-  return sockets;
+  const child = spawn(process.execPath, [SUBSCRIBERS_FIXTURE, server.socketPath, String(count), String(stuck)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`event subscribers exited ${code}`)));
+  });
+  child.removeAllListeners('exit');
+  return {
+    pid: child.pid,
+    close: () => new Promise((resolve) => {
+      child.once('exit', resolve);
+      child.stdin.end();
+    }),
+  };
 }
 
 /**
@@ -319,26 +365,35 @@ async function fanOutRound(server, rpc, panes, events) {
   return ms;
 }
 
+/** Waits until the server counts `n` subscribers (a closed subscriber's socket is noticed a moment later). */
+async function untilSubscribers(rpc, n) {
+  for (let i = 0; i < 500; i++) {
+    if ((await serverStats(rpc)).events.subscribers === n) return;
+    await sleep(10);
+  }
+  throw new Error(`the server still counts subscribers other than ${n}`);
+}
+
 /** Event delivery with 1 subscriber and with 20 (1 stuck), alternating: {one, twenty} latencies and server fan-out times. */
 async function fanOut(server, rpc, panes, rounds, events) {
   const one = [];
   const twenty = [];
+  const base = (await serverStats(rpc)).events.subscribers;
   for (let r = 0; r < rounds; r++) {
     for (const many of r % 2 ? [true, false] : [false, true]) {
-      const others = many ? await subscribers(server, 19, 1) : [];
+      const others = many ? await subscribers(server, 19, 1) : null;
       (many ? twenty : one).push(...(await fanOutRound(server, rpc, panes, events)));
-      others.forEach((s) => s.destroy());
-      await sleep(200);
+      await others?.close();
+      await untilSubscribers(rpc, base);
     }
   }
   // The server's own fan-out time, over a full window of events per set of subscribers.
   const serverSide = async (count, stuck) => {
     const others = await subscribers(server, count, stuck);
-    await sleep(200);
     for (let i = 0; i < 520; i++) await rpc.call('pane.focus', { pane_id: panes[i % panes.length] });
     const { fan_out } = (await serverStats(rpc)).events;
-    others.forEach((s) => s.destroy());
-    await sleep(200);
+    await others.close();
+    await untilSubscribers(rpc, base);
     return fan_out;
   };
   return { one: stats(one), twenty: stats(twenty), serverOne: await serverSide(1, 0), serverTwenty: await serverSide(20, 1) };
@@ -388,6 +443,8 @@ export async function run({ quick = false } = {}) {
       const elapsed = (performance.now() - start) / 1000;
       const cpu = ((cpuSeconds(c.server.pid) - c0) / elapsed) * 100;
       const tcpu = ((cpuSeconds(t.pid) - t0) / elapsed) * 100;
+      // Memory once the server's idle trim has run (it looks every 6 s, memory-release.ts).
+      await sleep(IDLE_TRIM_WAIT_MS);
       const rss = rssMB(c.server.pid);
       const trss = rssMB(t.pid);
       const all = [...c.shells, ...c.agentPanes];
@@ -426,14 +483,20 @@ export async function run({ quick = false } = {}) {
     }
   }
   // 4. Memory against the fair baseline, and a flood.
+  const bare = await bareNodeRss(agentServer().env);
   const baseline = await nodeBaselineRss(agentServer().env);
+  const empty = await emptyServerRss();
+  add({ name: 'scale: memory floor: bare node idle / node with the server modules loaded / server with no pane (after idle trim)', value: `${round(bare, 0)} / ${round(baseline, 0)} / ${round(empty, 0)}`, unit: 'MB' });
+  for (const { n, rss, trss } of perCount) {
+    add({ name: `scale: RSS above bare node, ${n} panes`, value: round(rss - bare, 0), unit: 'MB', baseline: 'tmux (whole server)', baselineValue: round(trss, 1), ratio: round((rss - bare) / trss) });
+  }
   const first = perCount[0];
   const last = perCount.at(-1);
   const slope = (last.rss - first.rss) / (last.n - first.n);
   const tslope = (last.trss - first.trss) / (last.n - first.n);
   add({ name: 'scale: bare node with the server modules loaded, no panes', value: round(baseline, 0), unit: 'MB', baseline: `corral, ${first.n} pane`, baselineValue: round(first.rss, 0) });
   add({ name: `scale: RSS per added idle pane (${first.n} → ${last.n} panes)`, value: round(slope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(tslope, 2), ratio: tslope > 0 ? round(slope / tslope) : null });
-  add({ name: `scale: RSS above bare node, ${last.n} panes`, value: round(last.rss - baseline, 0), unit: 'MB', baseline: 'tmux (whole server)', baselineValue: round(last.trss, 0), ratio: round((last.rss - baseline) / last.trss) });
+  add({ name: `scale: RSS above node with the server modules loaded, ${last.n} panes`, value: round(last.rss - baseline, 0), unit: 'MB', baseline: 'tmux (whole server)', baselineValue: round(last.trss, 0), ratio: round((last.rss - baseline) / last.trss) });
   const sbSlope = (compactRss.rss - first.rss) / compactRss.panes;
   const sbTslope = (tmuxRss.rss - first.trss) / compactRss.panes;
   add({ name: `scale: RSS per pane holding 10,000 lines (${compactRss.panes} panes, over the ${first.n}-pane server)`, value: round(sbSlope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(sbTslope, 2), ratio: round(sbSlope / sbTslope), target: '≤ 1.5×', pass: sbSlope <= 1.5 * sbTslope });
