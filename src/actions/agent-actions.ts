@@ -66,6 +66,11 @@ export interface StartOptions {
   args?: string[];
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * Typed into the agent's input once it is ready, not submitted (`up` and `flow run`): through
+   * `typePrompt`, so a prompt the agent dropped is typed again, as for `agent prompt`.
+   */
+  prompt?: string;
 }
 
 /** Validates everything about a start request before anything is typed. */
@@ -159,7 +164,11 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
       onDeadline: () => new CorralError('timeout', `the ${opts.kind} agent in ${pane.id} was not ready within ${timeoutMs} ms`),
     });
     await waitForQuiet(core, current, AGENT_TIMING.readyQuietMs, deadline);
-    return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? current), argv };
+    const now = core.paneBySurface(pane.surfaceId) ?? current;
+    if (opts.prompt !== undefined && opts.prompt.trim() !== '') {
+      await typePrompt(core, now, opts.prompt, { submit: false, signal: opts.signal });
+    }
+    return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? now), argv };
   } finally {
     clearInterval(poll);
     notFound.dispose();
@@ -245,14 +254,16 @@ export interface PromptOptions {
 }
 
 /**
- * Submits text to an agent as one ordered submission (text, pause, Enter), once its input is
- * live, and only once the text shows on its screen (`deliverPrompt`).
+ * The one way corral types a prompt into an agent (`agent prompt`, and `up` and `flow run`
+ * through `StartOptions.prompt`): once its input is live, checked to have landed on its
+ * screen (`deliverPrompt`), then with `submit` Enter after a pause — one ordered submission.
+ * Never into a dialog (`agent_blocked`): the text would answer it.
  */
-export async function submitToAgent(
+export async function typePrompt(
   core: CorralCore,
   pane: PaneRecord,
   text: string,
-  opts: { deadline?: number; signal?: AbortSignal } = {},
+  opts: { submit: boolean; deadline?: number; signal?: AbortSignal },
 ): Promise<{ baseline: number; wasWorking: boolean }> {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
@@ -272,18 +283,19 @@ export async function submitToAgent(
     });
   }
   const baseline = info.state_change_seq;
-  await deliverPrompt(core, pane, text, submitDelayMs(agent.kind), opts.signal);
+  await deliverPrompt(core, pane, text, opts.submit ? submitDelayMs(agent.kind) : null, opts.signal);
   return { baseline, wasWorking: info.agent_status === 'working' };
 }
 
 /**
  * Types the text, waits until the agent's screen shows it (src/agents/prompt-probe.ts), then
- * presses Enter no sooner than `enterDelayMs` after typing. Text that never shows was dropped
- * (the agent was not reading its input): it is typed again, at most `promptAttempts` times in
- * all, then `agent_not_ready` with nothing submitted. Text that cannot be looked for verbatim
- * (several lines, long) needs the screen to change at all, and is not typed twice.
+ * presses Enter no sooner than `enterDelayMs` after typing (null: leaves it typed, unsent).
+ * Text that never shows was dropped (the agent was not reading its input): it is typed again,
+ * at most `promptAttempts` times in all, then `agent_not_ready` with nothing submitted. Text
+ * that cannot be looked for verbatim (several lines, long) needs the screen to change at all,
+ * and is not typed twice.
  */
-async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, enterDelayMs: number, signal: AbortSignal | undefined): Promise<void> {
+async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, enterDelayMs: number | null, signal: AbortSignal | undefined): Promise<void> {
   const host = core.host(pane);
   const probe = promptProbe(text);
   const rows = () => host.terminal.read({ source: 'detection' }).text.split('\n');
@@ -294,6 +306,7 @@ async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, e
     await sendText(core, pane, text);
     const landed = await screenShows(core, pane, () => (probe === null ? host.outputGeneration !== generation : probeCount(rows(), probe) > shownBefore), signal);
     if (landed) {
+      if (enterDelayMs === null) return;
       const rest = enterDelayMs - (Date.now() - typedAt);
       if (rest > 0) await delay(rest);
       core.writeToPane(pane, '\r');
@@ -302,7 +315,7 @@ async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, e
     if (probe === null || attempt >= AGENT_TIMING.promptAttempts) {
       throw new CorralError(
         'agent_not_ready',
-        `the agent in ${pane.id} did not show the typed prompt within ${AGENT_TIMING.promptLandMs} ms (${attempt} attempt${attempt > 1 ? 's' : ''}); Enter was not pressed — read the pane before resubmitting`,
+        `the agent in ${pane.id} did not show the typed prompt within ${AGENT_TIMING.promptLandMs} ms (${attempt} attempt${attempt > 1 ? 's' : ''}); ${enterDelayMs === null ? 'read the pane before typing it again' : 'Enter was not pressed — read the pane before resubmitting'}`,
         { pane_id: pane.id },
       );
     }
@@ -340,7 +353,7 @@ export function showedActivity(agent: AgentInfo, baseline: number): boolean {
 export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
   const started = Date.now();
   const deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : undefined;
-  const { baseline, wasWorking } = await submitToAgent(core, pane, opts.text, { deadline, signal: opts.signal });
+  const { baseline, wasWorking } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal });
   if (!opts.wait) return agentView(core, pane);
   const current = core.paneBySurface(pane.surfaceId) ?? pane;
   const activityDeadline = Date.now() + AGENT_TIMING.promptActivityWindowMs;

@@ -11,7 +11,6 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { leaves, presetLayout } from '../session/layout.js';
 import { paneView, workspaceView } from '../core/views.js';
-import { sendText } from './pane-io.js';
 import { startAgent } from './agent-actions.js';
 import { UP_TIMING, type UpPlan } from '../orchestration/up-file.js';
 
@@ -70,10 +69,7 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
       if (spec.agent === undefined) return;
       const pane = panes[i]!;
       try {
-        await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal });
-        if (spec.prompt !== undefined && spec.prompt !== '') {
-          await sendText(core, core.paneBySurface(pane.surfaceId) ?? pane, spec.prompt, { submit: false });
-        }
+        await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal, prompt: spec.prompt });
       } catch (error) {
         const code = error instanceof CorralError ? error.code : 'internal_error';
         const reason = error instanceof Error ? error.message : String(error);

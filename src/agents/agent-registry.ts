@@ -346,7 +346,7 @@ export class AgentRegistry {
     const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}${source}`;
     const host = this.core.host(pane);
     if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
-    return `${head}\n${explainRules(rules, this.snapshot(host, agent))}`;
+    return `${head}\n${explainRules(rules, this.readScreen(host, agent).snap)}`;
   }
 
   /** Forces a process check now (agent start polls through this). */
@@ -503,16 +503,22 @@ export class AgentRegistry {
     return { rows, firstRow: read.endLine - rows.length };
   }
 
-  /** What the agent's rules read: its screen, without the rows from before it started. */
-  private snapshot(host: PaneHost, agent: TrackedAgent | null): ScreenSnapshot {
+  /**
+   * What the agent's rules read: its screen, without the rows from before it started, and
+   * where its start line stands now (null once it is gone). A read changes nothing: only the
+   * screen check moves `agent.startLine`, so whether an echo still hides the old rows never
+   * depends on who else looked at the screen in between (`agent explain`).
+   */
+  private readScreen(host: PaneHost, agent: TrackedAgent | null): { snap: ScreenSnapshot; startLine: StartLine | null } {
     const { rows, firstRow } = this.screenRows(host);
     let shown: readonly string[] = rows;
-    if (agent?.startLine) {
-      const below = host.terminal.isAlternateScreen ? { rows, line: null } : rowsBelowStartLine(rows, firstRow, agent.startLine);
+    let startLine: StartLine | null = null;
+    if (agent?.startLine && !host.terminal.isAlternateScreen) {
+      const below = rowsBelowStartLine(rows, firstRow, agent.startLine);
       shown = below.rows;
-      agent.startLine = below.line;
+      startLine = below.line;
     }
-    return snapshotFromText(shown.join('\n'), host.terminal.title, progressString(host.terminal.progress));
+    return { snap: snapshotFromText(shown.join('\n'), host.terminal.title, progressString(host.terminal.progress)), startLine };
   }
 
   private screenCheck(surfaceId: number): void {
@@ -521,7 +527,9 @@ export class AgentRegistry {
     if (!watch || !pane) return;
     const host = this.core.host(pane);
     if (!host) return;
-    const snap = this.snapshot(host, watch.agent);
+    const { snap, startLine } = this.readScreen(host, watch.agent);
+    // The one place the start line moves: once the echo is gone, every row is the agent's for good.
+    if (watch.agent) watch.agent.startLine = startLine;
     if (!watch.agent && watch.candidate) {
       // An unknown program becomes an agent once it shows an agent's working or blocked idiom.
       const generic = this.rules.get(GENERIC_KIND);

@@ -171,7 +171,7 @@ export interface MethodParams {
   'agent.release': AgentTarget;
   'agent.focus': AgentTarget;
   'agent.explain': AgentTarget;
-  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number };
+  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string };
   'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number };
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
   'agent.read': AgentTarget & ReadParams;
@@ -403,7 +403,8 @@ export const METHOD_TABLE = {
   'agent.explain': { gated: 'read', cli: 'agent explain', summary: 'What decided the agent\'s status, in words.' },
   'agent.start': {
     gated: 'never',
-    inert: ['name'],
+    // `prompt` is typed, never submitted (how `flow run` types a step's prompt), so inert as in `up`.
+    inert: ['name', 'prompt'],
     words: ['args'],
     cli: 'agent start',
     summary: 'Starts an agent at a shell prompt and returns once it is ready for input.',

@@ -37,8 +37,11 @@ export function agentView(core: CorralCore, pane: PaneRecord): AgentInfo {
   return core.agents.info(pane, core.paneCwd(pane));
 }
 
+/** What a rollup reads of the core (a TUI client's view of it too). */
+type RollupCore = Pick<CorralCore, 'agents' | 'model'>;
+
 /** Rollup of the agents in some panes (SPEC §4), null when none hosts an agent. */
-function rollupOf(core: CorralCore, panes: Iterable<PaneRecord>): AgentStatus | null {
+function rollupOf(core: RollupCore, panes: Iterable<PaneRecord>): AgentStatus | null {
   const statuses: AgentStatus[] = [];
   for (const pane of panes) {
     const agent = core.agents.agentIn(pane);
@@ -48,12 +51,12 @@ function rollupOf(core: CorralCore, panes: Iterable<PaneRecord>): AgentStatus | 
 }
 
 /** Rollup of one tab's agents. */
-export function tabRollup(core: CorralCore, tab: TabRecord): AgentStatus | null {
+export function tabRollup(core: RollupCore, tab: TabRecord): AgentStatus | null {
   return rollupOf(core, core.model.tabPanes(tab.id));
 }
 
 /** Rollup of one workspace's agents. */
-export function workspaceRollup(core: CorralCore, workspace: WorkspaceRecord): AgentStatus | null {
+export function workspaceRollup(core: RollupCore, workspace: WorkspaceRecord): AgentStatus | null {
   return rollupOf(core, workspace.tabs.flatMap((id) => core.model.tabPanes(id)));
 }
 

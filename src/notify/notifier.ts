@@ -25,7 +25,8 @@ export const NOTIFY_TIMING = {
 } as const;
 
 export interface NotifierOptions {
-  core: CorralCore;
+  /** What it reads of the core (a client's view of it, or the core itself). */
+  core: Pick<CorralCore, 'agents' | 'isWatched' | 'listen' | 'paneBySurface'>;
   config: NotifyConfig;
   timing?: Partial<typeof NOTIFY_TIMING>;
 }

@@ -3,8 +3,9 @@
  *
  * - `pane` steps add a pane to the flow's one workspace through `workspace.up` (the first
  *   creates the workspace, named after the flow; each later one joins it and the layout preset
- *   is applied again over all of them), then start the agent with `agent.start` and type the
- *   prompt with `surface.send_text` — the same calls `up` and `agent start` make.
+ *   is applied again over all of them), then start the agent with `agent.start`, which types
+ *   the prompt (its `prompt` param) through the same `typePrompt` as `up` and `agent prompt`:
+ *   checked to have landed, typed again if the agent dropped it.
  * - `send` steps go through `surface.send_text`; `submit = true` needs the scripting gate.
  * - ready barriers use `corral wait`'s logic (src/wait/wait-logic.ts): a pattern must match output
  *   that appeared after the step started; idle means an agent is idle/done (after a submit:
@@ -105,12 +106,13 @@ export class RpcStepRunner implements StepRunner {
     this.paneOfStep.set(step.id, { paneId: pane.pane_id, surfaceId: pane.surface_id });
     ctx.setPane(pane.pane_id);
     if (agent !== undefined) {
-      ctx.setPhase(`starting ${agent}`);
-      await this.client.call('agent.start', { pane_id: pane.pane_id, kind: agent, timeout_ms: UP_TIMING.agentStartTimeoutMs });
-      if (prompt) {
-        ctx.setPhase('typing the prompt');
-        await this.client.call('surface.send_text', { target: pane.pane_id, text: prompt });
-      }
+      ctx.setPhase(prompt ? `starting ${agent}, then typing the prompt` : `starting ${agent}`);
+      await this.client.call('agent.start', {
+        pane_id: pane.pane_id,
+        kind: agent,
+        timeout_ms: UP_TIMING.agentStartTimeoutMs,
+        ...(prompt ? { prompt } : {}),
+      });
     }
     // A new pane: all of its output is new, and nothing was submitted to its agent.
     return this.readyHandle(step, pane.surface_id, pane.pane_id, { endLine: 0, texts: new Map() }, null);

@@ -15,7 +15,7 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
 import { MSG, MessageReader, exitPayload, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
-import { clientCoreView, type ClientPlace } from './client-view.js';
+import { ClientCoreView, type ClientCore, type ClientPlace } from './client-view.js';
 
 /** The terminal's focus-out report (DECSET 1004), as one input message. */
 const FOCUS_OUT = Buffer.from('\x1b[O');
@@ -59,7 +59,7 @@ export class AttachedClient {
    * active it shows the workspace and tab this client was on (`savedPlace`). Every action
    * comes with input, which makes its client active first, so actions act on the real focus.
    */
-  readonly view: CorralCore;
+  readonly view: ClientCore;
   /** The workspace and tab this client shows while another client is active. */
   savedPlace: ClientPlace | null = null;
   private readonly compositor: Compositor;
@@ -74,7 +74,7 @@ export class AttachedClient {
     this.socket = options.socket;
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
-    this.view = clientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace));
+    this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace));
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,

@@ -2,7 +2,7 @@
  * Builds the chrome model (what the sidebar, tab bar, frames and status line show) from the
  * core's state and the TUI's own state. Pure with respect to the screen: no drawing here.
  */
-import type { CorralCore } from '../core/corral-core.js';
+import type { ClientCore } from './client-view.js';
 import { COMMANDS, commandKeys, type CommandId } from '../config/keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from '../../components/chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
@@ -38,7 +38,7 @@ export function statusHint(ui: Pick<UiState, 'keyOverrides' | 'prefixLabel'>): s
 }
 
 /** The frames of the focused tab's visible panes, in screen cells. */
-export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { paneId: string; surfaceId: number; rect: PaneFrame['rect'] }[] {
+export function visibleFrames(core: ClientCore, geometry: ScreenGeometry): { paneId: string; surfaceId: number; rect: PaneFrame['rect'] }[] {
   const pane = core.model.focusedPane();
   if (!pane) return [];
   const tab = core.model.tab(pane.tabId);
@@ -58,7 +58,7 @@ export function visibleFrames(core: CorralCore, geometry: ScreenGeometry): { pan
  * names, titles, messages) goes through `shown` (visibleControls): ESC, OSC, C1 appear as
  * `^[`, `\x9b` and cannot act on the user's terminal (SPEC §8).
  */
-export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
+export function buildChrome(core: ClientCore, geometry: ScreenGeometry, ui: UiState, size: { cols: number; rows: number }): ChromeModel {
   const model = core.model;
   const focusedPane = model.focusedPane();
   const workspaces: SidebarWorkspace[] = [...model.workspaces.values()].map((w, i) => ({
@@ -112,7 +112,7 @@ export function buildChrome(core: CorralCore, geometry: ScreenGeometry, ui: UiSt
 }
 
 /** Every live agent, for the sidebar. */
-function sidebarAgents(core: CorralCore, ui: Pick<UiState, 'notify'>): SidebarAgent[] {
+function sidebarAgents(core: ClientCore, ui: Pick<UiState, 'notify'>): SidebarAgent[] {
   const focused = core.model.focusedPane();
   return [...core.agents.agents()].map(({ pane, agent }) => ({
     key: pane.id,
@@ -126,7 +126,7 @@ function sidebarAgents(core: CorralCore, ui: Pick<UiState, 'notify'>): SidebarAg
 }
 
 /** `w1:p2 builder · claude working` — id, name, and the agent (or the app's title). */
-function paneTitle(core: CorralCore, paneId: string): string {
+function paneTitle(core: ClientCore, paneId: string): string {
   const pane = core.model.pane(paneId);
   const parts = [pane.id];
   if (pane.name) parts.push(pane.name);
@@ -140,7 +140,7 @@ function paneTitle(core: CorralCore, paneId: string): string {
 }
 
 /** The next agent that needs the user: blocked ones first, then finished (done) ones. */
-export function nextAttention(core: CorralCore, after: string | null): string | null {
+export function nextAttention(core: ClientCore, after: string | null): string | null {
   const entries = [...core.agents.agents()];
   for (const wanted of ['blocked', 'done'] as const) {
     const candidates = entries.filter(({ agent }) => agent.state.status === wanted).map(({ pane }) => pane.id);
@@ -151,7 +151,7 @@ export function nextAttention(core: CorralCore, after: string | null): string | 
   return null;
 }
 
-function overlayModel(core: CorralCore, ui: UiState): Overlay | null {
+function overlayModel(core: ClientCore, ui: UiState): Overlay | null {
   const overlay = ui.overlay;
   if (!overlay) return null;
   switch (overlay.kind) {

@@ -8,7 +8,8 @@
  * own (`TabRecord.focusedPane`), so it stays shared.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { PaneRecord, ReadonlyModel, TabRecord } from '../session/model.js';
+import type { IdCounters } from '../session/ids.js';
+import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 
 /** Where a client looks: a workspace and the tab it shows there. */
 export interface ClientPlace {
@@ -33,34 +34,166 @@ export function resolvePlace(model: ReadonlyModel, place: ClientPlace | null): C
   return { workspace: workspace.id, tab: workspace.tabs.includes(place.tab) ? place.tab : workspace.focusedTab };
 }
 
-/** `model` with its focus read from `place()` whenever that gives a place (null: the model's own). */
-export function clientModelView(model: ReadonlyModel, place: () => ClientPlace | null): ReadonlyModel {
-  const here = () => resolvePlace(model, place());
-  const focusedPane = (): Readonly<PaneRecord> | null => {
-    const at = here();
-    if (!at) return model.focusedPane();
-    const tab = model.tabs.get(at.tab);
-    return (tab && model.panes.get(tab.focusedPane)) ?? null;
-  };
-  const overrides: Partial<Record<keyof ReadonlyModel, unknown>> = {
-    focusedPane,
-    isPaneFocused: (pane: Readonly<PaneRecord>) => focusedPane()?.id === pane.id,
-    isTabFocused: (tab: Readonly<TabRecord>) => {
-      const at = here();
-      return at ? at.tab === tab.id : model.isTabFocused(tab);
-    },
-  };
-  return new Proxy(model, {
-    get: (target, key, receiver) => {
-      if (key === 'focusedWorkspace') return here()?.workspace ?? target.focusedWorkspace;
-      if (Object.hasOwn(overrides, key)) return overrides[key as keyof ReadonlyModel];
-      return Reflect.get(target, key, receiver);
-    },
-  });
+/**
+ * `model` with its focus read from `place()` whenever that gives a place (null: the model's
+ * own). Everything else is the model's, read through one explicit getter or method each: the
+ * four focus members are the whole of what a client sees differently.
+ */
+export class ClientModelView implements ReadonlyModel {
+  constructor(
+    private readonly model: ReadonlyModel,
+    private readonly place: () => ClientPlace | null,
+  ) {}
+
+  get workspaces(): ReadonlyModel['workspaces'] {
+    return this.model.workspaces;
+  }
+  get tabs(): ReadonlyModel['tabs'] {
+    return this.model.tabs;
+  }
+  get panes(): ReadonlyModel['panes'] {
+    return this.model.panes;
+  }
+  findPane(idOrAlias: string): Readonly<PaneRecord> | undefined {
+    return this.model.findPane(idOrAlias);
+  }
+  paneBySurface(surfaceId: number): Readonly<PaneRecord> | undefined {
+    return this.model.paneBySurface(surfaceId);
+  }
+  pane(idOrAlias: string): Readonly<PaneRecord> {
+    return this.model.pane(idOrAlias);
+  }
+  tab(tabId: string): Readonly<TabRecord> {
+    return this.model.tab(tabId);
+  }
+  workspace(workspaceId: string): Readonly<WorkspaceRecord> {
+    return this.model.workspace(workspaceId);
+  }
+  tabPanes(tabId: string): Readonly<PaneRecord>[] {
+    return this.model.tabPanes(tabId);
+  }
+  idCounters(): IdCounters {
+    return this.model.idCounters();
+  }
+
+  // -- the client's own focus ---------------------------------------------------
+
+  get focusedWorkspace(): string | null {
+    return this.here()?.workspace ?? this.model.focusedWorkspace;
+  }
+  focusedPane(): Readonly<PaneRecord> | null {
+    const at = this.here();
+    if (!at) return this.model.focusedPane();
+    const tab = this.model.tabs.get(at.tab);
+    return (tab && this.model.panes.get(tab.focusedPane)) ?? null;
+  }
+  isPaneFocused(pane: Readonly<PaneRecord>): boolean {
+    return this.focusedPane()?.id === pane.id;
+  }
+  isTabFocused(tab: Readonly<TabRecord>): boolean {
+    const at = this.here();
+    return at ? at.tab === tab.id : this.model.isTabFocused(tab);
+  }
+
+  private here(): ClientPlace | null {
+    return resolvePlace(this.model, this.place());
+  }
 }
 
-/** `core` whose `model` is `clientModelView(core.model, place)`; every action still goes to the core. */
-export function clientCoreView(core: CorralCore, place: () => ClientPlace | null): CorralCore {
-  const model = clientModelView(core.model, place);
-  return new Proxy(core, { get: (target, key, receiver) => (key === 'model' ? model : Reflect.get(target, key, receiver)) });
+/** `model` as the client at `place()` sees it (see `ClientModelView`). */
+export function clientModelView(model: ReadonlyModel, place: () => ClientPlace | null): ReadonlyModel {
+  return new ClientModelView(model, place);
+}
+
+/**
+ * What a client's controller, chrome, copy mode and notifier use of the core: exactly these
+ * members, so a new use is a deliberate line here. The real `CorralCore` satisfies it.
+ */
+export interface ClientCore
+  extends Readonly<
+    Pick<
+      CorralCore,
+      | 'agents'
+      | 'config'
+      | 'scripting'
+      | 'setScripting'
+      | 'listen'
+      | 'isWatched'
+      | 'setClientView'
+      | 'setViewport'
+      | 'tabRects'
+      | 'view'
+      | 'host'
+      | 'writeToPane'
+      | 'paneBySurface'
+      | 'paneCwd'
+      | 'paneKeyboard'
+      | 'paneForegroundProgram'
+      | 'createWorkspace'
+      | 'createTab'
+      | 'splitPane'
+      | 'closePane'
+      | 'focusWorkspace'
+      | 'focusTab'
+      | 'focusPane'
+      | 'renameWorkspace'
+      | 'renameTab'
+      | 'renamePane'
+      | 'zoomPane'
+      | 'resizePane'
+      | 'setTabLayout'
+    >
+  > {
+  readonly model: ReadonlyModel;
+}
+
+/**
+ * The core as one client sees it: `model` is its `ClientModelView`; every other member goes
+ * straight to the core (actions act on the one session, whichever client sent them).
+ */
+export class ClientCoreView implements ClientCore {
+  readonly model: ClientModelView;
+
+  constructor(
+    private readonly core: CorralCore,
+    place: () => ClientPlace | null,
+  ) {
+    this.model = new ClientModelView(core.model, place);
+  }
+
+  get agents(): CorralCore['agents'] {
+    return this.core.agents;
+  }
+  get config(): CorralCore['config'] {
+    return this.core.config;
+  }
+  get scripting(): boolean {
+    return this.core.scripting;
+  }
+  readonly setScripting: ClientCore['setScripting'] = (on) => this.core.setScripting(on);
+  readonly listen: ClientCore['listen'] = (listener) => this.core.listen(listener);
+  readonly isWatched: ClientCore['isWatched'] = (pane) => this.core.isWatched(pane);
+  readonly setClientView: ClientCore['setClientView'] = (view, client) => this.core.setClientView(view, client);
+  readonly setViewport: ClientCore['setViewport'] = (cols, rows, contentRect) => this.core.setViewport(cols, rows, contentRect);
+  readonly tabRects: ClientCore['tabRects'] = (tab) => this.core.tabRects(tab);
+  readonly view: ClientCore['view'] = (pane) => this.core.view(pane);
+  readonly host: ClientCore['host'] = (pane) => this.core.host(pane);
+  readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => this.core.writeToPane(pane, data);
+  readonly paneBySurface: ClientCore['paneBySurface'] = (surfaceId) => this.core.paneBySurface(surfaceId);
+  readonly paneCwd: ClientCore['paneCwd'] = (pane, maxAgeMs) => this.core.paneCwd(pane, maxAgeMs);
+  readonly paneKeyboard: ClientCore['paneKeyboard'] = (pane) => this.core.paneKeyboard(pane);
+  readonly paneForegroundProgram: ClientCore['paneForegroundProgram'] = (pane) => this.core.paneForegroundProgram(pane);
+  readonly createWorkspace: ClientCore['createWorkspace'] = (opts) => this.core.createWorkspace(opts);
+  readonly createTab: ClientCore['createTab'] = (opts) => this.core.createTab(opts);
+  readonly splitPane: ClientCore['splitPane'] = (...args) => this.core.splitPane(...args);
+  readonly closePane: ClientCore['closePane'] = (paneId) => this.core.closePane(paneId);
+  readonly focusWorkspace: ClientCore['focusWorkspace'] = (workspaceId) => this.core.focusWorkspace(workspaceId);
+  readonly focusTab: ClientCore['focusTab'] = (tabId) => this.core.focusTab(tabId);
+  readonly focusPane: ClientCore['focusPane'] = (paneId) => this.core.focusPane(paneId);
+  readonly renameWorkspace: ClientCore['renameWorkspace'] = (workspaceId, label) => this.core.renameWorkspace(workspaceId, label);
+  readonly renameTab: ClientCore['renameTab'] = (tabId, label) => this.core.renameTab(tabId, label);
+  readonly renamePane: ClientCore['renamePane'] = (paneId, name) => this.core.renamePane(paneId, name);
+  readonly zoomPane: ClientCore['zoomPane'] = (paneId, zoom) => this.core.zoomPane(paneId, zoom);
+  readonly resizePane: ClientCore['resizePane'] = (paneId, direction, cells) => this.core.resizePane(paneId, direction, cells);
+  readonly setTabLayout: ClientCore['setTabLayout'] = (tabId, layout) => this.core.setTabLayout(tabId, layout);
 }

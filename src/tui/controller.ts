@@ -4,7 +4,7 @@
  * the chrome when what it shows changes. It is just another client of the core: every
  * action goes through the same core methods the socket uses.
  */
-import type { CorralCore } from '../core/corral-core.js';
+import type { ClientCore } from './client-view.js';
 import type { Disposable } from '../contract/disposable.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
@@ -37,7 +37,7 @@ export interface ChromeRenderer {
 export type ChromeHit = { kind: 'tab'; id: string } | { kind: 'workspace'; id: string } | { kind: 'agent'; key: string };
 
 export interface ControllerOptions {
-  core: CorralCore;
+  core: ClientCore;
   compositor: Compositor;
   renderer: ChromeRenderer;
   cols: number;
@@ -81,7 +81,7 @@ const TUNING = {
 
 
 export class TuiController {
-  private readonly core: CorralCore;
+  private readonly core: ClientCore;
   private readonly compositor: Compositor;
   private readonly parser = new InputParser();
   /** The prefix's bytes and the bindings in force. */

@@ -6,7 +6,7 @@
  * focus between panes (a key, a click, `corral focus`) and a client's terminal gaining or
  * losing focus both change it. Only apps that asked hear anything.
  */
-import type { CorralCore } from '../core/corral-core.js';
+import type { ClientCore } from './client-view.js';
 
 const FOCUS_IN = '\x1b[I';
 const FOCUS_OUT = '\x1b[O';
@@ -15,7 +15,7 @@ export class PaneFocusReports {
   /** Surface ids of the panes that have focus, as last reported. */
   private focused = new Set<number>();
 
-  constructor(private readonly core: CorralCore) {}
+  constructor(private readonly core: ClientCore) {}
 
   /** `now`: the surface ids that have focus now; each pane whose share changed hears of it. */
   update(now: ReadonlySet<number>): void {

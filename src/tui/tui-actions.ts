@@ -2,7 +2,7 @@
  * Decisions behind some TUI commands, kept out of the controller: what runs in a pane (to
  * ask before closing it), the next pane in a tab, the last focused pane, and renaming.
  */
-import type { CorralCore } from '../core/corral-core.js';
+import type { ClientCore } from './client-view.js';
 import type { PaneRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';
 import type { RenameTarget } from './chrome-builder.js';
@@ -11,7 +11,7 @@ import type { RenameTarget } from './chrome-builder.js';
  * What keeps a pane busy — an agent or a foreground program — described for a y/n question;
  * null when its shell sits at its prompt (or the process already exited).
  */
-export function busyProgram(core: CorralCore, pane: PaneRecord): string | null {
+export function busyProgram(core: ClientCore, pane: PaneRecord): string | null {
   const agent = core.agents.agentIn(pane);
   if (agent) return `${agent.name ?? agent.kind} (${agent.state.status})`;
   const argv0 = core.paneForegroundProgram(pane);
@@ -20,7 +20,7 @@ export function busyProgram(core: CorralCore, pane: PaneRecord): string | null {
 }
 
 /** The pane after `pane` in its tab's reading order, wrapping; null with one pane. */
-export function nextPaneInTab(core: CorralCore, pane: PaneRecord): string | null {
+export function nextPaneInTab(core: ClientCore, pane: PaneRecord): string | null {
   const ids = leaves(core.model.tab(pane.tabId).layout);
   if (ids.length < 2) return null;
   return ids[(ids.indexOf(pane.id) + 1) % ids.length]!;
@@ -39,13 +39,13 @@ export class FocusHistory {
   }
 
   /** The last focused pane if it still exists. */
-  last(core: CorralCore): string | null {
+  last(core: ClientCore): string | null {
     return this.previous !== null && core.model.findPane(this.previous) ? this.previous : null;
   }
 }
 
 /** The name shown in the rename prompt to start from. */
-export function currentName(core: CorralCore, target: RenameTarget): string {
+export function currentName(core: ClientCore, target: RenameTarget): string {
   switch (target.kind) {
     case 'pane':
       return core.model.pane(target.id).name ?? '';
@@ -60,7 +60,7 @@ export function currentName(core: CorralCore, target: RenameTarget): string {
  * Applies a rename typed into the prompt. An empty pane name clears it; tabs and
  * workspaces always have a label, so an empty one leaves it as it was.
  */
-export function applyRename(core: CorralCore, target: RenameTarget, typed: string): void {
+export function applyRename(core: ClientCore, target: RenameTarget, typed: string): void {
   const value = typed.trim();
   switch (target.kind) {
     case 'pane':

@@ -401,6 +401,26 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     expect(ready(s)).toBe(true);
   });
 
+  it('reading the screen between two checks (agent explain) changes nothing the next check concludes', () => {
+    // The agent shows the alternate screen for a moment and leaves it before a check runs: the
+    // echo is still where it was, so the old ready screen above it is still not the agent's.
+    // A read in that moment must not let go of the start line (it did: explain moved it).
+    const s = setup();
+    s.registry.expectCommand(s.pane, COMMAND);
+    restoredScreen(s.child());
+    adopt(s);
+    expect(ready(s)).toBe(false);
+    const line = s.registry.agentIn(s.pane)!.startLine;
+    expect(line).not.toBeNull();
+    s.child().output('\x1b[?1049h');
+    for (let i = 0; i < 3; i++) s.registry.explain(s.pane);
+    expect(s.registry.agentIn(s.pane)!.startLine).toEqual(line);
+    s.child().output('\x1b[?1049l');
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready(s)).toBe(false);
+    expect(s.registry.agentIn(s.pane)!.startLine).toEqual(line);
+  });
+
   it('found running before the shell\u2019s echo was read (a restored pane), the whole screen at that moment is old', () => {
     const s = setup();
     s.registry.expectCommand(s.pane, COMMAND, true);

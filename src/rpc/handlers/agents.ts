@@ -53,6 +53,7 @@ export const agentHandlers = {
   'agent.start': async (p, { core, signal }) => {
     const args = optStrings(p, 'args');
     const timeoutMs = timeoutParam(p);
+    const prompt = p.prompt === undefined || p.prompt === null ? undefined : text(p, 'prompt');
     const pane = core.resolveOne(str(p, 'pane_id'));
     return startAgent(core, pane, {
       kind: str(p, 'kind'),
@@ -60,6 +61,7 @@ export const agentHandlers = {
       args,
       timeoutMs,
       signal,
+      prompt,
     });
   },
   'agent.prompt': async (p, { core, signal }) => {

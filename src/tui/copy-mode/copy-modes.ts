@@ -4,7 +4,7 @@
  * carries out the actions (leave, copy to the clipboard and the paste buffer, search,
  * messages). The controller only routes input here while the focused pane is in copy mode.
  */
-import type { CorralCore } from '../../core/corral-core.js';
+import type { ClientCore } from '../client-view.js';
 import type { PaneRecord } from '../../session/model.js';
 import { readAgent } from '../../actions/transcript.js';
 import { CellGrid } from '../../screen/cell-grid.js';
@@ -51,7 +51,7 @@ interface CopySession {
 }
 
 export interface CopyModesOptions {
-  core: CorralCore;
+  core: ClientCore;
   compositor: Compositor;
   /** A status-line message. */
   flash: (text: string, error: boolean) => void;
