@@ -10,7 +10,12 @@
  * it is parsed, while they are still stored. A false "maybe" costs one read of a screenful of
  * rows; a false "no" would lose a match. So whatever a batch does that this filter cannot
  * follow — cursor movement, scrolling sequences, backspace, a carriage return that is not a
- * line end, a line feed without one (raw mode), character-set shifts — answers "maybe".
+ * line end, a line feed without one (raw mode), character-set shifts — answers "maybe", and
+ * leaves the filter `lost` (every batch a "maybe": the cursor may now write over old rows)
+ * until the wait sees the cursor appending to its line again, with blank rows below
+ * (`appendingLine`). A full-screen app keeps it lost, and costs what a look per batch costs;
+ * a shell or a `cat` at the bottom of the screen costs a few native searches per batch
+ * (45 MB of coloured text: ~65 ms; reading the rows as text instead: seconds).
  *
  * What is followed: a line's text is the stream's bytes between line ends, less SGR and
  * erase-to-end-of-line sequences, OSC/DCS/APC/PM/SOS strings (titles, hyperlinks), NUL, BEL
@@ -128,12 +133,19 @@ function unfollowableControls(buf: Buffer, lineStarts: boolean): boolean {
  * unfinished one, and says whether one of them may match.
  */
 abstract class LineFilter implements OutputFilter {
-  /** The unfinished line so far (its bytes, as they came). */
-  private carry: Buffer | null;
+  /**
+   * The unfinished line so far (its bytes, as they came): `carry[0 … carryLength)`. It and the
+   * seam below live in buffers reused from batch to batch: a flood is ~10,000 batches.
+   */
+  private carry: Buffer = Buffer.allocUnsafe(0);
+  private carryLength = 0;
+  private seamBytes: Buffer = Buffer.allocUnsafe(0);
   private _lost = false;
+  /** The last batch ended inside an escape sequence or a UTF-8 character. */
+  private endsInside = false;
 
   constructor(seed: string | null) {
-    this.carry = seed ? Buffer.from(seed, 'utf8') : null;
+    if (seed) this.setCarry(Buffer.from(seed, 'utf8'));
     this._lost = seed === null;
   }
 
@@ -146,11 +158,9 @@ abstract class LineFilter implements OutputFilter {
     // cannot be read as text from here (the next batch will likely end clean).
     if (this.endsInside) return;
     this._lost = false;
-    this.carry = line === '' ? null : Buffer.from(line, 'utf8');
+    this.carryLength = 0;
+    if (line !== '') this.setCarry(Buffer.from(line, 'utf8'));
   }
-
-  /** The last batch ended inside an escape sequence or a UTF-8 character. */
-  private endsInside = false;
 
   mayMatch(data: string | Uint8Array): boolean {
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
@@ -161,20 +171,37 @@ abstract class LineFilter implements OutputFilter {
     const firstLf = buf.indexOf(LF);
     const lastLf = firstLf === -1 ? -1 : buf.lastIndexOf(LF);
     // The carried line and this batch's part of it, joined: a line's bytes, not the batch's.
-    const seam = this.carry ? Buffer.concat([this.carry, firstLf === -1 ? buf : buf.subarray(0, firstLf + 1)]) : null;
+    let seam: Buffer | null = null;
+    if (this.carryLength > 0) {
+      const head = firstLf === -1 ? buf.length : firstLf + 1;
+      this.seamBytes = room(this.seamBytes, this.carryLength + head);
+      this.carry.copy(this.seamBytes, 0, 0, this.carryLength);
+      buf.copy(this.seamBytes, this.carryLength, 0, head);
+      seam = this.seamBytes.subarray(0, this.carryLength + head);
+    }
     const rest = seam ? (firstLf === -1 ? null : buf.subarray(firstLf + 1)) : buf;
     // The unfinished line is carried with the line end before it (CR LF, or a lone LF, which
-    // starts the line after blanks: the next look must see it again).
-    const unfinished =
-      lastLf === -1 ? (seam ?? buf) : lastLf > 0 ? buf.subarray(lastLf - 1) : seam ? Buffer.concat([seam.subarray(seam.length - 2), buf.subarray(1)]) : buf;
-    // Copied: the pty's buffer is not ours to keep. Kept whatever this batch's answer: the
-    // next batch may finish the line. Past the limit it is dropped and the answer is "maybe".
-    const tooLong = unfinished.length > MAX_CARRY;
-    this.carry = unfinished.length > 0 && !tooLong ? Buffer.from(unfinished) : null;
-    if (tooLong) return (this._lost = true);
+    // starts the line after blanks: the next look must see it again). Past the limit it is
+    // dropped and the answer is "maybe".
+    const unfinishedLength = lastLf === -1 ? (seam ?? buf).length : lastLf > 0 ? buf.length - lastLf + 1 : seam ? buf.length + 1 : buf.length;
+    this.carryLength = 0;
+    if (unfinishedLength > MAX_CARRY) return (this._lost = true);
+    if (lastLf === -1) this.setCarry(seam ?? buf);
+    else if (lastLf > 0) this.setCarry(buf.subarray(lastLf - 1));
+    else if (seam) this.setCarry(seam.subarray(seam.length - 2), buf.subarray(1));
+    else this.setCarry(buf);
     const verdict = Math.max(seam ? this.test(seam) : NO, rest !== null && rest.length > 0 ? this.test(rest) : NO);
     if (verdict === LOST) this._lost = true;
     return verdict !== NO;
+  }
+
+  /** Copies `a` then `b` into the carry (the pty's buffer is not ours to keep). */
+  private setCarry(a: Buffer, b?: Buffer): void {
+    const n = a.length + (b?.length ?? 0);
+    this.carry = room(this.carry, n);
+    a.copy(this.carry, 0);
+    b?.copy(this.carry, a.length);
+    this.carryLength = n;
   }
 
   /** Whether some line in `buf` (whole lines and the unfinished one, as they came) may match: NO, MAYBE, or LOST (cannot follow). */
@@ -304,6 +331,11 @@ export class RegexFilter extends LineFilter {
     if (blanksFrom !== -1) n = blanksFrom;
     return this.linesTest(out.subarray(0, n)) ? MAYBE : NO;
   }
+}
+
+/** `buf` if it holds `n` bytes, else a larger buffer (contents not kept). */
+function room(buf: Buffer, n: number): Buffer {
+  return buf.length >= n ? buf : Buffer.allocUnsafe(Math.max(n, 2 * buf.length, 256));
 }
 
 /** `buf`'s length less a UTF-8 character cut by its end, which is not on the line yet (`x$` matches until it is). */
