@@ -154,10 +154,11 @@ export function lineMatcher(match: { type: 'substring' | 'regex'; value: string 
 }
 
 /**
- * When a wait for output looks again: once output has been quiet this long, and at least this
- * often while it keeps flowing. Each look reads the window of recent rows as text (~3 µs a
- * row); looking every 20 ms through a 45 MB flood cost more than the look below that never
- * misses a line (bench/profile-flood-alloc.mjs).
+ * When a wait for output on a source other than `recent` looks again: once output has been
+ * quiet this long, and at least this often while it keeps flowing. Each look reads the rows
+ * as text (~3 µs a row); looking every 20 ms, as before, read and allocated through a whole
+ * flood (bench/profile-flood-alloc.mjs). A `recent` wait looks only after a batch its output
+ * filter did not pass.
  */
 export const WAIT_OUTPUT = { quietMs: 1, maxGapMs: 100 } as const;
 
@@ -166,15 +167,16 @@ const MAX_CATCH_UP_ROWS = 100_000;
 
 /**
  * Waits until a line of the chosen snapshot matches (herdr semantics: what is already there
- * counts). Re-checks on output, not on a timer: after a quiet moment, and at most every
- * `WAIT_OUTPUT.maxGapMs` while output flows. Ends with `timeout`, or `pane_not_found` if the
- * pane closes first, or silently when the caller goes away.
+ * counts). Ends with `timeout`, or `pane_not_found` if the pane closes first, or silently
+ * when the caller goes away.
  *
- * With the `recent` source no line is missed that scrolls out of the window between two
- * looks (a marker in a flood): each batch of output is looked at in its bytes as it arrives
- * (src/wait/output-filter.ts), and a batch that may have printed a match has the rows it
- * wrote read right after it is parsed, while the store still holds them. The reply's `read`
- * is the snapshot now, which may no longer hold `matched_line`.
+ * With the `recent` source (the default) no line is missed, even one that scrolls out of the
+ * window at once (a marker in a flood): each batch of output is looked at in its bytes as it
+ * arrives (src/wait/output-filter.ts), and a batch that may have printed a match has the rows
+ * it wrote read right after it is parsed, while the store still holds them; batches the
+ * filter passes cost no read at all. The reply's `read` is the snapshot now, which may no
+ * longer hold `matched_line`. Other sources look again after a quiet moment, and at most
+ * every `WAIT_OUTPUT.maxGapMs` while output flows.
  */
 export function waitForOutput(
   core: CorralCore,
@@ -235,7 +237,9 @@ export function waitForOutput(
               const line = appendingLine(terminal);
               if (line !== null) filter.reseed(line);
             }
-          } else timer ??= setTimeout(tick, WAIT_OUTPUT.quietMs);
+          } else if (!filter) timer ??= setTimeout(tick, WAIT_OUTPUT.quietMs);
+          // With a filter, a batch it passed cannot have made a line match: no look needed
+          // (a lost filter passes none).
         });
         const closed = core.listen((event) => {
           if (event.type === 'pane.closed' && event.surface_id === pane.surfaceId) {
