@@ -31,7 +31,7 @@ function sourceMapFor(url) {
 }
 
 /** Maps a minified frame back to its source: { file, line, column, name } or null. */
-function original(frame) {
+export function original(frame) {
   const map = frame.url ? sourceMapFor(frame.url) : null;
   if (!map || frame.lineNumber < 0) return null;
   const entry = map.findEntry(frame.lineNumber, frame.columnNumber);
@@ -41,7 +41,7 @@ function original(frame) {
   return { file: rel, line: entry.originalLine + 1, column: entry.originalColumn + 1, name: entry.name };
 }
 
-function label(url) {
+export function label(url) {
   return url
     .replace(/^node_modules\//, '/node_modules/')
     .replace(/^file:\/\//, '')

@@ -106,8 +106,10 @@ function sandboxEnv(dir) {
  * `bin/corral.cjs`, for A/B runs of two builds (bench/ab-throughput.mjs).
  */
 export class CorralServer {
-  constructor({ nodeArgs = [], bin = BIN } = {}) {
+  constructor({ nodeArgs = [], bin = BIN, stdout = 'ignore' } = {}) {
     this.bin = bin;
+    /** 'pipe' to read what the server prints (node's --trace-gc goes to stdout). */
+    this.stdout = stdout;
     this.dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
     this.env = sandboxEnv(this.dir);
     this.nodeArgs = nodeArgs;
@@ -119,7 +121,7 @@ export class CorralServer {
     const child = spawn(process.execPath, [...this.nodeArgs, this.bin, 'server', '--scripting'], {
       env: this.env,
       cwd: this.dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
+      stdio: ['ignore', this.stdout, 'pipe'],
     });
     this.child = child;
     await new Promise((ready, reject) => {

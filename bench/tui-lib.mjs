@@ -321,3 +321,31 @@ export function cpuOf(pids) {
   }
   return sum;
 }
+
+/**
+ * Starts `command` in a second pane beside the first, visible and not focused, on a corral or
+ * a tmux side; resolves once its output shows `marker` (new to this flood) on the outer
+ * terminal, with a function that closes the pane. For echo-while-flooding measurements
+ * (bench/tui-latency.mjs, bench/flood-echo.mjs): keystrokes keep going to the first pane.
+ */
+export async function startFlood(side, command, marker, timeoutMs = 10_000) {
+  let stop;
+  if (side instanceof CorralTui) {
+    const split = JSON.parse((await side.cli(['pane', 'split', 'w1:p1', '--direction', 'right', '--no-focus'])).stdout);
+    const pane = split.result.pane.pane_id;
+    await side.cli(['pane', 'run', pane, command]);
+    stop = () => side.cli(['pane', 'close', pane]);
+  } else {
+    const pane = (await side.must(['split-window', '-d', '-h', '-P', '-F', '#{pane_id}', command])).stdout.trim();
+    stop = () => side.must(['kill-pane', '-t', pane]);
+  }
+  try {
+    // Several times on screen: once is the command line itself, echoed in the pane.
+    const seen = () => (side.term.screen ? side.term.text() : stripEscapes(side.term.tail)).split(marker).length > 4;
+    await side.term.waitFor(seen, `${side.name} flood`, timeoutMs);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return stop;
+}

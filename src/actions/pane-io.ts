@@ -9,6 +9,7 @@ import { encodeKeys } from '../terminal/keys.js';
 import { compilePaneRegex } from '../terminal/pane-regex.js';
 import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from '../core/corral-core.js';
+import { appendingLine, outputFilter } from '../wait/output-filter.js';
 import { waitUntil } from '../wait/wait-until.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -152,13 +153,30 @@ export function lineMatcher(match: { type: 'substring' | 'regex'; value: string 
   return compilePaneRegex(match.value).test;
 }
 
-/** Re-checks at most this often while a pane floods, so a wait never burns a core. */
-const WAIT_RECHECK_MS = 20;
+/**
+ * When a wait for output on a source other than `recent` looks again: once output has been
+ * quiet this long, and at least this often while it keeps flowing. Each look reads the rows
+ * as text (~3 µs a row); looking every 20 ms, as before, read and allocated through a whole
+ * flood (bench/profile-flood-alloc.mjs). A `recent` wait looks only after a batch its output
+ * filter did not pass.
+ */
+export const WAIT_OUTPUT = { quietMs: 1, maxGapMs: 100 } as const;
+
+/** Rows a catch-up look may read at most (a batch writes far fewer; the store keeps `scrollback_lines`). */
+const MAX_CATCH_UP_ROWS = 100_000;
 
 /**
  * Waits until a line of the chosen snapshot matches (herdr semantics: what is already there
- * counts). Re-checks on output, not on a timer; ends with `timeout`, or `pane_not_found` if the
- * pane closes first, or silently when the caller goes away.
+ * counts). Ends with `timeout`, or `pane_not_found` if the pane closes first, or silently
+ * when the caller goes away.
+ *
+ * With the `recent` source (the default) no line is missed, even one that scrolls out of the
+ * window at once (a marker in a flood): each batch of output is looked at in its bytes as it
+ * arrives (src/wait/output-filter.ts), and a batch that may have printed a match has the rows
+ * it wrote read right after it is parsed, while the store still holds them; batches the
+ * filter passes cost no read at all. The reply's `read` is the snapshot now, which may no
+ * longer hold `matched_line`. Other sources look again after a quiet moment, and at most
+ * every `WAIT_OUTPUT.maxGapMs` while output flows.
  */
 export function waitForOutput(
   core: CorralCore,
@@ -167,18 +185,61 @@ export function waitForOutput(
 ): Promise<{ pane_id: string; matched_line: string; read: PaneRead; revision: number }> {
   const matches = lineMatcher(opts.match);
   const host = core.host(pane);
+  const terminal = host.terminal;
+  const source = opts.source ?? 'recent';
+  const windowRows = opts.lines ?? PARAM_DEFAULTS.recentLines;
+  /** Set for one look: the absolute row from which a batch that may match wrote its rows. */
+  let catchUpFrom: number | null = null;
   return waitUntil(
     {
       deadline: opts.timeoutMs === undefined ? undefined : Date.now() + opts.timeoutMs,
       signal: opts.signal,
       onTimeout: () => new CorralError('timeout', `no line matched ${JSON.stringify(opts.match.value)} within ${opts.timeoutMs} ms`),
       subscribe: (recheck, fail) => {
-        let pending: NodeJS.Timeout | null = null;
+        // The line the cursor is on may already hold the start of a match that output finishes.
+        const filter = source === 'recent' ? outputFilter(opts.match, appendingLine(terminal)) : null;
+        let hitFrom: number | null = null;
+        let lastOutput = 0;
+        let lastLook = performance.now();
+        let timer: NodeJS.Timeout | null = null;
+        const look = (): void => {
+          lastLook = performance.now();
+          recheck();
+        };
+        const tick = (): void => {
+          const now = performance.now();
+          if (now - lastOutput < WAIT_OUTPUT.quietMs && now - lastLook < WAIT_OUTPUT.maxGapMs) {
+            // Output still flowing: look again later, with the same timer (no garbage per batch).
+            timer!.refresh();
+            return;
+          }
+          timer = null;
+          look();
+        };
+        const before = terminal.onBeforeParse((data) => {
+          // Every batch goes through the filter (it carries the unfinished line), hit or not.
+          // Rows the batch writes start at the screen's top or below: cursor moves stay on screen.
+          if (filter?.mayMatch(data) && hitFrom === null) hitFrom = terminal.scrollbackFirstLine + terminal.scrollback.baseY;
+        });
         const output = host.onOutput(() => {
-          pending ??= setTimeout(() => {
-            pending = null;
-            recheck();
-          }, WAIT_RECHECK_MS);
+          lastOutput = performance.now();
+          if (hitFrom !== null) {
+            catchUpFrom = hitFrom;
+            hitFrom = null;
+            try {
+              look();
+            } finally {
+              catchUpFrom = null;
+            }
+            // After output the filter could not follow, it follows again once the cursor is
+            // back to appending (a prompt, a flood at the bottom of the screen).
+            if (filter?.lost) {
+              const line = appendingLine(terminal);
+              if (line !== null) filter.reseed(line);
+            }
+          } else if (!filter) timer ??= setTimeout(tick, WAIT_OUTPUT.quietMs);
+          // With a filter, a batch it passed cannot have made a line match: no look needed
+          // (a lost filter passes none).
         });
         const closed = core.listen((event) => {
           if (event.type === 'pane.closed' && event.surface_id === pane.surfaceId) {
@@ -186,14 +247,16 @@ export function waitForOutput(
           }
         });
         return () => {
+          before.dispose();
           output.dispose();
           closed.dispose();
-          if (pending) clearTimeout(pending);
+          if (timer) clearTimeout(timer);
         };
       },
     },
     () => {
-      const line = matchableLines(core, pane, opts).find(matches);
+      const lookAt = catchUpFrom === null ? opts : { ...opts, lines: Math.min(MAX_CATCH_UP_ROWS, Math.max(windowRows, terminal.endLine - catchUpFrom)) };
+      const line = matchableLines(core, pane, lookAt).find(matches);
       if (line === undefined) return undefined;
       const { read } = readPane(core, pane, opts);
       return { pane_id: pane.id, matched_line: line, read, revision: read.revision };

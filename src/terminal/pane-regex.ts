@@ -79,3 +79,16 @@ export function compilePaneScanner(source: string, options: { ignoreCase?: boole
     },
   };
 }
+
+/**
+ * Compiles `source` to test many lines at once, given as UTF-8 bytes separated by newlines
+ * (`^` and `$` anchor at each line): true when some line may match. For waits that look at
+ * output as it streams past (src/wait/output-filter.ts). Null when the pattern's meaning
+ * would change when lines are joined (`\A`, `\z`, inline flags that could turn multi-line
+ * off): the caller must then test line by line.
+ */
+export function compilePaneLinesTest(source: string): ((bytes: Buffer) => boolean) | null {
+  if (/\\[Az]|\(\?/.test(source.replace(/\\\\/g, ''))) return null;
+  const re = compile(source, 'm', 'regex');
+  return (bytes) => re.test(bytes as unknown as string);
+}

@@ -117,17 +117,23 @@ export class RowBlocks {
     if (last.length === this.blockRows) this.blocks[this.blocks.length - 1] = seal(last);
   }
 
-  /** Drops the `n` oldest rows. */
+  /**
+   * Drops the `n` oldest rows. Runs once per row a full pane scrolls out, through a flood, and
+   * while a flood lasts the rows are still raw (RawRows) and this part is empty: dropping
+   * nothing must cost nothing, not even the fresh arrays `clear` would make (a quarter of a
+   * flood's garbage, bench/profile-flood-alloc.mjs). A block freed goes with a `shift`, not a
+   * `splice` (which returns a new array of what it removed).
+   */
   dropFront(n: number): void {
     n = Math.min(n, this.count);
+    if (n <= 0) return;
     this.count -= n;
+    if (this.count === 0) return this.clear();
     this.skip += n;
-    const whole = Math.floor(this.skip / this.blockRows);
-    if (whole > 0) {
-      for (const block of this.blocks.splice(0, whole)) this.forget(block);
-      this.skip -= whole * this.blockRows;
+    while (this.skip >= this.blockRows) {
+      this.forget(this.blocks.shift()!);
+      this.skip -= this.blockRows;
     }
-    if (this.count === 0) this.clear();
   }
 
   /** Drops the `n` newest rows. */
@@ -149,10 +155,11 @@ export class RowBlocks {
   }
 
   clear(): void {
-    this.blocks = [];
+    // Emptied in place: new arrays here were garbage made on every call.
+    this.blocks.length = 0;
     this.skip = 0;
     this.count = 0;
-    this.cache = [];
+    this.cache.length = 0;
   }
 
   /** Approximate bytes held. */
@@ -179,6 +186,8 @@ export class RowBlocks {
   }
 
   private forget(block: Block): void {
-    if (!Array.isArray(block)) this.cache = this.cache.filter((c) => c.block !== block);
+    if (Array.isArray(block)) return;
+    const at = this.cache.findIndex((c) => c.block === block);
+    if (at !== -1) this.cache.splice(at, 1);
   }
 }

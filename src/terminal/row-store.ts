@@ -6,7 +6,7 @@
  * however full the store is.
  */
 import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
-import { RowBlocks, type BlockShape } from './row-blocks.js';
+import { BLOCK_ROWS, RowBlocks, type BlockShape } from './row-blocks.js';
 import { RawRows } from './raw-rows.js';
 import type { CoreBufferLine } from './xterm-internals.js';
 
@@ -15,14 +15,17 @@ const EMPTY_ROW = new CompactRow('', null, null, null, null, false);
 
 export class RowStore {
   /** Encoded rows (the older part). */
-  private encoded = new RowBlocks();
+  private encoded: RowBlocks;
   private _first = 0;
   private raw: RawRows;
 
   constructor(
     /** Rows the store will ever hold at once (bounds the raw ring). */
     private readonly maxRows: number,
+    /** Rows per encoded block (small in tests, to cross block boundaries). */
+    blockRows = BLOCK_ROWS,
   ) {
+    this.encoded = new RowBlocks(blockRows);
     this.raw = new RawRows(Math.max(1, maxRows));
   }
 

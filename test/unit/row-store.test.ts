@@ -1,0 +1,98 @@
+/**
+ * RowStore (src/terminal/row-store.ts): a pane's older scrollback by absolute row number, raw
+ * rows (RawRows) after encoded ones (RowBlocks). Whatever mix of appends, encoding and drops
+ * from either end, every stored row reads back as the row stored, under the same number.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { encodeRow } from '../../src/terminal/compact-row.js';
+import { RowStore } from '../../src/terminal/row-store.js';
+import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
+
+/** xterm's content word of a plain, one-column character. */
+const WIDTH_1 = 1 << 22;
+
+function line(text: string, wrapped: boolean, cells = text.length): CoreBufferLine {
+  const data = new Uint32Array(cells * 3);
+  for (let x = 0; x < text.length; x++) data[x * 3] = text.charCodeAt(x) | WIDTH_1;
+  for (let x = text.length; x < cells; x++) data[x * 3] = WIDTH_1;
+  return { _data: data, length: cells, isWrapped: wrapped, _combined: {}, _extendedAttrs: {} };
+}
+
+const blank = (cells: number) => line('', false, cells);
+
+/** Row `abs` read back: its text (trailing blanks dropped) and wrapped flag. */
+function readBack(store: RowStore, abs: number): { text: string; wrapped: boolean } | undefined {
+  const got = store.readInto(abs, blank, 1);
+  if (!got) return undefined;
+  let text = '';
+  for (let x = 0; x < got.length; x++) text += String.fromCharCode(got._data[x * 3]! & 0x1fffff || 32);
+  return { text: text.trimEnd(), wrapped: got.isWrapped };
+}
+
+describe('row store', () => {
+  it('reads back every stored row under its number through appends, encoding and drops', () => {
+    const op = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ copy: fc.string({ unit: fc.constantFrom('a', 'b', 'x', ' '), maxLength: 12 }), wrapped: fc.boolean() }) },
+      { weight: 2, arbitrary: fc.record({ encoded: fc.string({ unit: fc.constantFrom('e', 'f'), maxLength: 8 }), wrapped: fc.boolean() }) },
+      fc.record({ encode: fc.integer({ min: 0, max: 5 }) }),
+      { weight: 3, arbitrary: fc.record({ dropBefore: fc.integer({ min: -3, max: 12 }) }) },
+      fc.record({ dropFrom: fc.integer({ min: -2, max: 6 }) }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 50 }), fc.array(op, { maxLength: 120 }), (maxRows, blockRows, start, ops) => {
+        const store = new RowStore(maxRows, blockRows);
+        store.reset(start);
+        let first = start;
+        const model: Array<{ text: string; wrapped: boolean }> = [];
+        for (const o of ops) {
+          if ('copy' in o) {
+            store.pushCopy(line(o.copy, o.wrapped));
+            model.push({ text: o.copy.trimEnd(), wrapped: o.wrapped });
+          } else if ('encoded' in o) {
+            store.push(encodeRow(line(o.encoded, o.wrapped)));
+            model.push({ text: o.encoded, wrapped: o.wrapped });
+          } else if ('encode' in o) {
+            store.encodeRaw(o.encode);
+          } else if ('dropBefore' in o) {
+            // Relative to the oldest row: 0 drops nothing, past the end drops everything.
+            const abs = first + o.dropBefore;
+            store.dropBefore(abs);
+            const n = Math.max(0, Math.min(model.length, abs - first));
+            model.splice(0, n);
+            first += n;
+          } else {
+            const abs = first + model.length - o.dropFrom;
+            store.dropFrom(abs);
+            model.length = Math.max(0, Math.min(model.length, abs - first));
+          }
+          expect(store.size).toBe(model.length);
+          if (model.length > 0) expect(store.first).toBe(first);
+          expect(store.end).toBe(store.first + model.length);
+        }
+        if (model.length === 0) first = store.first;
+        expect(readBack(store, first - 1)).toBeUndefined();
+        expect(readBack(store, first + model.length)).toBeUndefined();
+        model.forEach((m, i) => {
+          expect(readBack(store, first + i)).toEqual(m);
+          expect(store.wrappedAt(first + i)).toBe(m.wrapped);
+        });
+      }),
+      { numRuns: 800 },
+    );
+  });
+
+  it('drops nothing for a number at or below the oldest row', () => {
+    const store = new RowStore(100);
+    store.reset(10);
+    for (let i = 0; i < 5; i++) store.pushCopy(line(`r${i}`, false));
+    store.encodeRaw(2);
+    store.dropBefore(10);
+    store.dropBefore(3);
+    expect([store.first, store.end]).toEqual([10, 15]);
+    expect(readBack(store, 10)?.text).toBe('r0');
+    store.dropBefore(13);
+    expect([store.first, store.end]).toEqual([13, 15]);
+    expect([readBack(store, 13)?.text, readBack(store, 14)?.text]).toEqual(['r3', 'r4']);
+  });
+});
