@@ -14,6 +14,7 @@ import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-pr
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import type { ChromeModel } from '../../components/chrome-model.js';
 import { contains, type Rect } from '../contract/rect.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
@@ -159,6 +160,7 @@ export class TuiController {
 
   /** Handles a chunk of the outer terminal's input. */
   handleInput(chunk: string): void {
+    ECHO_TRACE?.mark(HOP.input);
     if (this.escapeTimer) {
       clearTimeout(this.escapeTimer);
       this.escapeTimer = null;
@@ -279,6 +281,7 @@ export class TuiController {
     // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
     this.core.paneKeyboard(pane);
     this.echoPending = pane.id;
+    ECHO_TRACE?.mark(HOP.routed);
     try {
       this.core.writeToPane(pane, data);
     } catch {
