@@ -121,11 +121,27 @@ const HOPS = [
 
 const fmt = (v) => v.toFixed(3);
 
+/** The hop table: one p50 (p95) column per traced side. */
+function hopTable(traced) {
+  const head = traced.map((t) => `${t.name} p50 (p95) ms`);
+  console.log(`| hop | ${head.join(' | ')} |\n|---|${head.map(() => '---|').join('')}`);
+  for (const [name, f] of HOPS) {
+    const cells = traced.map(({ keys }) => {
+      const values = keys.map(f).filter((v) => Number.isFinite(v));
+      return values.length ? `${fmt(median(values))} (${fmt(percentile(values, 95))})` : '–';
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+}
+
 async function main() {
-  const traceDir = mkdtempSync(join(tmpdir(), 'corral-echo-trace-'));
-  const traced = Object.assign(new CorralTui({ cols: COLS, rows: ROWS, extraEnv: { CORRAL_ECHO_TRACE: traceDir } }), { name: 'corral' });
-  const sides = [traced];
-  if (BASE) sides.push(Object.assign(new CorralTui({ cols: COLS, rows: ROWS, bin: join(BASE, 'bin', 'corral.cjs') }), { name: 'base' }));
+  const corral = (name, bin) => {
+    const traceDir = mkdtempSync(join(tmpdir(), 'corral-echo-trace-'));
+    const side = new CorralTui({ cols: COLS, rows: ROWS, bin, extraEnv: { CORRAL_ECHO_TRACE: traceDir } });
+    return Object.assign(side, { name, traceDir });
+  };
+  const sides = [corral('corral')];
+  if (BASE) sides.push(corral('base', join(BASE, 'bin', 'corral.cjs')));
   if (!args.includes('--no-tmux')) sides.push(new TmuxTui({ cols: COLS, rows: ROWS }));
   if (!args.includes('--no-floor')) sides.push(new PassthroughTui({ cols: COLS, rows: ROWS }));
   const times = new Map(sides.map((s) => [s.name, []]));
@@ -150,22 +166,22 @@ async function main() {
       }
       if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
     }
-    // The traced server writes its records as it exits.
+    const load1 = loadavg()[0];
+    // The traced servers write their records as they exit.
     await Promise.allSettled(sides.map((s) => s.close()));
     closed = true;
-    // kill-server returns once the socket is gone; the process writes the trace a moment later.
-    await waitUntil(() => readdirSync(traceDir).length > 0, { timeoutMs: 15_000 });
-    const keys = join_(times.get('corral'), readTrace(traceDir));
-    const matched = keys.filter((k) => k.r && k.r.sent !== undefined);
-    const load1 = loadavg()[0];
-    console.log(`echo hops: ${KEYS} keys, ${matched.length} traced with a predicted echo; load ${load0.toFixed(2)} → ${load1.toFixed(2)}`);
-    console.log('| hop | p50 ms | p95 ms |\n|---|---|---|');
-    for (const [name, f] of HOPS) {
-      const values = matched.map(f).filter((v) => Number.isFinite(v));
-      if (values.length === 0) continue;
-      console.log(`| ${name} | ${fmt(median(values))} | ${fmt(percentile(values, 95))} |`);
+    const traced = [];
+    for (const side of sides.filter((s) => s.traceDir)) {
+      // kill-server returns once the socket is gone; the process writes the trace a moment later
+      // (a build without the trace writes none: its totals are still compared below).
+      const written = await waitUntil(() => readdirSync(side.traceDir).length > 0, { timeoutMs: 10_000 }).catch(() => false);
+      if (!written) continue;
+      const keys = join_(times.get(side.name), readTrace(side.traceDir)).filter((k) => k.r && k.r.sent !== undefined);
+      traced.push({ name: side.name, keys });
     }
-    console.log('\n| side | p50 ms | p95 ms | p50 ratio to corral |\n|---|---|---|---|');
+    console.log(`echo hops: ${KEYS} keys per side, load ${load0.toFixed(2)} → ${load1.toFixed(2)}; keys traced with a predicted echo: ${traced.map((t) => `${t.name} ${t.keys.length}`).join(', ')}\n`);
+    if (traced.length > 0) hopTable(traced);
+    console.log('\n| side | p50 ms | p95 ms | corral p50 ÷ this p50 |\n|---|---|---|---|');
     const total = (name) => times.get(name).map(([a, b]) => b - a);
     const corralP50 = median(total('corral'));
     for (const side of sides) {
@@ -174,7 +190,7 @@ async function main() {
     }
   } finally {
     if (!closed) await Promise.allSettled(sides.map((s) => s.close()));
-    rmSync(traceDir, { recursive: true, force: true });
+    for (const side of sides) if (side.traceDir) rmSync(side.traceDir, { recursive: true, force: true });
   }
 }
 
