@@ -12,7 +12,10 @@
  * `--base DIR`: another build (a worktree with `dist/` built and `node_modules` linked) typed
  * into in the same rounds, untraced: a same-run A/B of the totals.
  *
- *   node bench/echo-hops.mjs [--keys 200] [--base DIR] [--no-tmux] [--no-floor]
+ * `--bold`: the shell prints in a bold pen first, so no echo is predicted: each goes out in the
+ * urgent frame after xterm parsed it (the path of typing into an agent's own input line).
+ *
+ *   node bench/echo-hops.mjs [--keys 200] [--base DIR] [--bold] [--no-tmux] [--no-floor]
  *
  * Not part of `bench/run.mjs` (a diagnosis, like profile-throughput.mjs).
  */
@@ -26,6 +29,7 @@ const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const KEYS = Number(opt('--keys', 200));
 const BASE = opt('--base');
+const PEN_BOLD = args.includes('--bold');
 const COLS = 120;
 const ROWS = 40;
 const LINE = 40;
@@ -104,6 +108,8 @@ function join_(keys, records) {
   return out;
 }
 
+/** When the echo left the server: predicted and written at once, or in the frame after the parse. */
+const out = (k) => k.r.sent ?? k.r.frameEnd;
 const HOPS = [
   ['key written → server input (outer pty, client, socket)', (k) => k.r.input - k.t0],
   ['input → routed (decode, parse, route)', (k) => k.r.routed - k.r.input],
@@ -111,12 +117,12 @@ const HOPS = [
   ['pty written → echo read (bash, wake-up)', (k) => k.r.ptyRead - k.r.ptyWritten],
   ['echo read → predicted', (k) => k.r.predicted - k.r.ptyRead],
   ['predicted → sent (socket write)', (k) => k.r.sent - k.r.predicted],
-  ['sent → echo seen (socket, client, outer pty)', (k) => k.t1 - k.r.sent],
+  ['echo read → parsed (not predicted: xterm first)', (k) => (k.r.sent === undefined ? k.r.parsed - k.r.ptyRead : NaN)],
+  ['parsed → frame start', (k) => k.r.frameStart - k.r.parsed],
+  ['frame start → end', (k) => k.r.frameEnd - k.r.frameStart],
+  ['echo out of the server → echo seen (socket, client, outer pty)', (k) => k.t1 - out(k)],
   ['total', (k) => k.t1 - k.t0],
-  ['server: input → sent, less bash (the server\'s own)', (k) => k.r.sent - k.r.input - (k.r.ptyRead - k.r.ptyWritten)],
-  ['after the echo: sent → parsed', (k) => k.r.parsed - k.r.sent],
-  ['after the echo: parsed → frame start', (k) => k.r.frameStart - k.r.parsed],
-  ['after the echo: frame start → end', (k) => k.r.frameEnd - k.r.frameStart],
+  ['server: input → echo out, less bash (the server\'s own)', (k) => out(k) - k.r.input - (k.r.ptyRead - k.r.ptyWritten)],
 ];
 
 const fmt = (v) => v.toFixed(3);
@@ -150,6 +156,12 @@ async function main() {
   try {
     await Promise.all(sides.map((s) => s.ready()));
     await Promise.all(sides.map((s) => s.term.settle(500)));
+    if (PEN_BOLD) {
+      // A bold pen: the shell's echo is no longer plain, so corral draws it in a frame after the
+      // parse instead of predicting it (as for an agent's own input line).
+      for (const side of sides) side.term.write("printf '\\033[1m'\r");
+      await Promise.all(sides.map((s) => s.term.settle(300)));
+    }
     for (const side of sides) {
       for (const ch of 'warmup') {
         await typeAndTime(side, ch);
@@ -176,10 +188,10 @@ async function main() {
       // (a build without the trace writes none: its totals are still compared below).
       const written = await waitUntil(() => readdirSync(side.traceDir).length > 0, { timeoutMs: 10_000 }).catch(() => false);
       if (!written) continue;
-      const keys = join_(times.get(side.name), readTrace(side.traceDir)).filter((k) => k.r && k.r.sent !== undefined);
+      const keys = join_(times.get(side.name), readTrace(side.traceDir)).filter((k) => k.r && out(k) !== undefined);
       traced.push({ name: side.name, keys });
     }
-    console.log(`echo hops: ${KEYS} keys per side, load ${load0.toFixed(2)} → ${load1.toFixed(2)}; keys traced with a predicted echo: ${traced.map((t) => `${t.name} ${t.keys.length}`).join(', ')}\n`);
+    console.log(`echo hops: ${KEYS} keys per side, load ${load0.toFixed(2)} → ${load1.toFixed(2)}; keys traced: ${traced.map((t) => `${t.name} ${t.keys.length}`).join(', ')}\n`);
     if (traced.length > 0) hopTable(traced);
     console.log('\n| side | p50 ms | p95 ms | corral p50 ÷ this p50 |\n|---|---|---|---|');
     const total = (name) => times.get(name).map(([a, b]) => b - a);
