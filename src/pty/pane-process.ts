@@ -12,6 +12,7 @@ import type { Disposable } from '../contract/disposable.js';
 import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
 import { isolatedCommand } from './isolated-exec.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
 /** How input is fed to the pty. */
 export const INPUT_CHUNKING = {
@@ -229,6 +230,7 @@ export class PaneProcess implements PtyChild {
       } catch (error) {
         return Promise.reject(error);
       }
+      ECHO_TRACE?.mark(HOP.ptyWritten);
       return this.writeChain;
     }
     const chunks = chunkInput(data, INPUT_CHUNKING.maxChars);
@@ -359,6 +361,7 @@ export class PaneProcess implements PtyChild {
   }
 
   private onPtyData(chunk: PtyOutput): void {
+    ECHO_TRACE?.mark(HOP.ptyRead);
     if (!this.disposed) this.dataEmitter.fire(chunk);
   }
 

@@ -8,6 +8,7 @@ import { TRUECOLOR, type ColorDepth } from './color-depth.js';
 import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js';
 import { sameRect, type Rect } from '../contract/rect.js';
 import { topLineFor, type PaneScreen } from './pane-screen.js';
+import { ECHO_TRACE, HOP } from './echo-trace.js';
 
 /** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
 export const LAYER_Z = {
@@ -293,7 +294,9 @@ export class Compositor {
     }
     // A wide character's right half right after the text would lose its left half.
     if (((this.shown.flags[this.shown.index(end, y)] as number) & FLAGS.widthMask) === 0) return false;
+    ECHO_TRACE?.mark(HOP.predicted);
     if (this.write(text) === false) this.blocked = true;
+    ECHO_TRACE?.mark(HOP.sent);
     for (let k = 0; k < text.length; k++) this.shown.set(x + k, y, { char: text[k] as string });
     this.shownCursor = { ...shownCursor, x: end };
     this.stats.predicted++;
@@ -361,6 +364,7 @@ export class Compositor {
 
   /** Composes and writes a frame immediately; returns the bytes written ('' if nothing changed). */
   renderNow(): string {
+    ECHO_TRACE?.mark(HOP.frameStart);
     const started = performance.now();
     const startedAt = this.scheduler.now();
     this.cancelFrame?.();
@@ -393,6 +397,7 @@ export class Compositor {
       this.stats.bytes += bytes;
       this.stats.lastFrameBytes = bytes;
     }
+    ECHO_TRACE?.mark(HOP.frameEnd);
     return out;
   }
 

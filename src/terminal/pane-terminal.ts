@@ -26,6 +26,7 @@ import type { CellGrid } from '../screen/cell-grid.js';
 import type { CursorState } from '../screen/cursor.js';
 import type { RowCopyOptions } from '../screen/pane-screen.js';
 import type { Rect } from '../contract/rect.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -194,6 +195,7 @@ export class PaneTerminal implements PaneView {
         if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.lines.normal);
       }),
       this.xterm.onWriteParsed(() => {
+        ECHO_TRACE?.mark(HOP.parsed);
         this._lastDamage = this.damageTracker.take();
         this._revision++;
         this.revisionEmitter.fire(this._revision);

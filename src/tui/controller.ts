@@ -14,6 +14,7 @@ import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-pr
 import { bracketedPaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import type { ChromeModel } from '../../components/chrome-model.js';
 import { contains, type Rect } from '../contract/rect.js';
 import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
@@ -159,10 +160,12 @@ export class TuiController {
 
   /** Handles a chunk of the outer terminal's input. */
   handleInput(chunk: string): void {
+    ECHO_TRACE?.mark(HOP.input);
     if (this.escapeTimer) {
       clearTimeout(this.escapeTimer);
       this.escapeTimer = null;
     }
+    if (this.typingToPane(chunk)) return;
     for (const event of this.parser.feed(chunk)) this.handleEvent(event);
     if (this.parser.hasPending) {
       this.escapeTimer = setTimeout(() => {
@@ -172,6 +175,25 @@ export class TuiController {
         for (const event of this.parser.flush()) this.handleEvent(event);
       }, TUNING.escapeTimeMs);
     }
+  }
+
+  /**
+   * Typing: input with no escape sequence, in no mode (no overlay, prefix, repeat window or copy
+   * mode) and without the prefix key goes to the focused pane as it came — what the parser and
+   * `routeInput` would decide, without their steps and allocations on every keystroke's way to
+   * the pty (docs/bench.md, "Echo: where the time goes"). Returns false to take the full path.
+   */
+  private typingToPane(chunk: string): boolean {
+    if (this.ui.overlay !== null || this.ui.prefixActive || this.repeatUntil !== 0) return false;
+    if (!this.parser.passesWhole(chunk) || chunk.includes(this.keyMap.prefixBytes)) return false;
+    const focused = this.core.model.focusedPane();
+    if (focused === null || this.copy.isActive(focused.id)) return false;
+    try {
+      this.sendToFocused(chunk, focused);
+    } catch (error) {
+      this.flash((error as Error).message, true);
+    }
+    return true;
   }
 
   /** One input event; a failing action (a pane that just closed, a bad name) is shown, never fatal. */
@@ -237,7 +259,7 @@ export class TuiController {
           break;
         case 'pane':
           // Input that goes to the pane whole, as it came, is encoded the way the pane asked for.
-          this.sendToFocused(forPane && focused && route.data === data ? forPane(focused) : route.data);
+          this.sendToFocused(forPane && focused && route.data === data ? forPane(focused) : route.data, focused);
           break;
       }
     }
@@ -272,13 +294,13 @@ export class TuiController {
     this.sendToFocused(view.bracketedPasteMode ? bracketedPaste(body) : body);
   }
 
-  /** Plain input goes to the focused pane unchanged. */
-  private sendToFocused(data: string): void {
-    const pane = this.core.model.focusedPane();
+  /** Plain input goes to the focused pane unchanged (`pane`: the focused pane, when the caller has it). */
+  private sendToFocused(data: string, pane = this.core.model.focusedPane()): void {
     if (!pane || data === '') return;
     // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
     this.core.paneKeyboard(pane);
     this.echoPending = pane.id;
+    ECHO_TRACE?.mark(HOP.routed);
     try {
       this.core.writeToPane(pane, data);
     } catch {

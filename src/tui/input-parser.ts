@@ -145,6 +145,15 @@ export class InputParser {
     return this.pending.length > 0;
   }
 
+  /**
+   * True when `chunk` would come out of `feed` as one `data` event equal to it: nothing is held
+   * back, no paste is open and it has no ESC (every sequence this parser treats apart starts
+   * with one). The controller sends such input (typing) on without calling `feed`.
+   */
+  passesWhole(chunk: string): boolean {
+    return this.pending.length === 0 && this.pasting === null && chunk.length > 0 && chunk.indexOf('\x1b') === -1;
+  }
+
   /** Releases held input as data (a lone ESC that was the Escape key). */
   flush(): InputEvent[] {
     const pending = this.pending;

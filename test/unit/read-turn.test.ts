@@ -14,6 +14,8 @@ class ManualTurnClock implements ReadTurnClock {
   time = 0;
   private polled: (() => void)[] = [];
   private timers: { at: number; fn: () => void }[] = [];
+  /** Timers set so far: each one is a timer-list insertion (and removal) on the real event loop. */
+  armed = 0;
   now(): number {
     return this.time;
   }
@@ -22,6 +24,7 @@ class ManualTurnClock implements ReadTurnClock {
   }
   after(ms: number, fn: () => void): () => void {
     const timer = { at: this.time + ms, fn };
+    this.armed++;
     this.timers.push(timer);
     return () => {
       this.timers = this.timers.filter((t) => t !== timer);
@@ -157,5 +160,33 @@ describe('PaneHost reading under ReadTurn', () => {
     // Parse and echo holds are counted apart: the pane resumes only when neither is left.
     expect(flooding!.paused).toBe(false);
     for (const h of hosts) h.dispose();
+  });
+
+  it('arms no timer for a keystroke that nothing else waits on; a pane that waits gets what is left of the wait', () => {
+    const clock = new ManualTurnClock();
+    const turn = new ReadTurn(clock, { budgetMs: 2, echoWaitMs: 8 });
+    const typed = {};
+    const other = {};
+    const resumed: string[] = [];
+    // Typing with no other pane reading: the echo comes, nothing was armed or cleared.
+    turn.expectEcho(typed);
+    turn.enter(typed);
+    turn.expectEcho(typed);
+    turn.enter(typed);
+    expect(clock.armed).toBe(0);
+    // Another pane reads 3 ms after the key: it holds for the 5 ms left, not 8.
+    turn.expectEcho(typed);
+    clock.advance(3);
+    expect(turn.mustWait(other, () => resumed.push('other'))).toBe(true);
+    expect(clock.armed).toBe(1);
+    clock.advance(4);
+    expect(resumed).toEqual([]);
+    clock.advance(1);
+    expect(resumed).toEqual(['other']);
+    // A wait already over holds nobody.
+    turn.expectEcho(typed);
+    clock.advance(8);
+    expect(turn.mustWait(other, () => resumed.push('late'))).toBe(false);
+    expect(resumed).toEqual(['other']);
   });
 });

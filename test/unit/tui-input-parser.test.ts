@@ -3,6 +3,30 @@ import fc from 'fast-check';
 import { InputParser, splitFirstKey } from '../../src/tui/input-parser.js';
 
 describe('InputParser', () => {
+  it('says which chunks pass whole (the controller sends them on without feed): exactly those feed gives back as one data event', () => {
+    // Pieces of input a terminal sends: typing, controls, escape sequences, a paste, and parts of them.
+    const piece = fc.constantFrom('a', 'Zq', ' ', '\r', '\x7f', '\x03', 'é', '\x1b', '\x1b[', '\x1b[A', '\x1bOB', '\x1bx', '\x1b[I', '\x1b[<0;3;4M', '\x1b[200~', 'xy', '\x1b[201~', '\x1b[13;2u');
+    fc.assert(
+      fc.property(fc.array(fc.array(piece, { minLength: 1, maxLength: 4 }).map((p) => p.join('')), { minLength: 1, maxLength: 12 }), (chunks) => {
+        const parser = new InputParser();
+        for (const chunk of chunks) {
+          const whole = parser.passesWhole(chunk);
+          const events = parser.feed(chunk);
+          if (whole) expect(events).toEqual([{ kind: 'data', data: chunk }]);
+        }
+      }),
+    );
+    const parser = new InputParser();
+    expect(parser.passesWhole('ls -la\r')).toBe(true);
+    expect(parser.passesWhole('\x1b[A')).toBe(false);
+    expect(parser.passesWhole('')).toBe(false);
+    // Held back: the first half of a sequence, or an open paste, must meet what follows in feed.
+    parser.feed('\x1b[');
+    expect(parser.passesWhole('A')).toBe(false);
+    parser.feed('A\x1b[200~abc');
+    expect(parser.passesWhole('def')).toBe(false);
+  });
+
   it('passes plain keys and unrelated escape sequences through as data', () => {
     const parser = new InputParser();
     expect(parser.feed('ls -la\r\x1b[A\x1bOB\x1bx')).toEqual([{ kind: 'data', data: 'ls -la\r\x1b[A\x1bOB\x1bx' }]);

@@ -1,0 +1,209 @@
+#!/usr/bin/env node
+/**
+ * Where a keystroke's echo spends its time, hop by hop (docs/bench.md, "Echo: where the time
+ * goes"). Types N letters into a real attached client (corral in a node-pty, as `tui-latency`),
+ * tmux attached and bash in node-pty piped straight through (the Node floor) alternating key by
+ * key, 20–40 ms apart. This build's server runs with `CORRAL_ECHO_TRACE` set
+ * (src/screen/echo-trace.ts) and writes each keystroke's hop times when it exits; they share
+ * CLOCK_MONOTONIC with this script's own times (the write of the key, the echo seen), so each
+ * key's record is the one whose input falls between the two. Prints the median (p95) of each
+ * hop and the totals beside tmux and the floor.
+ *
+ * `--base DIR`: another build (a worktree with `dist/` built and `node_modules` linked) typed
+ * into in the same rounds, untraced: a same-run A/B of the totals.
+ *
+ * `--bold`: the shell prints in a bold pen first, so no echo is predicted: each goes out in the
+ * urgent frame after xterm parsed it (the path of typing into an agent's own input line).
+ *
+ *   node bench/echo-hops.mjs [--keys 200] [--base DIR] [--bold] [--no-tmux] [--no-floor]
+ *
+ * Not part of `bench/run.mjs` (a diagnosis, like profile-throughput.mjs).
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median, percentile, sleep, waitUntil } from './lib.mjs';
+import { CorralTui, PassthroughTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const KEYS = Number(opt('--keys', 200));
+const BASE = opt('--base');
+const PEN_BOLD = args.includes('--bold');
+const COLS = 120;
+const ROWS = 40;
+const LINE = 40;
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** performance.now() → CLOCK_MONOTONIC ms (the trace's clock): the tightest of a few paired reads. */
+function monotonicOffset() {
+  let best = { gap: Infinity, offset: 0 };
+  for (let i = 0; i < 20; i++) {
+    const a = performance.now();
+    const ns = process.hrtime.bigint();
+    const b = performance.now();
+    if (b - a < best.gap) best = { gap: b - a, offset: Number(ns) / 1e6 - (a + b) / 2 };
+  }
+  return best.offset;
+}
+const OFFSET = monotonicOffset();
+
+/** Types `ch`; resolves with [t0, t1] on the monotonic clock (ms): key written, echo seen. */
+function typeAndTime(side, ch, timeoutMs = 3000) {
+  const term = side.term;
+  return new Promise((resolve, reject) => {
+    let t0 = 0;
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`${side.name}: no echo of ${JSON.stringify(ch)} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const stop = term.listen((now, data) => {
+      if (data === null || !stripEscapes(data).includes(ch)) return;
+      stop();
+      clearTimeout(timer);
+      resolve([t0 + OFFSET, now + OFFSET]);
+    });
+    t0 = performance.now();
+    term.write(ch);
+  });
+}
+
+async function clearLine(side) {
+  side.term.write('\x15');
+  await side.term.settle(60, 2000);
+}
+
+/** The server's trace: one object per keystroke, hop name → ms (monotonic), missing hops absent. */
+function readTrace(dir) {
+  const files = readdirSync(dir).filter((f) => f.startsWith('echo-trace-'));
+  if (files.length !== 1) throw new Error(`expected one trace file in ${dir}, found ${files.length}`);
+  const [header, ...lines] = readFileSync(join(dir, files[0]), 'utf8').trim().split('\n');
+  const names = header.split('\t');
+  return lines.map((line) => {
+    const record = {};
+    line.split('\t').forEach((v, i) => {
+      if (v !== '') record[names[i]] = Number(v) / 1e6;
+    });
+    return record;
+  });
+}
+
+/** Each timed key's server record: the one whose input time is between the key's write and its echo. */
+function join_(keys, records) {
+  const out = [];
+  let from = 0;
+  for (const [t0, t1] of keys) {
+    let match = null;
+    for (let i = from; i < records.length; i++) {
+      const at = records[i].input;
+      if (at === undefined || at < t0) continue;
+      if (at <= t1) {
+        match = records[i];
+        from = i + 1;
+      }
+      break;
+    }
+    out.push({ t0, t1, r: match });
+  }
+  return out;
+}
+
+/** When the echo left the server: predicted and written at once, or in the frame after the parse. */
+const out = (k) => k.r.sent ?? k.r.frameEnd;
+const HOPS = [
+  ['key written → server input (outer pty, client, socket)', (k) => k.r.input - k.t0],
+  ['input → routed (decode, parse, route)', (k) => k.r.routed - k.r.input],
+  ['routed → pty written (write(2))', (k) => k.r.ptyWritten - k.r.routed],
+  ['pty written → echo read (bash, wake-up)', (k) => k.r.ptyRead - k.r.ptyWritten],
+  ['echo read → predicted', (k) => k.r.predicted - k.r.ptyRead],
+  ['predicted → sent (socket write)', (k) => k.r.sent - k.r.predicted],
+  ['echo read → parsed (not predicted: xterm first)', (k) => (k.r.sent === undefined ? k.r.parsed - k.r.ptyRead : NaN)],
+  ['parsed → frame start', (k) => k.r.frameStart - k.r.parsed],
+  ['frame start → end', (k) => k.r.frameEnd - k.r.frameStart],
+  ['echo out of the server → echo seen (socket, client, outer pty)', (k) => k.t1 - out(k)],
+  ['total', (k) => k.t1 - k.t0],
+  ['server: input → echo out, less bash (the server\'s own)', (k) => out(k) - k.r.input - (k.r.ptyRead - k.r.ptyWritten)],
+];
+
+const fmt = (v) => v.toFixed(3);
+
+/** The hop table: one p50 (p95) column per traced side. */
+function hopTable(traced) {
+  const head = traced.map((t) => `${t.name} p50 (p95) ms`);
+  console.log(`| hop | ${head.join(' | ')} |\n|---|${head.map(() => '---|').join('')}`);
+  for (const [name, f] of HOPS) {
+    const cells = traced.map(({ keys }) => {
+      const values = keys.map(f).filter((v) => Number.isFinite(v));
+      return values.length ? `${fmt(median(values))} (${fmt(percentile(values, 95))})` : '–';
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+}
+
+async function main() {
+  const corral = (name, bin) => {
+    const traceDir = mkdtempSync(join(tmpdir(), 'corral-echo-trace-'));
+    const side = new CorralTui({ cols: COLS, rows: ROWS, bin, extraEnv: { CORRAL_ECHO_TRACE: traceDir } });
+    return Object.assign(side, { name, traceDir });
+  };
+  const sides = [corral('corral')];
+  if (BASE) sides.push(corral('base', join(BASE, 'bin', 'corral.cjs')));
+  if (!args.includes('--no-tmux')) sides.push(new TmuxTui({ cols: COLS, rows: ROWS }));
+  if (!args.includes('--no-floor')) sides.push(new PassthroughTui({ cols: COLS, rows: ROWS }));
+  const times = new Map(sides.map((s) => [s.name, []]));
+  const load0 = loadavg()[0];
+  let closed = false;
+  try {
+    await Promise.all(sides.map((s) => s.ready()));
+    await Promise.all(sides.map((s) => s.term.settle(500)));
+    if (PEN_BOLD) {
+      // A bold pen: the shell's echo is no longer plain, so corral draws it in a frame after the
+      // parse instead of predicting it (as for an agent's own input line).
+      for (const side of sides) side.term.write("printf '\\033[1m'\r");
+      await Promise.all(sides.map((s) => s.term.settle(300)));
+    }
+    for (const side of sides) {
+      for (const ch of 'warmup') {
+        await typeAndTime(side, ch);
+        await sleep(25);
+      }
+      await clearLine(side);
+    }
+    for (let i = 0; i < KEYS; i++) {
+      const ch = LETTERS[i % LETTERS.length];
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) {
+        times.get(side.name).push(await typeAndTime(side, ch));
+        await sleep(20 + Math.random() * 20);
+      }
+      if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
+    }
+    const load1 = loadavg()[0];
+    // The traced servers write their records as they exit.
+    await Promise.allSettled(sides.map((s) => s.close()));
+    closed = true;
+    const traced = [];
+    for (const side of sides.filter((s) => s.traceDir)) {
+      // kill-server returns once the socket is gone; the process writes the trace a moment later
+      // (a build without the trace writes none: its totals are still compared below).
+      const written = await waitUntil(() => readdirSync(side.traceDir).length > 0, { timeoutMs: 10_000 }).catch(() => false);
+      if (!written) continue;
+      const keys = join_(times.get(side.name), readTrace(side.traceDir)).filter((k) => k.r && out(k) !== undefined);
+      traced.push({ name: side.name, keys });
+    }
+    console.log(`echo hops: ${KEYS} keys per side, load ${load0.toFixed(2)} → ${load1.toFixed(2)}; keys traced: ${traced.map((t) => `${t.name} ${t.keys.length}`).join(', ')}\n`);
+    if (traced.length > 0) hopTable(traced);
+    console.log('\n| side | p50 ms | p95 ms | corral p50 ÷ this p50 |\n|---|---|---|---|');
+    const total = (name) => times.get(name).map(([a, b]) => b - a);
+    const corralP50 = median(total('corral'));
+    for (const side of sides) {
+      const t = total(side.name);
+      console.log(`| ${side.name} | ${fmt(median(t))} | ${fmt(percentile(t, 95))} | ${(corralP50 / median(t)).toFixed(2)} |`);
+    }
+  } finally {
+    if (!closed) await Promise.allSettled(sides.map((s) => s.close()));
+    for (const side of sides) if (side.traceDir) rmSync(side.traceDir, { recursive: true, force: true });
+  }
+}
+
+await main();

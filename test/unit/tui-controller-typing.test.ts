@@ -1,0 +1,95 @@
+/**
+ * Typing through the TUI controller (src/tui/controller.ts): plain input takes a short way to the
+ * focused pane (no parse, no routing step), so every byte must still arrive, in order, however
+ * the terminal's reads cut a fast burst — and the short way must never bypass a mode (the
+ * prefix, an overlay). The real core and headless terminals; the pty child scripted
+ * (fakePanes), so what the pane's program receives is read back exactly.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { CorralCore } from '../../src/core/corral-core.js';
+import { Compositor } from '../../src/screen/compositor.js';
+import { ManualScheduler } from '../../src/screen/frame-scheduler.js';
+import { TuiController, type ChromeRenderer } from '../../src/tui/controller.js';
+import { unitCore } from './support/unit-core.js';
+
+const cores: CorralCore[] = [];
+const controllers: TuiController[] = [];
+afterEach(async () => {
+  for (const controller of controllers.splice(0)) controller.dispose();
+  for (const core of cores.splice(0)) await core.shutdown();
+});
+
+/** The chrome is not under test: drawn as nothing. */
+const NO_CHROME: ChromeRenderer = { renderChrome: () => '', renderOverlay: () => null, hitTest: () => null };
+
+function typingSetup() {
+  const made = unitCore();
+  cores.push(made.core);
+  made.core.createWorkspace({ cwd: '/srv' });
+  const compositor = new Compositor({ cols: 100, rows: 30, write: () => true, scheduler: new ManualScheduler() });
+  const controller = new TuiController({
+    core: made.core,
+    compositor,
+    renderer: NO_CHROME,
+    cols: 100,
+    rows: 30,
+    onQuit: () => {},
+    onDetach: () => {},
+  });
+  controllers.push(controller);
+  const child = made.children[0]!;
+  return { controller, received: () => child.writes.join('') };
+}
+
+/** A small deterministic PRNG (mulberry32): the same cuts every run. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('typing into the focused pane', () => {
+  it('delivers every byte of fast bursts in order, however the reads cut them (sequences split across reads too)', () => {
+    const { controller, received } = typingSetup();
+    // Typing, controls, arrow keys (CSI and SS3), alt+key, UTF-8, and a paste with no newline.
+    const pieces = ['ls -la', '\r', 'é€', '\x1b[A', '\x1bOB', '\x1bx', '\x7f', '\x03', 'git status\r', '\x1b[200~pasted\x1b[201~', 'q'];
+    const next = random(12);
+    let sent = '';
+    let expected = '';
+    for (let i = 0; i < 400; i++) {
+      const piece = pieces[Math.floor(next() * pieces.length)]!;
+      sent += piece;
+      expected += piece.replace('\x1b[200~', '').replace('\x1b[201~', '');
+    }
+    sent += 'end';
+    expected += 'end';
+    // One burst, cut into reads of 1–12 characters: a read may end inside an escape sequence.
+    for (let at = 0; at < sent.length; ) {
+      const length = 1 + Math.floor(next() * 12);
+      controller.handleInput(sent.slice(at, at + length));
+      at += length;
+    }
+    expect(received()).toBe(expected);
+  });
+
+  it('does not send what the prefix and an open overlay take, in the middle of typing', () => {
+    const { controller, received } = typingSetup();
+    controller.handleInput('ab');
+    // The prefix, then `?`: the help overlay opens; the next key only closes it.
+    controller.handleInput('\x02');
+    controller.handleInput('?');
+    expect(controller.ui.overlay?.kind).toBe('help');
+    controller.handleInput('x');
+    expect(controller.ui.overlay).toBeNull();
+    controller.handleInput('cd\x02');
+    expect(controller.ui.prefixActive).toBe(true);
+    // A key after the prefix is a command (here none is bound), never typing.
+    controller.handleInput('y');
+    controller.handleInput('ef');
+    expect(received()).toBe('abcdef');
+  });
+});
