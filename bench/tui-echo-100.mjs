@@ -21,14 +21,19 @@ export async function run({ quick = false } = {}) {
   const n = quick ? 30 : 150;
   const corral = new CorralTui({ cols: COLS, rows: ROWS });
   const tmux = new TmuxTui({ cols: COLS, rows: ROWS });
-  const sides = [corral, tmux];
+  // The same build on its own server with its client forced onto the relay (CORRAL_CLIENT_RELAY=1:
+  // what ssh over pipes gets); `corral` is direct (the server writes its tty, docs/clients.md).
+  const relay = Object.assign(new CorralTui({ cols: COLS, rows: ROWS, extraEnv: { CORRAL_CLIENT_RELAY: '1' } }), { name: 'corral relay' });
+  const sides = [corral, relay, tmux];
   try {
     await Promise.all(sides.map((s) => s.ready()));
-    const rpc = await RpcClient.open(join(corral.sandbox.dir, 'run', 'corral', 'default.sock'));
-    try {
-      for (let i = 1; i < panes; i++) await rpc.call('workspace.create', { cwd: corral.sandbox.home, focus: false });
-    } finally {
-      rpc.close();
+    for (const side of [corral, relay]) {
+      const rpc = await RpcClient.open(join(side.sandbox.dir, 'run', 'corral', 'default.sock'));
+      try {
+        for (let i = 1; i < panes; i++) await rpc.call('workspace.create', { cwd: side.sandbox.home, focus: false });
+      } finally {
+        rpc.close();
+      }
     }
     for (let i = 1; i < panes; i++) await tmux.must(['new-window', '-d']);
     await sleep(3000);
@@ -57,6 +62,11 @@ export async function run({ quick = false } = {}) {
     }
     const c = ms.get('corral');
     const t = ms.get('tmux');
+    const r = ms.get('corral relay');
+    process.stderr.write(
+      `  ${panes} panes: corral p50 ${median(c).toFixed(2)} p95 ${percentile(c, 95).toFixed(2)} ms; corral relay p50 ${median(r).toFixed(2)} p95 ${percentile(r, 95).toFixed(2)} ms; ` +
+        `tmux p50 ${median(t).toFixed(2)} p95 ${percentile(t, 95).toFixed(2)} ms\n`,
+    );
     return [
       {
         name: `tui: keystroke echo p50 with ${panes} panes open, ${n} keys`,
@@ -68,6 +78,15 @@ export async function run({ quick = false } = {}) {
         ratio: round(median(c) / median(t)),
         target: 'p50 ≤ 1.3×',
         pass: median(c) <= 1.3 * median(t),
+      },
+      {
+        name: `tui: keystroke echo p50 with ${panes} panes open through the relay (CORRAL_CLIENT_RELAY=1)`,
+        value: round(median(r), 2),
+        p95: round(percentile(r, 95), 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(median(t), 2),
+        ratio: round(median(r) / median(t)),
       },
     ];
   } finally {

@@ -190,7 +190,11 @@ async function echoWithNotifications(n) {
 
 export async function run({ quick = false } = {}) {
   const n = quick ? 30 : 200;
-  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS }), new PassthroughTui({ cols: COLS, rows: ROWS })];
+  // `corral` is the default client: the server reads and writes its tty itself (direct tty,
+  // docs/clients.md); `corral relay` is the same build forced onto the relay through the client
+  // process (CORRAL_CLIENT_RELAY=1, what ssh over pipes gets), in the same interleaved run.
+  const relay = Object.assign(new CorralTui({ cols: COLS, rows: ROWS, extraEnv: { CORRAL_CLIENT_RELAY: '1' } }), { name: 'corral relay' });
+  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), relay, new TmuxTui({ cols: COLS, rows: ROWS }), new PassthroughTui({ cols: COLS, rows: ROWS })];
   try {
     await Promise.all(sides.map((s) => s.ready()));
     await Promise.all(sides.map((s) => s.term.settle(500)));
@@ -233,14 +237,16 @@ export async function run({ quick = false } = {}) {
     };
     const c = stat('corral');
 
-    const flooding = await echoWhileFlooding(sides.filter((s) => s.name !== 'node-pty passthrough'), quick ? 24 : 120);
+    const r = stat('corral relay');
+    const flooding = await echoWhileFlooding(sides.filter((s) => s.name === 'corral' || s.name === 'tmux'), quick ? 24 : 120);
     const notifying = await echoWithNotifications(quick ? 30 : 120);
     const t = stat('tmux');
     const f = stat('node-pty passthrough');
     process.stderr.write(
       `  latency corral p50 ${c.p50.toFixed(2)} p95 ${c.p95.toFixed(2)} max ${c.max.toFixed(2)} ms, ${c.bytes} B/key; ` +
         `tmux p50 ${t.p50.toFixed(2)} p95 ${t.p95.toFixed(2)} max ${t.max.toFixed(2)} ms, ${t.bytes} B/key; ` +
-        `node-pty passthrough p50 ${f.p50.toFixed(2)} p95 ${f.p95.toFixed(2)} ms\n`,
+        `node-pty passthrough p50 ${f.p50.toFixed(2)} p95 ${f.p95.toFixed(2)} ms; ` +
+        `corral relay (CORRAL_CLIENT_RELAY=1) p50 ${r.p50.toFixed(2)} p95 ${r.p95.toFixed(2)} ms\n`,
     );
     return [
       {
@@ -270,6 +276,15 @@ export async function run({ quick = false } = {}) {
         ratio: round(c.p95 / t.p95),
         target: '< 16 ms',
         pass: c.p95 < 16,
+      },
+      {
+        name: 'tui: keystroke echo p50 through the relay (CORRAL_CLIENT_RELAY=1: ssh over pipes, another machine)',
+        value: round(r.p50, 2),
+        p95: round(r.p95, 2),
+        unit: 'ms',
+        baseline: 'tmux',
+        baselineValue: round(t.p50, 2),
+        ratio: round(r.p50 / t.p50),
       },
       {
         name: 'tui: keystroke echo max',

@@ -15,7 +15,8 @@ import { assertPrivateDir } from '../socket-dir.js';
 import { startBackgroundServer } from '../server/background.js';
 import { enterTerminalMode, type TerminalMode } from '../tui/terminal-mode.js';
 import { detectCapabilities } from './capabilities.js';
-import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, readExit, resizePayload, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
+import { directClaim } from './direct-claim.js';
+import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, readExit, resizePayload, writeMessage, type ClientHello, type DirectClaim } from '../contract/frame-protocol.js';
 
 export interface ClientOptions {
   socket?: string;
@@ -137,15 +138,41 @@ export async function runClient(opts: ClientOptions): Promise<number> {
   };
   const { rest } = await handshake(socket, hello);
   const mode = enterTerminalMode(stdin, stdout, capabilities);
-  return relay(socket, rest, mode);
+  return relay(socket, rest, mode, directClaim(socketPath, env));
 }
 
-/** Relays between the terminal and the server until either side ends. */
-function relay(socket: Socket, first: Buffer, mode: TerminalMode): Promise<number> {
+/** How long a client whose tty the server holds waits for the server to hand it back before restoring anyway. */
+const HANDBACK_TIMEOUT_MS = 1500;
+
+/**
+ * Stops this process reading its terminal, so the server (which holds it now) gets every key.
+ * `pause()` alone leaves libuv reading into the stream's buffer; the handle's `readStop` is
+ * what stops the reads. Whatever was already read is returned, to go over the socket first.
+ */
+function stopReading(stdin: NodeJS.ReadStream): Buffer[] {
+  stdin.pause();
+  const pending: Buffer[] = [];
+  while (stdin.readableLength > 0) {
+    const chunk = stdin.read() as Buffer | null;
+    if (chunk === null) break;
+    pending.push(chunk);
+  }
+  (stdin as unknown as { _handle?: { readStop?(): number } })._handle?.readStop?.();
+  return pending;
+}
+
+/**
+ * Relays between the terminal and the server until either side ends. With a `claim`, offers
+ * the terminal to the server first; once the server says `ready`, this process stops reading
+ * the terminal and the server reads and writes it itself (docs/clients.md, "Direct tty").
+ */
+function relay(socket: Socket, first: Buffer, mode: TerminalMode, claim: DirectClaim | null): Promise<number> {
   const stdin = process.stdin;
   const stdout = process.stdout;
   return new Promise<number>((resolve) => {
     let finished = false;
+    /** The server holds the terminal: it must hand it back (flushed, closed) before the restore. */
+    let direct = false;
     let exitNote: { code: number; text: string } | null = null;
     const finish = (code: number, text: string) => {
       if (finished) return;
@@ -186,6 +213,13 @@ function relay(socket: Socket, first: Buffer, mode: TerminalMode): Promise<numbe
           }
         } else if (type === MSG.exit) {
           exitNote = readExit(payload);
+        } else if (type === MSG.ready && claim && !direct) {
+          // Everything the server sent before `ready` is on the terminal already (a tty stdout
+          // writes synchronously); keys read so far go over the socket ahead of `handed`.
+          direct = true;
+          stdin.off('data', onInput);
+          for (const chunk of stopReading(stdin)) onInput(chunk);
+          send(MSG.handed);
         }
       }
     };
@@ -198,6 +232,7 @@ function relay(socket: Socket, first: Buffer, mode: TerminalMode): Promise<numbe
     if (first.length > 0) onData(first);
     stdin.on('data', onInput);
     stdin.resume();
+    if (claim) send(MSG.claim, Buffer.from(JSON.stringify(claim), 'utf8'));
     const onResize = () => {
       const size = terminalSize(stdout);
       send(MSG.resize, resizePayload(size.cols, size.rows));
@@ -207,7 +242,10 @@ function relay(socket: Socket, first: Buffer, mode: TerminalMode): Promise<numbe
     for (const signal of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
       process.once(signal, () => {
         send(MSG.detach);
-        finish(0, '');
+        // The server is writing to this terminal: restoring now could be followed by a late
+        // frame. It hands the terminal back and then closes; the timer covers a server that cannot.
+        if (direct && !socket.destroyed) setTimeout(() => finish(0, ''), HANDBACK_TIMEOUT_MS).unref();
+        else finish(0, '');
       });
     }
     // The terminal went away (its window closed): writes fail with EIO. That is a hang-up.

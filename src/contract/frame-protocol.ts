@@ -22,6 +22,21 @@ export const MSG = {
   resize: 2,
   /** The client asks to be detached (it is leaving). Empty payload. */
   detach: 3,
+  /**
+   * Direct tty (docs/clients.md, "Direct tty"): the client offers its terminal to the server.
+   * JSON payload: {@link DirectClaim}. The server answers `ready` or keeps relaying.
+   */
+  claim: 5,
+  /**
+   * The client stopped reading its terminal and wrote every output message it had (answer to
+   * `ready`): from here on the server reads keys from and writes frames to the tty itself.
+   */
+  handed: 6,
+  /**
+   * Server → client: the claim checked out and the server holds the tty open; stop reading it
+   * and answer `handed`. Type 4 as in the prototype.
+   */
+  ready: 4,
   /** Bytes for the client's terminal (frames, notifications, OSC 52). */
   output: 16,
   /** The server ends this client: code u8 · UTF-8 message to print after the terminal is restored. */
@@ -101,6 +116,39 @@ export const MAX_TERMINAL_SIDE = 2000;
 /** Terminal sizes are kept within 1 … MAX_TERMINAL_SIDE cells per side. */
 export function clampSize(n: number): number {
   return Math.max(1, Math.min(MAX_TERMINAL_SIDE, Math.floor(Number.isFinite(n) ? n : 1)));
+}
+
+/**
+ * What a client that offers its terminal claims about it (docs/clients.md, "Direct tty"). The
+ * server opens `path` only if every field matches what it sees itself.
+ */
+export interface DirectClaim {
+  /** The terminal's path, `/dev/pts/N`. */
+  path: string;
+  /** fstat of the client's fd 0: device, inode and the terminal's device number. */
+  dev: number;
+  ino: number;
+  rdev: number;
+  /** /proc/sys/kernel/random/boot_id as the client reads it: same machine, same boot. */
+  bootId: string;
+  /** The inode of the socket file the client connected to: same filesystem view as the server's. */
+  socketIno: number;
+}
+
+/** The claim from a `claim` payload, or null when it is not one (a bad claim means relay). */
+export function readClaim(payload: Buffer): DirectClaim | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const v = value as Record<string, unknown>;
+  const int = (x: unknown) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+  if (typeof v.path !== 'string' || v.path.length > 4096 || typeof v.bootId !== 'string' || v.bootId.length > 100) return null;
+  if (!int(v.dev) || !int(v.ino) || !int(v.rdev) || !int(v.socketIno)) return null;
+  return { path: v.path, dev: v.dev as number, ino: v.ino as number, rdev: v.rdev as number, bootId: v.bootId, socketIno: v.socketIno as number };
 }
 
 export interface Message {

@@ -240,4 +240,6 @@ export interface ClientInfo {
   colors: 16 | 256 | 16777216;
   attached_at: number;
   idle_ms: number;
+  /** The server reads and writes this client's terminal itself (direct tty), not through the client (docs/clients.md). */
+  direct: boolean;
 }

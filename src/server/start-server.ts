@@ -63,7 +63,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
   core.persistence = persistence;
   // The last workspace closed under attached clients: they leave as a quitting TUI did.
-  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => clients.closeAll('', 0) });
+  let socketIno: number | null = null;
+  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno });
   const rpc = new RpcServer(core, transportOptions(env), clients);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
@@ -71,6 +72,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     await core.shutdown();
     throw error;
   });
+  socketIno = socketIdentity.ino;
   // Gives back the young generation V8 grew for a busy spell, once the server is idle again.
   const idleTrim = trimWhenIdle();
   let stopping: Promise<void> | null = null;
@@ -78,10 +80,12 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     (stopping ??= (async () => {
       idleTrim.dispose();
       // Attached clients hear why before their connections close (they exit 1 and say so).
-      clients.closeAll('[the corral server was stopped: its panes ended]', 1);
+      const told = clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
+      // Terminals the server wrote to directly are handed back before the sockets close.
+      await told;
       await rpc.close();
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);

@@ -13,7 +13,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { Compositor } from '../screen/compositor.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
-import { MSG, MessageReader, exitPayload, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
+import { MSG, MessageReader, exitPayload, readClaim, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
+import { DirectTty, openClaim, type ClaimContext } from './direct-tty.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientCore, type ClientPlace } from './client-view.js';
 
@@ -44,6 +45,10 @@ export interface AttachedClientOptions {
   onEmpty(): void;
   /** What this client shows, or its terminal's focus, may have changed. */
   onViewChanged(): void;
+  /** What a direct-tty claim is checked against (docs/clients.md, "Direct tty"). */
+  claimContext: ClaimContext;
+  /** The server log (a refused claim says why there). */
+  log(message: string): void;
 }
 
 export class AttachedClient {
@@ -67,6 +72,9 @@ export class AttachedClient {
   private readonly reader = new MessageReader();
   private readonly decoder = new StringDecoder('utf8');
   private closed = false;
+  /** The client's terminal, opened by the server; `direct` once the client handed it over. */
+  private tty: DirectTty | null = null;
+  private direct = false;
 
   constructor(private readonly options: AttachedClientOptions) {
     this.id = options.id;
@@ -124,19 +132,68 @@ export class AttachedClient {
     }
   }
 
+  /** Whether the server reads and writes this client's terminal itself. */
+  get isDirect(): boolean {
+    return this.direct;
+  }
+
+  /** Raw bytes from the client's terminal, through the socket or read from the tty directly. */
+  private onInput(payload: Buffer): void {
+    if (this.closed) return;
+    // A focus-out report alone is the user leaving this terminal, not using it: it does not
+    // make this client the active one (the terminal they went to may not report focus).
+    if (!isFocusOut(payload)) {
+      this.lastActive = Date.now();
+      this.options.onActive(this);
+    }
+    const text = this.decoder.write(payload);
+    if (text !== '') this.controller.handleInput(text);
+  }
+
+  /** The client offers its terminal: open it if every check passes, else keep relaying and log why. */
+  private onClaim(payload: Buffer): void {
+    if (this.tty || this.closed) return;
+    const claim = readClaim(payload);
+    const result = claim ? openClaim(claim, this.options.claimContext) : { ok: false as const, reason: 'the claim is malformed' };
+    if (!result.ok) {
+      this.options.log(`client ${this.id}: direct tty refused, relaying: ${result.reason}`);
+      return;
+    }
+    try {
+      this.tty = new DirectTty(
+        result.fds,
+        (chunk) => {
+          try {
+            this.onInput(chunk);
+          } catch (error) {
+            process.stderr.write(`corral server: client ${this.id}: ${(error as Error).stack ?? error}\n`);
+          }
+        },
+        () => this.compositor.outputDrained(),
+      );
+    } catch (error) {
+      this.options.log(`client ${this.id}: direct tty refused, relaying: ${String(error)}`);
+      return;
+    }
+    // Keys and frames keep going through the socket until the client says it stopped reading
+    // and wrote what it had (`handed`): nothing lost, nothing out of order.
+    this.sendSocket(MSG.ready, Buffer.alloc(0));
+  }
+
   private onMessage(type: number, payload: Buffer): void {
     switch (type) {
-      case MSG.input: {
-        // A focus-out report alone is the user leaving this terminal, not using it: it does not
-        // make this client the active one (the terminal they went to may not report focus).
-        if (!isFocusOut(payload)) {
-          this.lastActive = Date.now();
-          this.options.onActive(this);
-        }
-        const text = this.decoder.write(payload);
-        if (text !== '') this.controller.handleInput(text);
+      case MSG.input:
+        this.onInput(payload);
         return;
-      }
+      case MSG.claim:
+        this.onClaim(payload);
+        return;
+      case MSG.handed:
+        if (this.tty && !this.direct) {
+          this.direct = true;
+          this.options.log(`client ${this.id}: direct tty ${this.hello.tty}`);
+        }
+        return;
       case MSG.resize: {
         const size = readResize(payload);
         if (!size || (size.cols === this.cols && size.rows === this.rows)) return;
@@ -163,25 +220,51 @@ export class AttachedClient {
    * (the compositor then waits for drain).
    */
   private send(type: number, data: string | Buffer): boolean {
-    if (this.closed || this.socket.destroyed) return false;
-    writeMessage(this.socket, type, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+    if (this.closed) return false;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (this.direct && this.tty && type === MSG.output) {
+      // Straight to the terminal: no client process between the server and the screen.
+      this.tty.write(bytes);
+      return this.tty.backlog < SOCKET_HIGH_WATER_BYTES;
+    }
+    return this.sendSocket(type, bytes);
+  }
+
+  private sendSocket(type: number, bytes: Buffer): boolean {
+    if (this.socket.destroyed) return false;
+    writeMessage(this.socket, type, bytes);
     return this.socket.writableLength < SOCKET_HIGH_WATER_BYTES;
   }
 
-  /** Ends this client: tells it why (printed after its terminal is restored) and closes. */
-  end(code: number, text: string): void {
-    if (this.closed) return;
-    this.send(MSG.exit, exitPayload(code, text));
+  /**
+   * Ends this client: tells it why (printed after its terminal is restored) and closes. A
+   * terminal the server holds is handed back first (reading stopped, frames flushed, closed),
+   * and only then goes `exit`: the client restores the terminal after the last frame.
+   */
+  end(code: number, text: string): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    const tty = this.tty;
+    this.tty = null;
     this.dispose();
-    this.socket.end();
-    // A client that does not read its last message must not hold the server (or its shutdown).
-    setTimeout(() => this.socket.destroy(), 1000).unref();
+    const finish = () => {
+      this.sendSocket(MSG.exit, exitPayload(code, text));
+      this.socket.end();
+      // A client that does not read its last message must not hold the server (or its shutdown).
+      setTimeout(() => this.socket.destroy(), 1000).unref();
+    };
+    if (!tty) {
+      finish();
+      return Promise.resolve();
+    }
+    return tty.close().then(finish, finish);
   }
 
-  /** Drops the controller and compositor (the connection is gone or ending). */
+  /** Drops the controller and compositor (the connection is gone or ending) and any held terminal. */
   dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.tty?.destroy();
+    this.tty = null;
     this.controller.dispose();
     this.compositor.dispose();
   }

@@ -12,6 +12,7 @@ import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
+import { controllingTty, ownTtys, serverBootId, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
 import type { ChromeRenderer } from './controller.js';
@@ -28,6 +29,8 @@ export interface ClientHubOptions {
   problems?: () => readonly string[];
   /** The session's last workspace closed while clients were attached. */
   onEmpty(): void;
+  /** The inode of the socket file the server listens on, once bound (a direct-tty claim must name it). */
+  socketIno?: () => number | null;
 }
 
 /**
@@ -62,7 +65,32 @@ export class ClientHub {
 
   constructor(private readonly options: ClientHubOptions) {
     this.focusReports = new PaneFocusReports(options.core);
+    const core = options.core;
+    this.claimContext = {
+      bootId: serverBootId(),
+      get socketIno() {
+        return options.socketIno?.() ?? null;
+      },
+      uid: process.getuid?.() ?? -1,
+      // Read at each claim: panes come and go, and a client in one of them must not be taken.
+      *forbiddenRdevs() {
+        yield* ownTtys();
+        for (const pane of core.model.panes.values()) {
+          let pid: number;
+          try {
+            pid = core.host(pane).pid;
+          } catch {
+            continue;
+          }
+          const rdev = controllingTty(pid);
+          if (rdev) yield rdev;
+        }
+      },
+    };
   }
+
+  /** What a client's direct-tty claim is checked against (src/tui/direct-tty.ts). */
+  private readonly claimContext: ClaimContext;
 
   get size(): number {
     return this.clients.size;
@@ -117,6 +145,8 @@ export class ClientHub {
       onGone: (c) => this.drop(c, null, ''),
       onEmpty: () => this.options.onEmpty(),
       onViewChanged: () => this.reportPaneFocus(),
+      claimContext: this.claimContext,
+      log: (message) => process.stderr.write(`corral server: ${message}\n`),
     });
     this.clients.set(id, client);
     this.makeActive(client);
@@ -142,10 +172,11 @@ export class ClientHub {
   }
 
   /** Ends a client: `code` null when its connection is already gone. */
-  private drop(client: AttachedClient, code: number | null, note: string): void {
-    if (!this.clients.delete(client.id)) return;
+  private drop(client: AttachedClient, code: number | null, note: string): Promise<void> {
+    if (!this.clients.delete(client.id)) return Promise.resolve();
+    let ended = Promise.resolve();
     if (code === null) client.dispose();
-    else client.end(code, note);
+    else ended = client.end(code, note);
     if (this.active === client) {
       this.active = null;
       const next = this.mostRecent();
@@ -153,6 +184,7 @@ export class ClientHub {
     }
     this.reportPaneFocus();
     this.options.core.bus.emit({ type: 'client.detached', client_id: client.id });
+    return ended;
   }
 
   /**
@@ -192,6 +224,7 @@ export class ClientHub {
         colors: client.hello.capabilities.colors,
         attached_at: client.attachedAt,
         idle_ms: now - client.lastActive,
+        direct: client.isDirect,
       };
     });
   }
@@ -210,12 +243,13 @@ export class ClientHub {
       const current = target.current ? this.mostRecent() : null;
       chosen = current ? [current] : [...this.clients.values()];
     }
-    for (const client of chosen) this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
+    for (const client of chosen) void this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
     return chosen.map((c) => c.id);
   }
 
   /** The server is stopping: every client is told why and let go. */
-  closeAll(text: string, code = 0): void {
-    for (const client of [...this.clients.values()]) this.drop(client, code, text);
+  closeAll(text: string, code = 0): Promise<void> {
+    // Resolves when every terminal the server held is handed back and each client told (≤ 0.5 s).
+    return Promise.all([...this.clients.values()].map((client) => this.drop(client, code, text))).then(() => {});
   }
 }

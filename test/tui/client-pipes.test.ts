@@ -86,6 +86,9 @@ describe('a client over pipes (ssh stand-in)', () => {
       ['xterm-256color', 120, 36],
       ['xterm-kitty', 100, 30],
     ]);
+    // The owner's terminal is read and written by the server itself; the relayed client's
+    // socket is not the server's (its inode differs), so it stays on the relay (docs/clients.md).
+    expect(listed.map((c: any) => c.direct)).toEqual([true, false]);
 
     // A resize crosses the relay as a message: the pane takes the new size (this client is active).
     remote.type('echo NARROW=$(tput cols)\r');
