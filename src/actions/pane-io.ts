@@ -41,7 +41,7 @@ export interface PaneSnapshot {
 }
 
 /** Reads a pane's terminal: the herdr `read` object and its position in the pane's output. */
-export function readPane(core: Pick<CorralCore, 'host'>, pane: PaneRecord, opts: ReadOptions = {}): PaneSnapshot {
+export function readPane(core: CorralCore, pane: PaneRecord, opts: ReadOptions = {}): PaneSnapshot {
   const host = core.host(pane);
   const source = opts.source ?? 'recent';
   const format = source === 'detection' ? 'text' : (opts.format ?? 'text');

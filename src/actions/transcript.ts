@@ -30,11 +30,8 @@ export const SCROLL_GATHER = {
  */
 export type BusyAgentPolicy = 'refuse' | 'passive';
 
-/** What a read uses of the core (a TUI client's view of it too: copy mode reads transcripts). */
-type ReadCore = Pick<CorralCore, 'host' | 'agents'>;
-
 /** Reads an agent's pane (`agent.read`), gathering the alternate-screen transcript when needed. */
-export function readAgent(core: ReadCore, pane: PaneRecord, opts: ReadOptions): Promise<PaneRead> {
+export function readAgent(core: CorralCore, pane: PaneRecord, opts: ReadOptions): Promise<PaneRead> {
   return readGathering(core, pane, opts, 'refuse');
 }
 
@@ -42,7 +39,7 @@ export function readAgent(core: ReadCore, pane: PaneRecord, opts: ReadOptions): 
  * Reads a pane, gathering the transcript when a recognised full-screen agent in it is idle
  * and `recent`/`recent-unwrapped` asks for more lines than its screen holds.
  */
-export async function readGathering(core: ReadCore, pane: PaneRecord, opts: ReadOptions, busy: BusyAgentPolicy): Promise<PaneRead> {
+export async function readGathering(core: CorralCore, pane: PaneRecord, opts: ReadOptions, busy: BusyAgentPolicy): Promise<PaneRead> {
   const { read: plain } = readPane(core, pane, opts);
   const host = core.host(pane);
   const terminal = host.terminal;

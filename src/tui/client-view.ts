@@ -8,6 +8,9 @@
  * own (`TabRecord.focusedPane`), so it stays shared.
  */
 import type { CorralCore } from '../core/corral-core.js';
+import type { PaneRead } from '../contract/protocol.js';
+import type { ReadOptions } from '../actions/pane-io.js';
+import { readAgent } from '../actions/transcript.js';
 import type { IdCounters } from '../session/ids.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 
@@ -123,7 +126,6 @@ export interface ClientCore
       | 'setViewport'
       | 'tabRects'
       | 'view'
-      | 'host'
       | 'writeToPane'
       | 'paneBySurface'
       | 'paneCwd'
@@ -145,6 +147,11 @@ export interface ClientCore
     >
   > {
   readonly model: ReadonlyModel;
+  /**
+   * An agent's transcript, as `agent.read` gathers it (copy mode shows it): an action on the
+   * core, so the TUI itself never reaches a pane's host (test/unit/read-interface.test.ts).
+   */
+  readAgent(pane: PaneRecord, opts: ReadOptions): Promise<PaneRead>;
 }
 
 /**
@@ -177,7 +184,7 @@ export class ClientCoreView implements ClientCore {
   readonly setViewport: ClientCore['setViewport'] = (cols, rows, contentRect) => this.core.setViewport(cols, rows, contentRect);
   readonly tabRects: ClientCore['tabRects'] = (tab) => this.core.tabRects(tab);
   readonly view: ClientCore['view'] = (pane) => this.core.view(pane);
-  readonly host: ClientCore['host'] = (pane) => this.core.host(pane);
+  readonly readAgent: ClientCore['readAgent'] = (pane, opts) => readAgent(this.core, pane, opts);
   readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => this.core.writeToPane(pane, data);
   readonly paneBySurface: ClientCore['paneBySurface'] = (surfaceId) => this.core.paneBySurface(surfaceId);
   readonly paneCwd: ClientCore['paneCwd'] = (pane, maxAgeMs) => this.core.paneCwd(pane, maxAgeMs);

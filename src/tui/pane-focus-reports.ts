@@ -15,7 +15,7 @@ export class PaneFocusReports {
   /** Surface ids of the panes that have focus, as last reported. */
   private focused = new Set<number>();
 
-  constructor(private readonly core: ClientCore) {}
+  constructor(private readonly core: Pick<ClientCore, 'model' | 'view' | 'writeToPane'>) {}
 
   /** `now`: the surface ids that have focus now; each pane whose share changed hears of it. */
   update(now: ReadonlySet<number>): void {

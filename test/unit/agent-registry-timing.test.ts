@@ -377,13 +377,18 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     s.clock.advance(TRACKING.screenSettleMs);
   };
   const ready = (s: ReturnType<typeof setup>) => s.registry.agentIn(s.pane)!.state.snapshot().interactiveReady;
-
-  it('an old ready screen above the echoed command does not make the new agent ready; its own, drawn below, does', () => {
+  /** corral typed the resume command over a restored screen; the agent is found, and not ready yet. */
+  const adoptedOverRestoredScreen = () => {
     const s = setup();
     s.registry.expectCommand(s.pane, COMMAND);
     restoredScreen(s.child());
     adopt(s);
     expect(ready(s)).toBe(false);
+    return s;
+  };
+
+  it('an old ready screen above the echoed command does not make the new agent ready; its own, drawn below, does', () => {
+    const s = adoptedOverRestoredScreen();
     expect(s.registry.explain(s.pane)).not.toContain('rule "ready"');
     s.child().output('loading history…\r\n> ready');
     s.clock.advance(TRACKING.screenSettleMs);
@@ -391,11 +396,7 @@ describe('AgentRegistry: the rows above the command that started an agent are no
   });
 
   it('once the agent clears the screen every row is its own (Gemini CLI redraws its history after a clear)', () => {
-    const s = setup();
-    s.registry.expectCommand(s.pane, COMMAND);
-    restoredScreen(s.child());
-    adopt(s);
-    expect(ready(s)).toBe(false);
+    const s = adoptedOverRestoredScreen();
     s.screen('saved turn\r\n> ready'); // clear + redraw: the same text, now the agent's
     s.clock.advance(TRACKING.screenSettleMs);
     expect(ready(s)).toBe(true);
@@ -405,11 +406,7 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     // The agent shows the alternate screen for a moment and leaves it before a check runs: the
     // echo is still where it was, so the old ready screen above it is still not the agent's.
     // A read in that moment must not let go of the start line (it did: explain moved it).
-    const s = setup();
-    s.registry.expectCommand(s.pane, COMMAND);
-    restoredScreen(s.child());
-    adopt(s);
-    expect(ready(s)).toBe(false);
+    const s = adoptedOverRestoredScreen();
     const line = s.registry.agentIn(s.pane)!.startLine;
     expect(line).not.toBeNull();
     s.child().output('\x1b[?1049h');

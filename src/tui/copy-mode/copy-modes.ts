@@ -6,7 +6,6 @@
  */
 import type { ClientCore } from '../client-view.js';
 import type { PaneRecord } from '../../session/model.js';
-import { readAgent } from '../../actions/transcript.js';
 import { CellGrid } from '../../screen/cell-grid.js';
 import { LAYER_Z, type Compositor } from '../../screen/compositor.js';
 import { contains, type Rect } from '../../contract/rect.js';
@@ -272,7 +271,7 @@ export class CopyModes {
     if (!before) return;
     this.options.flash('reading the agent\u2019s transcript…', false);
     try {
-      const read = await readAgent(this.options.core, pane, { source: 'recent', lines: COPY_TUNING.transcriptLines });
+      const read = await this.options.core.readAgent(pane, { source: 'recent', lines: COPY_TUNING.transcriptLines });
       const session = this.sessions.get(pane.id);
       if (session !== before) return;
       const lines = read.text.split('\n');
