@@ -7,7 +7,7 @@
  * GC helper threads (which compete with the server for 2 cores) scale with. Not part of
  * `bench/run.mjs`.
  *
- *   node bench/profile-flood-alloc.mjs [--mb 45] [--runs 1] [--top 25] [--root DIR]
+ *   node bench/profile-flood-alloc.mjs [--mb 45] [--runs 1] [--top 25] [--root DIR] [--no-inline]
  *
  * The end of each run is seen with `pane wait-output`, as bench/throughput.mjs does, so the
  * wait's own cost is in the profile too (it is part of what a user's wait costs). `--root`
@@ -70,6 +70,8 @@ const dir = mkdtempSync(join(tmpdir(), 'corral-bench-alloc-'));
 // profiler, told to keep samples of collected objects, counts garbage too (--heap-prof would
 // report only what is still live at exit).
 const nodeArgs = ['--inspect=127.0.0.1:0', '--trace-gc'];
+// Inlined callees' allocations are attributed to their caller; `--no-inline` names them (slower).
+if (args.includes('--no-inline')) nodeArgs.push('--no-turbo-inlining', '--no-maglev-inlining');
 const server = new CorralServer({ nodeArgs, stdout: 'pipe', ...(root ? { bin: join(root, 'bin', 'corral.cjs') } : {}) });
 let gcLog = '';
 let gcFrom = 0;

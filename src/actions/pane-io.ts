@@ -218,8 +218,13 @@ export function waitForOutput(
         };
         const before = terminal.onBeforeParse((data) => {
           // Every batch goes through the filter (it carries the unfinished line), hit or not.
-          // Rows the batch writes start at the screen's top or below: cursor moves stay on screen.
-          if (filter?.mayMatch(data) && hitFrom === null) hitFrom = terminal.scrollbackFirstLine + terminal.scrollback.baseY;
+          if (!filter?.mayMatch(data) || hitFrom !== null) return;
+          // What the look after the batch reads: the rows of the window as it is now, and every
+          // row from the cursor's on (where the batch writes; cursor moves stay on the screen,
+          // which the default window covers). A line outside the window that was there before
+          // does not count, as without the catch-up.
+          const screen = terminal.scrollback;
+          hitFrom = Math.min(terminal.scrollbackFirstLine + screen.baseY + screen.cursorY, terminal.endLine - windowRows);
         });
         const output = host.onOutput(() => {
           lastOutput = performance.now();

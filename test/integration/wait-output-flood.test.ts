@@ -59,4 +59,18 @@ describe('wait-output while the marker scrolls away in a flood', () => {
     expect(all).toContain(`END-${tag}`);
     expect(all).not.toContain(`MARK-${tag}`);
   });
+
+  it('does not count a line that was there before, outside a small window, when output moves the cursor', async () => {
+    const tag = Math.random().toString(36).slice(2, 10);
+    await server.cli(['pane', 'run', pane, `clear; printf '%s-%s\\n' OLD ${tag}; seq 1 10; printf '%s-%s\\n' SHOWN ${tag}`]);
+    await server.cli(['pane', 'wait-output', pane, '--match', `SHOWN-${tag}`, '--timeout', '10000']);
+    const client = await server.connect();
+    // OLD-tag is on screen, above the last 3 rows; the output below moves the cursor (the
+    // filter cannot follow it), so the rows after it are read, and the window — not the screen.
+    const match = { type: 'substring', value: `OLD-${tag}` };
+    client.write(JSON.stringify({ jsonrpc: '2.0', id: 'wait', method: 'pane.wait_for_output', params: { pane_id: pane, match, lines: 3, timeout_ms: 2000 } }) + '\n');
+    await server.cli(['pane', 'run', pane, `printf 'ab\\033[1Dc\\n'; printf '%s-%s\\n' END ${tag}`]);
+    expect((await client.next((m) => m.id === 'wait', 10_000)).error?.data?.code).toBe('timeout');
+    client.close();
+  });
 });

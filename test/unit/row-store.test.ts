@@ -6,6 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeRow } from '../../src/terminal/compact-row.js';
+import { RawRows } from '../../src/terminal/raw-rows.js';
 import { RowStore } from '../../src/terminal/row-store.js';
 import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
 
@@ -96,3 +97,23 @@ describe('row store', () => {
     expect([readBack(store, 13)?.text, readBack(store, 14)?.text]).toEqual(['r3', 'r4']);
   });
 });
+
+describe('raw rows', () => {
+  it('grow no larger than a full ring of the widest row (a flood fills it to exactly that)', () => {
+    for (const [maxRows, cells] of [[100, 160], [1000, 80], [37, 200]] as const) {
+      const ring = new RawRows(maxRows);
+      for (let i = 0; i < maxRows; i++) expect(ring.push(line(`row ${i}`, false, cells))).toBe(true);
+      expect(ring.push(line('one too many', false, cells))).toBe(false);
+      const words = (ring as unknown as { words: Uint32Array }).words.length;
+      expect(words).toBeLessThanOrEqual((maxRows + 1) * cells * 3);
+      // And a flood keeps going through it without growing again: drop one, push one.
+      for (let i = 0; i < 3 * maxRows; i++) {
+        ring.dropFront(1);
+        expect(ring.push(line(`more ${i}`, i % 2 === 0, cells))).toBe(true);
+      }
+      expect((ring as unknown as { words: Uint32Array }).words.length).toBe(words);
+      expect(ring.line(maxRows - 1)!.length).toBe(cells);
+    }
+  });
+});
+
