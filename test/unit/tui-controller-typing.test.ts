@@ -10,6 +10,7 @@ import { CorralCore } from '../../src/core/corral-core.js';
 import { Compositor } from '../../src/screen/compositor.js';
 import { ManualScheduler } from '../../src/screen/frame-scheduler.js';
 import { TuiController, type ChromeRenderer } from '../../src/tui/controller.js';
+import { ClientCoreView } from '../../src/tui/client-view.js';
 import { unitCore } from './support/unit-core.js';
 
 const cores: CorralCore[] = [];
@@ -28,7 +29,8 @@ function typingSetup() {
   made.core.createWorkspace({ cwd: '/srv' });
   const compositor = new Compositor({ cols: 100, rows: 30, write: () => true, scheduler: new ManualScheduler() });
   const controller = new TuiController({
-    core: made.core,
+    // The controller sees the core as a client does (src/tui/client-view.ts); no place: global focus.
+    core: new ClientCoreView(made.core, () => null),
     compositor,
     renderer: NO_CHROME,
     cols: 100,
