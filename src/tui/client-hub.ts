@@ -91,6 +91,11 @@ export class ClientHub {
 
   /** What a client's direct-tty claim is checked against (src/tui/direct-tty.ts). */
   private readonly claimContext: ClaimContext;
+  /**
+   * Clients being ended whose terminal the server is still handing back (≤ 0.5 s): a stop
+   * (the last workspace closed under `--exit-empty`) waits for them before closing sockets.
+   */
+  private readonly ending = new Set<Promise<void>>();
 
   get size(): number {
     return this.clients.size;
@@ -176,7 +181,11 @@ export class ClientHub {
     if (!this.clients.delete(client.id)) return Promise.resolve();
     let ended = Promise.resolve();
     if (code === null) client.dispose();
-    else ended = client.end(code, note);
+    else {
+      ended = client.end(code, note);
+      this.ending.add(ended);
+      void ended.then(() => this.ending.delete(ended));
+    }
     if (this.active === client) {
       this.active = null;
       const next = this.mostRecent();
@@ -250,6 +259,7 @@ export class ClientHub {
   /** The server is stopping: every client is told why and let go. */
   closeAll(text: string, code = 0): Promise<void> {
     // Resolves when every terminal the server held is handed back and each client told (≤ 0.5 s).
-    return Promise.all([...this.clients.values()].map((client) => this.drop(client, code, text))).then(() => {});
+    for (const client of [...this.clients.values()]) void this.drop(client, code, text);
+    return Promise.all([...this.ending]).then(() => {});
   }
 }

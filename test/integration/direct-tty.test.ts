@@ -19,11 +19,11 @@ class Peer {
   private readonly reader = new MessageReader();
   private constructor(readonly socket: Socket) {}
 
-  static async attach(socketPath: string): Promise<Peer> {
+  static async attach(socketPath: string, size = { cols: 100, rows: 30 }): Promise<Peer> {
     const socket = connect(socketPath);
     await new Promise((resolve, reject) => (socket.once('connect', resolve), socket.once('error', reject)));
     const peer = new Peer(socket);
-    const hello = { protocol: CLIENT_PROTOCOL_VERSION, cols: 100, rows: 30, pid: process.pid, tty: '', cwd: process.cwd(), term: 'xterm-256color', colorterm: '', capabilities: {} };
+    const hello = { protocol: CLIENT_PROTOCOL_VERSION, ...size, pid: process.pid, tty: '', cwd: process.cwd(), term: 'xterm-256color', colorterm: '', capabilities: {} };
     socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'client.attach', params: hello }) + '\n');
     await new Promise<void>((resolve) => {
       let text = Buffer.alloc(0);
@@ -95,6 +95,34 @@ describe.skipIf(process.platform !== 'linux')('direct tty over the real socket',
     expect(await eventually(() => screen.includes('TYPED-42'), 10_000)).toBe(true);
     // Nothing of that went through the socket: the server wrote the tty itself.
     expect(peer.output().slice(before)).not.toContain('TYPED-42');
+    peer.socket.destroy();
+  });
+
+  it('keeps serving when the terminal it writes to stops reading (non-blocking writes)', async () => {
+    // A large terminal: every frame of the flood carries many long rows, so the buffers fill fast.
+    const peer = await Peer.attach(server.socketPath, { cols: 400, rows: 150 });
+    await eventually(() => peer.output().includes('w1:p1'), 20_000);
+    peer.claim(claimFor((term as unknown as { ptsName: string }).ptsName, server.socketPath));
+    expect(await eventually(() => peer.messages.some((m) => m.type === MSG.ready), 10_000)).toBe(true);
+    peer.send(MSG.handed);
+    expect(await eventually(() => server.stderr.includes('direct tty'), 10_000)).toBe(true);
+    // The "terminal" stops reading: the pty's buffer fills and every write to it would block.
+    term.pause();
+    await server.cli(['pane', 'run', 'w1:p1', `yes FLOOD-LINE-$(printf '%0300d' 0)`]);
+    await server.cli(['pane', 'wait-output', 'w1:p1', '--regex', 'FLOOD-LINE', '--timeout', '10000']);
+    // A blocking write would hold the event loop in write(2) forever once the pty's buffer and
+    // node-pty's (paused, up to its high-water mark) are full: a few seconds of frames. The
+    // server still answers throughout.
+    const until = Date.now() + 6000;
+    while (Date.now() < until) {
+      const client = await server.connect();
+      const pong = await Promise.race([client.call('system.ping'), new Promise((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5000))]);
+      client.close();
+      expect(pong).toMatchObject({ pong: true });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    term.resume();
+    await server.cli(['pane', 'send-keys', 'w1:p1', 'ctrl+c']).catch(() => {});
     peer.socket.destroy();
   });
 

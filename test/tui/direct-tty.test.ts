@@ -65,6 +65,14 @@ describe.skipIf(process.platform !== 'linux')('direct tty', () => {
     await waitForClients(tui, (c) => c.length === 1 && c[0].direct === true, 'one direct client');
     tui.type('echo DIRECT-$((6*7))\r');
     await tui.waitForText('DIRECT-42');
+    // A resize still reaches the server (SIGWINCH goes to the client, which sends it).
+    tui.type('echo NARROW=$(tput cols)\r');
+    await tui.waitForText(/NARROW=\d+/);
+    const narrow = Number(/NARROW=(\d+)/.exec(tui.text())![1]);
+    tui.resize(150, 40);
+    tui.type('echo WIDE=$(tput cols)\r');
+    await tui.waitForText(/WIDE=\d+/);
+    expect(Number(/WIDE=(\d+)/.exec(tui.text())![1])).toBe(narrow + 30);
     // Chrome keys are read by the server from the tty too.
     tui.type(`${CTRL_B}c`);
     await tui.waitForText('w1:p2');
