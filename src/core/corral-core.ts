@@ -374,6 +374,11 @@ export class CorralCore {
     return live.host;
   }
 
+  /** The pid of each pane's process that is still live (e.g. to tell a pane's own tty from a client's). */
+  *panePids(): Iterable<number> {
+    for (const live of this.live.values()) yield live.host.pid;
+  }
+
   paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
     // The host holds the exit (once its output is parsed); a pane without one has gone.

@@ -75,13 +75,7 @@ export class ClientHub {
       // Read at each claim: panes come and go, and a client in one of them must not be taken.
       *forbiddenRdevs() {
         yield* ownTtys();
-        for (const pane of core.model.panes.values()) {
-          let pid: number;
-          try {
-            pid = core.host(pane).pid;
-          } catch {
-            continue;
-          }
+        for (const pid of core.panePids()) {
           const rdev = controllingTty(pid);
           if (rdev) yield rdev;
         }
