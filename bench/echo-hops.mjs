@@ -23,7 +23,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile, sleep, waitUntil } from './lib.mjs';
-import { CorralTui, PassthroughTui, TmuxTui, stripEscapes } from './tui-lib.mjs';
+import { CorralTui, PassthroughTui, TmuxTui, typeAndStamp } from './tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -49,23 +49,9 @@ function monotonicOffset() {
 const OFFSET = monotonicOffset();
 
 /** Types `ch`; resolves with [t0, t1] on the monotonic clock (ms): key written, echo seen. */
-function typeAndTime(side, ch, timeoutMs = 3000) {
-  const term = side.term;
-  return new Promise((resolve, reject) => {
-    let t0 = 0;
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`${side.name}: no echo of ${JSON.stringify(ch)} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const stop = term.listen((now, data) => {
-      if (data === null || !stripEscapes(data).includes(ch)) return;
-      stop();
-      clearTimeout(timer);
-      resolve([t0 + OFFSET, now + OFFSET]);
-    });
-    t0 = performance.now();
-    term.write(ch);
-  });
+async function typeAndTime(side, ch, timeoutMs = 3000) {
+  const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
+  return [written + OFFSET, seen + OFFSET];
 }
 
 async function clearLine(side) {

@@ -18,7 +18,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile, round, sleep } from './lib.mjs';
-import { CorralTui, PassthroughTui, TmuxTui, startFlood, stripEscapes } from './tui-lib.mjs';
+import { CorralTui, PassthroughTui, TmuxTui, startFlood, typeAndStamp } from './tui-lib.mjs';
 import { FAKE_DIR } from './agent-lib.mjs';
 
 export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
@@ -29,23 +29,9 @@ const LINE = 40;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Types `ch` and resolves with the echo latency (ms); rejects after timeoutMs. */
-export function typeAndTime(side, ch, timeoutMs = 2000) {
-  const term = side.term;
-  return new Promise((resolve, reject) => {
-    let t0 = 0;
-    const timer = setTimeout(() => {
-      stop();
-      reject(new Error(`${side.name}: no echo of ${JSON.stringify(ch)} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const stop = term.listen((now, data) => {
-      if (data === null || !stripEscapes(data).includes(ch)) return;
-      stop();
-      clearTimeout(timer);
-      resolve(now - t0);
-    });
-    t0 = performance.now();
-    term.write(ch);
-  });
+export async function typeAndTime(side, ch, timeoutMs = 2000) {
+  const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
+  return seen - written;
 }
 
 async function clearLine(side) {

@@ -349,3 +349,26 @@ export async function startFlood(side, command, marker, timeoutMs = 10_000) {
   }
   return stop;
 }
+
+/**
+ * Types `ch` into a side's terminal; resolves with [written, seen] (performance.now(), ms): when
+ * the key was written and when its echo first showed. Rejects after timeoutMs.
+ */
+export function typeAndStamp(side, ch, timeoutMs = 2000) {
+  const term = side.term;
+  return new Promise((resolve, reject) => {
+    let t0 = 0;
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`${side.name}: no echo of ${JSON.stringify(ch)} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const stop = term.listen((now, data) => {
+      if (data === null || !stripEscapes(data).includes(ch)) return;
+      stop();
+      clearTimeout(timer);
+      resolve([t0, now]);
+    });
+    t0 = performance.now();
+    term.write(ch);
+  });
+}
