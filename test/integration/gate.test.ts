@@ -49,7 +49,12 @@ async function settle(client: RawClient, pane: string, tag: string): Promise<voi
   await client.call('pane.wait_for_output', {
     pane_id: pane,
     source: 'recent-unwrapped',
-    match: { type: 'regex', value: `${PROMPT.replace('$', '\\$')}.*${tag}` },
+    // The prompt's word, not the whole prompt: when bash and xterm count a grapheme's width
+    // differently (random graphemes), readline's redraw can land columns off and write over the
+    // prompt's `$ ` (seen in CI: "gate ; touch …nSETTLED-49"). The kernel's echo while a command
+    // runs still comes before the next prompt on its line ("nTAGgate$ nTAG"), or on a line of
+    // its own, so it alone does not match.
+    match: { type: 'regex', value: `${PROMPT.slice(0, -1)}.*${tag}` },
     timeout_ms: 10_000,
   }).catch(async (error) => {
     const screen = (await client.call('pane.read', { pane_id: pane, source: 'recent-unwrapped' })).read.text;

@@ -7,10 +7,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiSession } from './tui-harness.js';
+import { rpc, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
 
@@ -34,21 +34,6 @@ function pipeRelay(path: string, target: string): { server: Server; children: Ch
   return { server, children, bytes };
 }
 
-/** One JSON-RPC call on a fresh connection (the test reads `client.list` as a script would). */
-function rpc(socketPath: string, method: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n'));
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) {
-        socket.destroy();
-        resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).result);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 
 describe('a client over pipes (ssh stand-in)', () => {
   let owner: TuiSession | null = null;

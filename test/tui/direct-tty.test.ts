@@ -6,10 +6,9 @@
  * is dropped with the pane alive, a killed server leaves the terminal restored and exit 1, and
  * `CORRAL_CLIENT_RELAY=1` forces the relay.
  */
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TuiSession } from './tui-harness.js';
+import { rpc, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
 
@@ -22,21 +21,6 @@ function alive(pid: number): boolean {
   }
 }
 
-/** One JSON-RPC call on a fresh connection, as a script would make it. */
-function rpc(socketPath: string, method: string): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n'));
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk;
-      if (text.includes('\n')) {
-        socket.destroy();
-        resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).result);
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 
 const socketOf = (tui: TuiSession) => join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock');
 

@@ -6,6 +6,7 @@
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { vi } from 'vitest';
@@ -212,4 +213,20 @@ export class TuiSession {
     this.screen.dispose();
     rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** One JSON-RPC call on a fresh connection, as a script would make it (e.g. `client.list`); its result. */
+export function rpc(socketPath: string, method: string): Promise<any> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n'));
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk;
+      if (text.includes('\n')) {
+        socket.destroy();
+        resolve(JSON.parse(text.slice(0, text.indexOf('\n'))).result);
+      }
+    });
+    socket.on('error', reject);
+  });
 }
