@@ -10,17 +10,9 @@
  * server checks everything again itself (src/tui/direct-tty.ts); nothing here is trusted.
  * Node builtins only: the client bundle stays lean.
  */
-import { fstatSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { fstatSync, readlinkSync, statSync } from 'node:fs';
+import { bootId } from '../boot-id.js';
 import type { DirectClaim } from '../contract/frame-protocol.js';
-
-/** The machine's boot id: equal on both sides only on the same machine, same boot. '' when unknown. */
-export function bootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
 
 /** The claim to send, or null: relay (and why, for the tests and `CORRAL_DEBUG`-style reading). */
 export function directClaim(socketPath: string, env: NodeJS.ProcessEnv = process.env): DirectClaim | null {

@@ -127,9 +127,14 @@ export class AttachedClient {
       try {
         this.onMessage(type, payload);
       } catch (error) {
-        process.stderr.write(`corral server: client ${this.id}: ${(error as Error).stack ?? error}\n`);
+        this.logFailure(error);
       }
     }
+  }
+
+  /** What a client's message or keys made fail goes to the server log; the server and the client go on. */
+  private logFailure(error: unknown): void {
+    this.options.log(`client ${this.id}: ${(error as Error).stack ?? error}`);
   }
 
   /** Whether the server reads and writes this client's terminal itself. */
@@ -166,7 +171,7 @@ export class AttachedClient {
           try {
             this.onInput(chunk);
           } catch (error) {
-            process.stderr.write(`corral server: client ${this.id}: ${(error as Error).stack ?? error}\n`);
+            this.logFailure(error);
           }
         },
         () => this.compositor.outputDrained(),

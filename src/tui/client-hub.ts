@@ -12,7 +12,8 @@ import type { Notifier } from '../notify/notifier.js';
 import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
-import { controllingTty, ownTtys, serverBootId, type ClaimContext } from './direct-tty.js';
+import { bootId } from '../boot-id.js';
+import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
 import type { ChromeRenderer } from './controller.js';
@@ -67,7 +68,7 @@ export class ClientHub {
     this.focusReports = new PaneFocusReports(options.core);
     const core = options.core;
     this.claimContext = {
-      bootId: serverBootId(),
+      bootId: bootId(),
       get socketIno() {
         return options.socketIno?.() ?? null;
       },

@@ -103,11 +103,6 @@ export class ClientModelView implements ReadonlyModel {
   }
 }
 
-/** `model` as the client at `place()` sees it (see `ClientModelView`). */
-export function clientModelView(model: ReadonlyModel, place: () => ClientPlace | null): ReadonlyModel {
-  return new ClientModelView(model, place);
-}
-
 /**
  * What a client's controller, chrome, copy mode and notifier use of the core: exactly these
  * members, so a new use is a deliberate line here. The real `CorralCore` satisfies it.

@@ -37,15 +37,6 @@ export interface ClaimContext {
 
 export type ClaimResult = { ok: true; fds: { read: number; write: number } } | { ok: false; reason: string };
 
-/** The boot id of this machine ('' when unknown). */
-export function serverBootId(): string {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-  } catch {
-    return '';
-  }
-}
-
 /** The controlling terminal of `pid` (`tty_nr` in /proc/<pid>/stat, 0 = none), or null when unreadable. */
 export function controllingTty(pid: number | 'self'): number | null {
   try {

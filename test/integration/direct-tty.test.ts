@@ -10,7 +10,7 @@ import { connect, type Socket } from 'node:net';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, type DirectClaim } from '../../src/contract/frame-protocol.js';
-import { serverBootId } from '../../src/tui/direct-tty.js';
+import { bootId } from '../../src/boot-id.js';
 import { TestServer, eventually } from './harness.js';
 
 /** A client that speaks the protocol itself: attach, then binary messages. */
@@ -56,7 +56,7 @@ class Peer {
 
 function claimFor(path: string, socketPath: string): DirectClaim {
   const st = statSync(path);
-  return { path, dev: st.dev, ino: st.ino, rdev: st.rdev, bootId: serverBootId(), socketIno: statSync(socketPath).ino };
+  return { path, dev: st.dev, ino: st.ino, rdev: st.rdev, bootId: bootId(), socketIno: statSync(socketPath).ino };
 }
 
 async function clients(server: TestServer): Promise<any[]> {

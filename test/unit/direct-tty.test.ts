@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClaim, type DirectClaim } from '../../src/contract/frame-protocol.js';
-import { controllingTty, openClaim, serverBootId, type ClaimContext } from '../../src/tui/direct-tty.js';
+import { bootId } from '../../src/boot-id.js';
+import { controllingTty, openClaim, type ClaimContext } from '../../src/tui/direct-tty.js';
 
 describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
   let term: pty.IPty;
@@ -18,7 +19,7 @@ describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
   let dir: string;
   const SOCKET_INO = 4242;
   const context = (over: Partial<ClaimContext> = {}): ClaimContext => ({
-    bootId: serverBootId(),
+    bootId: bootId(),
     socketIno: SOCKET_INO,
     uid: process.getuid!(),
     forbiddenRdevs: () => [],
@@ -38,7 +39,7 @@ describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
     term = pty.spawn('/bin/sh', ['-c', 'sleep 60'], { cols: 80, rows: 24 });
     path = (term as unknown as { ptsName: string }).ptsName;
     const st = statSync(path);
-    honest = { path, dev: st.dev, ino: st.ino, rdev: st.rdev, bootId: serverBootId(), socketIno: SOCKET_INO };
+    honest = { path, dev: st.dev, ino: st.ino, rdev: st.rdev, bootId: bootId(), socketIno: SOCKET_INO };
     dir = mkdtempSync(join(tmpdir(), 'corral-direct-'));
   });
   afterAll(() => {

@@ -1,7 +1,7 @@
 /** A client's own workspace and tab over the one session model (src/tui/client-view.ts, SPEC §1). */
 import { describe, expect, it } from 'vitest';
 import { SessionModel } from '../../src/session/model.js';
-import { clientModelView, currentPlace, resolvePlace, type ClientPlace } from '../../src/tui/client-view.js';
+import { ClientModelView, currentPlace, resolvePlace, type ClientPlace } from '../../src/tui/client-view.js';
 
 /** w1 with tabs t1 (p1) and t2 (p2 split into p2|p3), w2 with w2:t1; the model's focus on w1:t1. */
 function session() {
@@ -14,11 +14,11 @@ function session() {
   return model;
 }
 
-describe('clientModelView', () => {
+describe('ClientModelView', () => {
   it('shows its own tab of the same workspace while the model is elsewhere', () => {
     const model = session();
     let place: ClientPlace | null = { workspace: 'w1', tab: 'w1:t2' };
-    const view = clientModelView(model, () => place);
+    const view = new ClientModelView(model, () => place);
     expect(view.focusedWorkspace).toBe('w1');
     expect(view.focusedPane()?.tabId).toBe('w1:t2');
     expect(view.isTabFocused(model.tab('w1:t2'))).toBe(true);
@@ -34,7 +34,7 @@ describe('clientModelView', () => {
 
   it('shares the focused pane inside a tab with everyone', () => {
     const model = session();
-    const view = clientModelView(model, () => ({ workspace: 'w1', tab: 'w1:t2' }));
+    const view = new ClientModelView(model, () => ({ workspace: 'w1', tab: 'w1:t2' }));
     const [left, right] = model.tabPanes('w1:t2');
     expect(view.focusedPane()?.id).toBe(right!.id);
     // Someone focuses the left pane of t2 (and with it t2, in the model).
@@ -46,12 +46,12 @@ describe('clientModelView', () => {
 
   it("falls back to the workspace's current tab when its tab closed, and to the model's focus when its workspace closed", () => {
     const model = session();
-    const view = clientModelView(model, () => ({ workspace: 'w1', tab: 'w1:t2' }));
+    const view = new ClientModelView(model, () => ({ workspace: 'w1', tab: 'w1:t2' }));
     model.closeTab('w1:t2');
     expect(view.focusedPane()?.id).toBe('w1:p1');
     expect(resolvePlace(model, { workspace: 'w1', tab: 'w1:t2' })).toEqual({ workspace: 'w1', tab: 'w1:t1' });
 
-    const gone = clientModelView(model, () => ({ workspace: 'w2', tab: 'w2:t1' }));
+    const gone = new ClientModelView(model, () => ({ workspace: 'w2', tab: 'w2:t1' }));
     model.closeWorkspace('w2');
     expect(gone.focusedWorkspace).toBe('w1');
     expect(gone.focusedPane()?.id).toBe('w1:p1');
