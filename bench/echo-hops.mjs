@@ -23,7 +23,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile, sleep, waitUntil } from './lib.mjs';
-import { CorralTui, PassthroughTui, TmuxTui, typeAndStamp } from './tui-lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, typeAndStamp, warmUp } from './tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -33,7 +33,6 @@ const PEN_BOLD = args.includes('--bold');
 const COLS = 120;
 const ROWS = 40;
 const LINE = 40;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** performance.now() → CLOCK_MONOTONIC ms (the trace's clock): the tightest of a few paired reads. */
 function monotonicOffset() {
@@ -52,11 +51,6 @@ const OFFSET = monotonicOffset();
 async function typeAndTime(side, ch, timeoutMs = 3000) {
   const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
   return [written + OFFSET, seen + OFFSET];
-}
-
-async function clearLine(side) {
-  side.term.write('\x15');
-  await side.term.settle(60, 2000);
 }
 
 /** The server's trace: one object per keystroke, hop name → ms (monotonic), missing hops absent. */
@@ -148,13 +142,7 @@ async function main() {
       for (const side of sides) side.term.write("printf '\\033[1m'\r");
       await Promise.all(sides.map((s) => s.term.settle(300)));
     }
-    for (const side of sides) {
-      for (const ch of 'warmup') {
-        await typeAndTime(side, ch);
-        await sleep(25);
-      }
-      await clearLine(side);
-    }
+    await warmUp(sides, 3000);
     for (let i = 0; i < KEYS; i++) {
       const ch = LETTERS[i % LETTERS.length];
       const order = i % 2 === 0 ? sides : [...sides].reverse();

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { median, percentile, sleep } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
 import { typeAndTime } from './tui-latency.mjs';
-import { CorralTui, TmuxTui, cpuOf, startFlood } from './tui-lib.mjs';
+import { CorralTui, LETTERS, TmuxTui, clearLine, cpuOf, startFlood } from './tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -30,7 +30,6 @@ const base = opt('--base', null);
 const floodKind = opt('--flood', 'yes');
 if (!['yes', 'cat'].includes(floodKind)) throw new Error('--flood is yes or cat');
 
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-flood-echo-'));
 const file = join(dir, 'flood.txt');
 if (floodKind === 'cat') await generateFile(file, 45 * 1024 * 1024);
@@ -69,8 +68,7 @@ try {
       }
       ms.get(side.name).push(...times);
       process.stderr.write(`turn ${turn + 1} ${side.name.padEnd(11)} p50 ${median(times).toFixed(2)} p95 ${percentile(times, 95).toFixed(2)} ms (load ${load()})\n`);
-      side.term.write('\x15');
-      await side.term.settle(60, 2000);
+      await clearLine(side);
     }
   }
   const t = ms.get('tmux');

@@ -8,13 +8,12 @@ import { join } from 'node:path';
 import { RpcClient } from './agent-lib.mjs';
 import { median, percentile, round, sleep } from './lib.mjs';
 import { typeAndTime } from './tui-latency.mjs';
-import { CorralTui, TmuxTui } from './tui-lib.mjs';
+import { CorralTui, LETTERS, TmuxTui, clearLine, warmUp } from './tui-lib.mjs';
 
 export const description = 'keystroke echo through the TUI with 100 panes open: corral vs tmux';
 
 const COLS = 120;
 const ROWS = 40;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 export async function run({ quick = false } = {}) {
   const panes = quick ? 20 : 100;
@@ -39,14 +38,7 @@ export async function run({ quick = false } = {}) {
     await sleep(3000);
     await Promise.all(sides.map((s) => s.term.settle(500)));
     const ms = new Map(sides.map((s) => [s.name, []]));
-    for (const side of sides) {
-      for (const ch of 'warmup') {
-        await typeAndTime(side, ch);
-        await sleep(25);
-      }
-      side.term.write('\x15');
-      await side.term.settle(60, 2000);
-    }
+    await warmUp(sides);
     for (let i = 0; i < n; i++) {
       const ch = LETTERS[i % LETTERS.length];
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
@@ -54,10 +46,7 @@ export async function run({ quick = false } = {}) {
         await sleep(20 + Math.random() * 20);
       }
       if ((i + 1) % 40 === 0) {
-        for (const side of sides) {
-          side.term.write('\x15');
-          await side.term.settle(60, 2000);
-        }
+        for (const side of sides) await clearLine(side);
       }
     }
     const c = ms.get('corral');

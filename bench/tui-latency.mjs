@@ -18,7 +18,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median, percentile, round, sleep } from './lib.mjs';
-import { CorralTui, PassthroughTui, TmuxTui, startFlood, typeAndStamp } from './tui-lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, startFlood, typeAndStamp, warmUp } from './tui-lib.mjs';
 import { FAKE_DIR } from './agent-lib.mjs';
 
 export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
@@ -26,17 +26,11 @@ export const description = 'keystroke echo through the TUI: corral vs tmux attac
 const COLS = 120;
 const ROWS = 40;
 const LINE = 40;
-const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** Types `ch` and resolves with the echo latency (ms); rejects after timeoutMs. */
 export async function typeAndTime(side, ch, timeoutMs = 2000) {
   const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
   return seen - written;
-}
-
-async function clearLine(side) {
-  side.term.write('\x15');
-  await side.term.settle(60, 2000);
 }
 
 /** Digits only: the typed letters can never be mistaken for flood output. */
@@ -186,14 +180,7 @@ export async function run({ quick = false } = {}) {
     await Promise.all(sides.map((s) => s.term.settle(500)));
     const results = new Map(sides.map((s) => [s.name, { ms: [], bytes: [], typed: '' }]));
 
-    // Warm-up: a few keystrokes each (JIT, first-frame effects), then a clean line.
-    for (const side of sides) {
-      for (const ch of 'warmup') {
-        await typeAndTime(side, ch);
-        await sleep(25);
-      }
-      await clearLine(side);
-    }
+    await warmUp(sides);
 
     for (let i = 0; i < n; i++) {
       const ch = LETTERS[i % LETTERS.length];

@@ -372,3 +372,23 @@ export function typeAndStamp(side, ch, timeoutMs = 2000) {
     term.write(ch);
   });
 }
+
+/** The letters the echo benches type, one per keystroke, in turn. */
+export const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Empties the shell's input line (Ctrl-U) and waits for the redraw to settle. */
+export async function clearLine(side) {
+  side.term.write('\x15');
+  await side.term.settle(60, 2000);
+}
+
+/** A few keystrokes on each side (JIT, first-frame effects), then a clean line. */
+export async function warmUp(sides, timeoutMs = 2000) {
+  for (const side of sides) {
+    for (const ch of 'warmup') {
+      await typeAndStamp(side, ch, timeoutMs);
+      await sleep(25);
+    }
+    await clearLine(side);
+  }
+}
