@@ -15,6 +15,7 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { Notifier } from '../notify/notifier.js';
 import { MSG, MessageReader, exitPayload, readClaim, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
 import { DirectTty, openClaim, type ClaimContext } from './direct-tty.js';
+import { visibleControls } from '../terminal/control-chars.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientCore, type ClientPlace } from './client-view.js';
 
@@ -196,7 +197,8 @@ export class AttachedClient {
       case MSG.handed:
         if (this.tty && !this.direct) {
           this.direct = true;
-          this.options.log(`client ${this.id}: direct tty ${this.hello.tty}`);
+          // The tty name is the client's word: one line, whatever it holds.
+          this.options.log(`client ${this.id}: direct tty ${visibleControls(this.hello.tty)}`);
         }
         return;
       case MSG.resize: {

@@ -13,6 +13,7 @@ import type { ConfigError } from '../config/load-config.js';
 import { CLIENT_PROTOCOL_VERSION, type ClientHello } from '../contract/frame-protocol.js';
 import { AttachedClient } from './attached-client.js';
 import { bootId } from '../boot-id.js';
+import { visibleControls } from '../terminal/control-chars.js';
 import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
@@ -146,7 +147,8 @@ export class ClientHub {
       onEmpty: () => this.options.onEmpty(),
       onViewChanged: () => this.reportPaneFocus(),
       claimContext: this.claimContext,
-      log: (message) => process.stderr.write(`corral server: ${message}\n`),
+      // What a peer sent (its tty name, text in an error) reaches the log: no escape sequence from it runs in the terminal of whoever reads the log.
+      log: (message) => process.stderr.write(`corral server: ${visibleControls(message, { keepNewlines: true })}\n`),
     });
     this.clients.set(id, client);
     this.makeActive(client);

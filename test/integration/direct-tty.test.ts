@@ -19,11 +19,11 @@ class Peer {
   private readonly reader = new MessageReader();
   private constructor(readonly socket: Socket) {}
 
-  static async attach(socketPath: string, size = { cols: 100, rows: 30 }): Promise<Peer> {
+  static async attach(socketPath: string, size = { cols: 100, rows: 30 }, tty = ''): Promise<Peer> {
     const socket = connect(socketPath);
     await new Promise((resolve, reject) => (socket.once('connect', resolve), socket.once('error', reject)));
     const peer = new Peer(socket);
-    const hello = { protocol: CLIENT_PROTOCOL_VERSION, ...size, pid: process.pid, tty: '', cwd: process.cwd(), term: 'xterm-256color', colorterm: '', capabilities: {} };
+    const hello = { protocol: CLIENT_PROTOCOL_VERSION, ...size, pid: process.pid, tty, cwd: process.cwd(), term: 'xterm-256color', colorterm: '', capabilities: {} };
     socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'client.attach', params: hello }) + '\n');
     await new Promise<void>((resolve) => {
       let text = Buffer.alloc(0);
@@ -83,12 +83,15 @@ describe.skipIf(process.platform !== 'linux')('direct tty over the real socket',
   });
 
   it('takes an honest claim: ready, then frames on the tty and keys from it reach the pane', async () => {
-    const peer = await Peer.attach(server.socketPath);
+    // The hello's tty name is the peer's word, and the log names it: a title-setting escape in it stays text.
+    const peer = await Peer.attach(server.socketPath, undefined, '\x1b]0;pwned\x07/dev/pts/x');
     await eventually(() => peer.output().includes('w1:p1'), 20_000);
     peer.claim(claimFor((term as unknown as { ptsName: string }).ptsName, server.socketPath));
     expect(await eventually(() => peer.messages.some((m) => m.type === MSG.ready), 10_000)).toBe(true);
     peer.send(MSG.handed);
     expect(await eventually(() => server.stderr.includes('direct tty'), 10_000)).toBe(true);
+    expect(server.stderr).toContain('direct tty ^[]0;pwned^G/dev/pts/x');
+    expect(server.stderr).not.toContain('\x1b]0;pwned');
     expect((await clients(server))[0].direct).toBe(true);
     const before = peer.output().length;
     term.write('echo TYPED-$((7*6))\r');
