@@ -15,7 +15,7 @@
  * `--bold`: the shell prints in a bold pen first, so no echo is predicted: each goes out in the
  * urgent frame after xterm parsed it (the path of typing into an agent's own input line).
  *
- *   node bench/echo-hops.mjs [--keys 200] [--base DIR] [--bold] [--no-tmux] [--no-floor]
+ *   node bench/echo-hops.mjs [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--no-tmux] [--no-floor]
  *
  * Not part of `bench/run.mjs` (a diagnosis, like profile-throughput.mjs).
  */
@@ -30,6 +30,8 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const KEYS = Number(opt('--keys', 200));
 const BASE = opt('--base');
 const PEN_BOLD = args.includes('--bold');
+/** `--base-env K=V` (repeatable): environment for the base side only, e.g. a V8 or Node flag in NODE_OPTIONS. */
+const BASE_ENV = Object.fromEntries(args.flatMap((a, i) => (a === '--base-env' ? [args[i + 1].split(/=(.*)/s).slice(0, 2)] : [])));
 const COLS = 120;
 const ROWS = 40;
 const LINE = 40;
@@ -75,7 +77,7 @@ function join_(keys, records) {
   for (const [t0, t1] of keys) {
     let match = null;
     for (let i = from; i < records.length; i++) {
-      const at = records[i].input;
+      const at = records[i].arrived ?? records[i].input;
       if (at === undefined || at < t0) continue;
       if (at <= t1) {
         match = records[i];
@@ -91,7 +93,8 @@ function join_(keys, records) {
 /** When the echo left the server: predicted and written at once, or in the frame after the parse. */
 const out = (k) => k.r.sent ?? k.r.frameEnd;
 const HOPS = [
-  ['key written → server input (outer pty, client, socket)', (k) => k.r.input - k.t0],
+  ['key written → bytes in the server (outer pty, tty or client and socket, wake-up, read stream)', (k) => k.r.arrived - k.t0],
+  ['bytes in the server → controller input (framing, activity, UTF-8 decode)', (k) => k.r.input - k.r.arrived],
   ['input → routed (decode, parse, route)', (k) => k.r.routed - k.r.input],
   ['routed → pty written (write(2))', (k) => k.r.ptyWritten - k.r.routed],
   ['pty written → echo read (bash, wake-up)', (k) => k.r.ptyRead - k.r.ptyWritten],
@@ -102,7 +105,7 @@ const HOPS = [
   ['frame start → end', (k) => k.r.frameEnd - k.r.frameStart],
   ['echo out of the server → echo seen (socket, client, outer pty)', (k) => k.t1 - out(k)],
   ['total', (k) => k.t1 - k.t0],
-  ['server: input → echo out, less bash (the server\'s own)', (k) => out(k) - k.r.input - (k.r.ptyRead - k.r.ptyWritten)],
+  ['server: bytes in → echo out, less bash (the server\'s own)', (k) => out(k) - k.r.arrived - (k.r.ptyRead - k.r.ptyWritten)],
 ];
 
 const fmt = (v) => v.toFixed(3);
@@ -121,13 +124,13 @@ function hopTable(traced) {
 }
 
 async function main() {
-  const corral = (name, bin) => {
+  const corral = (name, bin, env = {}) => {
     const traceDir = mkdtempSync(join(tmpdir(), 'corral-echo-trace-'));
-    const side = new CorralTui({ cols: COLS, rows: ROWS, bin, extraEnv: { CORRAL_ECHO_TRACE: traceDir } });
+    const side = new CorralTui({ cols: COLS, rows: ROWS, bin, extraEnv: { CORRAL_ECHO_TRACE: traceDir, ...env } });
     return Object.assign(side, { name, traceDir });
   };
   const sides = [corral('corral')];
-  if (BASE) sides.push(corral('base', join(BASE, 'bin', 'corral.cjs')));
+  if (BASE) sides.push(corral('base', join(BASE, 'bin', 'corral.cjs'), BASE_ENV));
   if (!args.includes('--no-tmux')) sides.push(new TmuxTui({ cols: COLS, rows: ROWS }));
   if (!args.includes('--no-floor')) sides.push(new PassthroughTui({ cols: COLS, rows: ROWS }));
   const times = new Map(sides.map((s) => [s.name, []]));

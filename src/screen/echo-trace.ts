@@ -4,7 +4,7 @@
  * `ECHO_TRACE` records, else it is null, so each call site (`ECHO_TRACE?.mark(HOP.x)`) costs
  * one null check in a normal server.
  *
- * A keystroke's record starts when input reaches the controller (`HOP.input`); every later hop
+ * A keystroke's record starts when its bytes reach the server's JavaScript (`HOP.arrived`); every later hop
  * keeps its first time only, so the record holds the path of that key's echo (the bench types
  * one key at a time and waits for its echo). Times are CLOCK_MONOTONIC nanoseconds
  * (`process.hrtime.bigint()`), the clock every process on the machine shares, so the bench can
@@ -18,24 +18,26 @@ import { join } from 'node:path';
 
 /** The hops, in the order a keystroke's echo passes them. */
 export const HOP = {
+  /** The key's bytes reached the server's JavaScript (the client's tty read, or its socket's data). */
+  arrived: 0,
   /** Decoded input reaches `TuiController.handleInput`. */
-  input: 0,
+  input: 1,
   /** Parsed and routed: about to be written to the focused pane. */
-  routed: 1,
+  routed: 2,
   /** `write(2)` to the pane's pty returned. */
-  ptyWritten: 2,
+  ptyWritten: 3,
   /** The pane's output (the echo) came off the pty (`PaneProcess`). */
-  ptyRead: 3,
+  ptyRead: 4,
   /** The echo was predicted and handed to the client's connection. */
-  predicted: 4,
+  predicted: 5,
   /** The connection's write returned (the bytes are in the kernel). */
-  sent: 5,
+  sent: 6,
   /** xterm parsed the echo (the pane's revision listeners ran). */
-  parsed: 6,
+  parsed: 7,
   /** The reconciling frame started composing. */
-  frameStart: 7,
+  frameStart: 8,
   /** That frame was written (or found nothing to write). */
-  frameEnd: 8,
+  frameEnd: 9,
 } as const;
 
 export const HOP_NAMES = Object.keys(HOP) as (keyof typeof HOP)[];
@@ -56,9 +58,9 @@ export class EchoTrace {
     this.times = new Float64Array(capacity * HOP_NAMES.length).fill(Number.NaN);
   }
 
-  /** Records `hop` now: a new keystroke for `HOP.input`, else the current one's first `hop`. */
+  /** Records `hop` now: a new keystroke for `HOP.arrived`, else the current one's first `hop`. */
   mark(hop: number): void {
-    if (hop === HOP.input) {
+    if (hop === HOP.arrived) {
       if (this.count === this.capacity) {
         this.current = -1;
         return;

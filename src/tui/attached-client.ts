@@ -16,6 +16,7 @@ import type { Notifier } from '../notify/notifier.js';
 import { MSG, MessageReader, exitPayload, readClaim, readResize, writeMessage, type ClientHello } from '../contract/frame-protocol.js';
 import { DirectTty, openClaim, type ClaimContext } from './direct-tty.js';
 import { visibleControls } from '../terminal/control-chars.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientCore, type ClientPlace } from './client-view.js';
 
@@ -115,6 +116,7 @@ export class AttachedClient {
   }
 
   private onData(chunk: Buffer): void {
+    ECHO_TRACE?.mark(HOP.arrived);
     if (this.closed) return;
     let messages;
     try {
@@ -169,6 +171,7 @@ export class AttachedClient {
       this.tty = new DirectTty(
         result.fds,
         (chunk) => {
+          ECHO_TRACE?.mark(HOP.arrived);
           try {
             this.onInput(chunk);
           } catch (error) {

@@ -29,19 +29,21 @@ describe('EchoTrace', () => {
   it('keeps each hop’s first time per keystroke, ignores hops before any key, and stops at its capacity', () => {
     const trace = new EchoTrace(tempDir(), 2);
     trace.mark(HOP.ptyRead); // output before any keystroke belongs to none
-    trace.mark(HOP.input);
+    trace.mark(HOP.arrived);
     trace.mark(HOP.routed);
     const [, first] = rows(trace.toTsv());
     trace.mark(HOP.routed); // a second write to the pane in the same key: the first one counts
+    trace.mark(HOP.arrived);
     trace.mark(HOP.input);
-    trace.mark(HOP.input); // beyond capacity: dropped, and its hops with it
+    trace.mark(HOP.arrived); // beyond capacity: dropped, and its hops with it
     trace.mark(HOP.sent);
     const [header, one, two, ...rest] = rows(trace.toTsv());
     expect(header).toEqual(HOP_NAMES);
     expect(rest).toEqual([]);
     expect(one![HOP.routed]).toBe(first![HOP.routed]);
-    expect(Number(one![HOP.routed])).toBeGreaterThanOrEqual(Number(one![HOP.input]));
+    expect(Number(one![HOP.routed])).toBeGreaterThanOrEqual(Number(one![HOP.arrived]));
     expect(one![HOP.ptyRead]).toBe('');
+    expect(one![HOP.input]).toBe(''); // hops a key did not pass stay empty
     expect(two![HOP.input]).not.toBe('');
     expect(two![HOP.sent]).toBe('');
   });
@@ -49,7 +51,7 @@ describe('EchoTrace', () => {
   it('writes a new owner-only file, and never through a file or symlink already there', () => {
     const dir = tempDir();
     const trace = new EchoTrace(dir);
-    trace.mark(HOP.input);
+    trace.mark(HOP.arrived);
     const path = trace.save();
     expect(path).toBe(join(dir, `echo-trace-${process.pid}.tsv`));
     expect(lstatSync(path).mode & 0o777).toBe(0o600);
