@@ -16,7 +16,7 @@ import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import type { PaneView } from '../terminal/pane-view.js';
 import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
 import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
-import type { ExitInfo } from '../pty/pane-process.js';
+import type { ExitInfo, PtyOutput } from '../pty/pane-process.js';
 import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus } from './event-bus.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -398,6 +398,16 @@ export class CorralCore {
     if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
     live.host.write(data);
     this.agents.paneInput(pane, data);
+  }
+
+  /**
+   * Typed keys to a pane's pty now, the echo's head start (PaneHost.typeKeys); false when the
+   * pane cannot take them this way (exited, earlier input queued): `writeToPane` then. Only
+   * for printable text, which `writeToPane`'s agent bookkeeping (interrupt keys) never needs.
+   */
+  typeToPane(pane: PaneRecord, bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
+    const live = this.live.get(pane.surfaceId);
+    return live !== undefined && !live.host.exited && live.host.typeKeys(bytes, onEcho);
   }
 
   /** The pane's live working directory (its foreground process's, else its shell's). */

@@ -70,6 +70,8 @@ export class PaneHost {
   private readonly readTurn: ReadTurn;
   private lastParsed: Promise<void> = Promise.resolve();
   private _lastOutputAt: number | null = null;
+  /** Sees the next output before anything else does, once (`typeKeys`). */
+  private echoHook: ((data: PtyOutput) => void) | null = null;
   private _exit: ExitInfo | null = null;
   private readonly exitPromise: Promise<ExitInfo>;
   private resolveExit!: (info: ExitInfo) => void;
@@ -159,6 +161,19 @@ export class PaneHost {
     return this.process.write(data);
   }
 
+  /**
+   * The typing express (TuiController.typeExpress): a keystroke's bytes written to the pty in
+   * this call, and `onEcho` handed the pane's next output before anything else sees it (its
+   * echo, to be drawn before the terminal parses it). Returns false, having done nothing, when
+   * earlier input is still queued or the process cannot take it now: `write` then.
+   */
+  typeKeys(bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
+    if (this.disposed || this.process.tryWriteNow?.(bytes) !== true) return false;
+    this.readTurn.expectEcho(this);
+    this.echoHook = onEcho;
+    return true;
+  }
+
   /** Resize pty and terminal together. */
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
@@ -205,6 +220,15 @@ export class PaneHost {
 
   private onProcessData(data: PtyOutput): void {
     if (this.disposed) return;
+    const hook = this.echoHook;
+    if (hook !== null) {
+      this.echoHook = null;
+      try {
+        hook(data);
+      } catch {
+        // Only a head start: the output is parsed and drawn below all the same.
+      }
+    }
     this.readTurn.enter(this);
     this._lastOutputAt = this.clock.now();
     const parsed = this.terminal.write(data);

@@ -116,6 +116,12 @@ export interface PtyChild {
   onData(listener: (data: PtyOutput) => void): Disposable;
   waitForExit(): Promise<ExitInfo>;
   write(data: string): Promise<void>;
+  /**
+   * Writes a keystroke's bytes to the pty in this call and returns true, or returns false
+   * (nothing written) when earlier input is still queued or the child cannot take it now:
+   * the caller then uses `write`. Optional: a stand-in without it always takes `write`.
+   */
+  tryWriteNow?(bytes: Uint8Array): boolean;
   resize(cols: number, rows: number): void;
   pause(): void;
   resume(): void;
@@ -226,7 +232,7 @@ export class PaneProcess implements PtyChild {
     if (this.queuedWrites === 0 && data.length <= INPUT_CHUNKING.maxChars) {
       // A keystroke with nothing queued before it goes now, not a few microtasks later.
       try {
-        this.writeNow(data);
+        this.writeNow(Buffer.from(data, 'utf8'));
       } catch (error) {
         return Promise.reject(error);
       }
@@ -247,30 +253,37 @@ export class PaneProcess implements PtyChild {
     return written;
   }
 
+  /** See PtyChild.tryWriteNow: the typing express's write (TuiController.typeExpress). */
+  tryWriteNow(bytes: Uint8Array): boolean {
+    if (this.exited || this.disposed || this.queuedWrites !== 0 || bytes.length === 0) return false;
+    this.writeNow(bytes);
+    ECHO_TRACE?.mark(HOP.ptyWritten);
+    return true;
+  }
+
   /**
-   * Writes `data` to the pty with write(2) in this call when node-pty has nothing queued;
+   * Writes `bytes` to the pty with write(2) in this call when node-pty has nothing queued;
    * what the kernel does not take (EAGAIN, a short write) goes to node-pty's queue, which
    * retries in order. node-pty itself writes with `fs.write` on libuv's thread pool: a thread
    * hand-off and a second wake-up of the event loop for every keystroke, which cost ~0.5 ms of
    * echo p50 on a loaded 2-core machine (docs/bench.md, "Echo through an attached client").
    * Uses node-pty's private `fd` and `_writeStream._writeQueue`; without them, node-pty writes.
    */
-  private writeNow(data: string): void {
+  private writeNow(bytes: Uint8Array): void {
     const internals = ptyInternals(this.ptyProcess);
     const fd = internals.fd;
     const queue = internals._writeStream?._writeQueue;
     if (typeof fd !== 'number' || !Array.isArray(queue) || queue.length > 0) {
-      this.ptyProcess.write(data);
+      this.ptyProcess.write(Buffer.from(bytes));
       return;
     }
-    const bytes = Buffer.from(data, 'utf8');
     let written = 0;
     try {
       written = writeSync(fd, bytes);
     } catch {
       // EAGAIN (the pty's input buffer is full) or an error node-pty reports its own way.
     }
-    if (written < bytes.length) this.ptyProcess.write(bytes.subarray(written));
+    if (written < bytes.length) this.ptyProcess.write(Buffer.from(bytes.subarray(written)));
   }
 
   /** Resize the pty (SIGWINCH to the foreground job); ignored once exited. */

@@ -118,6 +118,8 @@ export class Compositor {
   private fullRedraw = true;
   private shownCursor: CursorState | null = null;
   private cursorOverride: CursorState | null = null;
+  /** An echo `armEcho` expects and where it would go; null when none is armed. */
+  private armed: { id: string; text: string; spot: { x: number; y: number } } | null = null;
   private readonly layers = new Map<string, LayerState>();
   private sorted: LayerState[] = [];
   private order = 0;
@@ -270,38 +272,77 @@ export class Compositor {
    * pane's output just before the pane's terminal parses it; returns whether it was written.
    */
   predictEcho(id: string, text: string): boolean {
+    this.armed = null;
+    const spot = this.echoSpot(id, text.length);
+    if (spot === null) return false;
+    this.emitEcho(text, spot);
+    return true;
+  }
+
+  /**
+   * The typing express's half in the compositor (TuiController.typeExpress). Called right
+   * after `text` was typed into pane `id`, while the shell is still echoing: makes
+   * `predictEcho`'s checks now, for an echo of exactly `text`, and remembers where it would
+   * go. `expressEcho` then writes the echo the moment it comes off the pty, with no check left
+   * to make. Anything that writes or asks for a frame in between (another pane's output, the
+   * chrome, a layout change) disarms it, since the terminal's cursor or the pane may move.
+   */
+  armEcho(id: string, text: string): void {
+    const spot = this.echoSpot(id, text.length);
+    this.armed = spot === null ? null : { id, text, spot };
+  }
+
+  /**
+   * Writes pane `id`'s output `data` ahead of everything when it is the echo `armEcho` was
+   * told to expect (the same bytes) and nothing disarmed it; returns whether it did. The
+   * `predictEcho` that follows finds the terminal's cursor past the pane's and writes nothing.
+   */
+  expressEcho(id: string, data: string | Uint8Array): boolean {
+    const armed = this.armed;
+    this.armed = null;
+    if (armed === null || armed.id !== id || !sameText(data, armed.text)) return false;
+    this.emitEcho(armed.text, armed.spot);
+    return true;
+  }
+
+  /** Where an echo of `length` printable cells from pane `id` would go now, or null if it cannot be predicted. */
+  private echoSpot(id: string, length: number): { x: number; y: number } | null {
     const shownCursor = this.shownCursor;
     // A full output stream is no reason to wait: the bytes queue behind the frame already in
     // it, in order, which is exactly what `shown` assumes.
-    if (this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return false;
+    if (this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return null;
     const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.id === id);
     const pane = this.sorted[index];
-    if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return false;
-    if (!pane.spec.screen.printsPlainAscii()) return false;
+    if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return null;
+    if (!pane.spec.screen.printsPlainAscii()) return null;
     // The terminal's cursor must already be where the pane's is, and the text must fit in the
     // pane's row with room left for the cursor: no wrap, on either terminal.
     const cursor = this.currentCursor();
     const { x, y } = cursor;
-    if (!cursor.visible || x !== shownCursor.x || y !== shownCursor.y) return false;
+    if (!cursor.visible || x !== shownCursor.x || y !== shownCursor.y) return null;
     const { rect } = pane.spec;
-    const end = x + text.length;
-    if (end > rect.x + rect.cols - 1) return false;
+    const end = x + length;
+    if (end > rect.x + rect.cols - 1) return null;
     // Overwriting half of a wide character, or a cell an overlay covers, is not a plain print.
     const narrow = 1 << FLAGS.widthShift;
     for (let cx = x; cx < end; cx++) {
-      if (((this.shown.flags[this.shown.index(cx, y)] as number) & FLAGS.widthMask) !== narrow) return false;
-      if (this.coveredAbove(index, cx, y)) return false;
+      if (((this.shown.flags[this.shown.index(cx, y)] as number) & FLAGS.widthMask) !== narrow) return null;
+      if (this.coveredAbove(index, cx, y)) return null;
     }
     // A wide character's right half right after the text would lose its left half.
-    if (((this.shown.flags[this.shown.index(end, y)] as number) & FLAGS.widthMask) === 0) return false;
+    if (((this.shown.flags[this.shown.index(end, y)] as number) & FLAGS.widthMask) === 0) return null;
+    return { x, y };
+  }
+
+  /** Writes a predicted echo at `spot` (the terminal's cursor) and records it as shown. */
+  private emitEcho(text: string, spot: { x: number; y: number }): void {
     ECHO_TRACE?.mark(HOP.predicted);
     if (this.write(text) === false) this.blocked = true;
     ECHO_TRACE?.mark(HOP.sent);
-    for (let k = 0; k < text.length; k++) this.shown.set(x + k, y, { char: text[k] as string });
-    this.shownCursor = { ...shownCursor, x: end };
+    for (let k = 0; k < text.length; k++) this.shown.set(spot.x + k, spot.y, { char: text[k] as string });
+    this.shownCursor = { ...(this.shownCursor as CursorState), x: spot.x + text.length };
     this.stats.predicted++;
     this.stats.bytes += text.length;
-    return true;
   }
 
   /**
@@ -309,6 +350,7 @@ export class Compositor {
    * notification) straight to the terminal, between frames.
    */
   writeControl(bytes: string): void {
+    this.armed = null;
     if (this.write(bytes) === false) this.blocked = true;
     this.stats.bytes += Buffer.byteLength(bytes);
   }
@@ -344,6 +386,7 @@ export class Compositor {
    * echo back until the next interval.
    */
   requestFrame(options: { urgent?: boolean } = {}): void {
+    this.armed = null;
     if (this.blocked) {
       this.wantedWhileBlocked = true;
       return;
@@ -365,6 +408,7 @@ export class Compositor {
   /** Composes and writes a frame immediately; returns the bytes written ('' if nothing changed). */
   renderNow(): string {
     ECHO_TRACE?.mark(HOP.frameStart);
+    this.armed = null;
     const started = performance.now();
     const startedAt = this.scheduler.now();
     this.cancelFrame?.();
@@ -412,6 +456,7 @@ export class Compositor {
 
   /** Cancels any scheduled frame and lets go of the pane screens. */
   dispose(): void {
+    this.armed = null;
     this.cancelFrame?.();
     this.cancelFrame = null;
     for (const layer of [...this.layers.values()]) if (layer.kind === 'pane') this.dropLayer(layer);
@@ -520,4 +565,12 @@ export class Compositor {
     }
     return false;
   }
+}
+
+/** Whether `data` (a string, or bytes that are ASCII) holds exactly the characters of `text`. */
+function sameText(data: string | Uint8Array, text: string): boolean {
+  if (typeof data === 'string') return data === text;
+  if (data.length !== text.length) return false;
+  for (let i = 0; i < text.length; i++) if (data[i] !== text.charCodeAt(i)) return false;
+  return true;
 }

@@ -73,6 +73,8 @@ export class AttachedClient {
   private readonly socket: Socket;
   private readonly reader = new MessageReader();
   private readonly decoder = new StringDecoder('utf8');
+  /** The decoder holds no part of a character (the typing express bypasses it only then). */
+  private decoderIdle = true;
   private closed = false;
   /** The client's terminal, opened by the server; `direct` once the client handed it over. */
   private tty: DirectTty | null = null;
@@ -148,6 +150,11 @@ export class AttachedClient {
   /** Raw bytes from the client's terminal, through the socket or read from the tty directly. */
   private onInput(payload: Buffer): void {
     if (this.closed) return;
+    // Typing into the pane of the active client: the key goes out before anything else.
+    if (this.decoderIdle && this.options.isActive(this) && this.controller.typeExpress(payload)) {
+      this.lastActive = Date.now();
+      return;
+    }
     // A focus-out report alone is the user leaving this terminal, not using it: it does not
     // make this client the active one (the terminal they went to may not report focus).
     if (!isFocusOut(payload)) {
@@ -155,6 +162,8 @@ export class AttachedClient {
       this.options.onActive(this);
     }
     const text = this.decoder.write(payload);
+    // An ASCII byte ends any sequence the decoder held: nothing of a character is pending.
+    this.decoderIdle = (payload[payload.length - 1] ?? 0) < 0x80;
     if (text !== '') this.controller.handleInput(text);
   }
 

@@ -122,6 +122,7 @@ export interface ClientCore
       | 'tabRects'
       | 'view'
       | 'writeToPane'
+      | 'typeToPane'
       | 'paneBySurface'
       | 'paneCwd'
       | 'paneKeyboard'
@@ -181,6 +182,7 @@ export class ClientCoreView implements ClientCore {
   readonly view: ClientCore['view'] = (pane) => this.core.view(pane);
   readonly readAgent: ClientCore['readAgent'] = (pane, opts) => readAgent(this.core, pane, opts);
   readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => this.core.writeToPane(pane, data);
+  readonly typeToPane: ClientCore['typeToPane'] = (pane, bytes, onEcho) => this.core.typeToPane(pane, bytes, onEcho);
   readonly paneBySurface: ClientCore['paneBySurface'] = (surfaceId) => this.core.paneBySurface(surfaceId);
   readonly paneCwd: ClientCore['paneCwd'] = (pane, maxAgeMs) => this.core.paneCwd(pane, maxAgeMs);
   readonly paneKeyboard: ClientCore['paneKeyboard'] = (pane) => this.core.paneKeyboard(pane);

@@ -158,6 +158,34 @@ export class TuiController {
 
   // -- input ----------------------------------------------------------------
 
+  /**
+   * The typing express: printable ASCII typed in no mode (what `typingToPane` would pass to
+   * the focused pane unchanged) is written to the pane's pty first, before any other work of
+   * the keystroke, as raw bytes; then the echo is armed in the compositor while the shell is
+   * still echoing, so it leaves the moment it comes off the pty (docs/bench.md, "Typing
+   * express"). Every step skipped here (parser, router, UTF-8 decode and re-encode, the
+   * promise of `write`) is work cold code paid on every key between the key and its echo.
+   * Returns false, having done nothing, for anything else: `handleInput` then.
+   */
+  typeExpress(bytes: Uint8Array): boolean {
+    ECHO_TRACE?.mark(HOP.input);
+    if (this.disposed || this.escapeTimer !== null || this.parser.hasPending) return false;
+    if (this.ui.overlay !== null || this.ui.prefixActive || this.repeatUntil !== 0) return false;
+    const text = printableAscii(bytes);
+    if (text === null) return false;
+    const pane = this.core.model.focusedPane();
+    if (pane === null || this.copy.isActive(pane.id)) return false;
+    ECHO_TRACE?.mark(HOP.routed);
+    const compositor = this.compositor;
+    const id = pane.id;
+    if (!this.core.typeToPane(pane, bytes, (data) => compositor.expressEcho(id, data))) return false;
+    this.echoPending = id;
+    compositor.armEcho(id, text);
+    // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
+    this.core.paneKeyboard(pane);
+    return true;
+  }
+
   /** Handles a chunk of the outer terminal's input. */
   handleInput(chunk: string): void {
     ECHO_TRACE?.mark(HOP.input);

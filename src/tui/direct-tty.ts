@@ -13,10 +13,11 @@
  * client stat'ed on its own fd 0. Any failure: the client stays on the relay, and the server
  * log says why.
  *
- * Writes go through a non-blocking libuv tty handle: a slow terminal backs up this handle's
- * queue (the compositor then holds frames until drain, as on the socket), never the event loop.
+ * Writes go out with write(2) while nothing is queued, else through a non-blocking libuv tty
+ * handle: a slow terminal backs up this handle's queue (the compositor then holds frames until
+ * drain, as on the socket), never the event loop.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, writeSync } from 'node:fs';
 import tty from 'node:tty';
 import type { DirectClaim } from '../contract/frame-protocol.js';
 
@@ -126,8 +127,10 @@ export class DirectTty {
   private readonly input: tty.ReadStream;
   private readonly output: tty.WriteStream;
   private closed = false;
+  private readonly writeFd: number;
 
   constructor(fds: { read: number; write: number }, onInput: (chunk: Buffer) => void, onDrain: () => void) {
+    this.writeFd = fds.write;
     this.input = new tty.ReadStream(fds.read);
     this.output = new tty.WriteStream(fds.write);
     // tty.WriteStream makes its writes blocking (process.stdout's behaviour); a server must
@@ -147,9 +150,22 @@ export class DirectTty {
     return this.output.writableLength;
   }
 
-  /** Writes now (libuv tries the write at once and queues only what the terminal did not take). */
+  /**
+   * Writes now: with write(2) in this call when nothing is queued (an echo, a small frame —
+   * no stream machinery between the pane's output and the screen), and what the terminal did
+   * not take, or anything behind queued bytes, through the non-blocking stream, in order.
+   */
   write(bytes: Buffer): void {
-    if (!this.closed && !this.output.destroyed) this.output.write(bytes);
+    if (this.closed || this.output.destroyed) return;
+    let written = 0;
+    if (this.output.writableLength === 0) {
+      try {
+        written = writeSync(this.writeFd, bytes);
+      } catch {
+        // EAGAIN (the terminal is not reading) or EIO (gone): the stream queues it or reports it.
+      }
+    }
+    if (written < bytes.length) this.output.write(written === 0 ? bytes : bytes.subarray(written));
   }
 
   /**

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PaneHost, type PaneHostOptions } from '../../src/pty/pane-host.js';
+import { INPUT_CHUNKING } from '../../src/pty/pane-process.js';
 import { readStat, isShellAtPrompt as shellAtPrompt } from '../../src/pty/foreground.js';
 import { encodeKey } from '../../src/terminal/keys.js';
 import type { ReadSource } from '../../src/contract/protocol.js';
@@ -346,5 +347,32 @@ describe('PaneHost with a real bash', () => {
     await atPrompt(host);
     await host.write('wc -c < paste.txt\r');
     await waitForText(host, /^20000$/m);
+  });
+
+  it('types keys now (typeKeys) with the echo seen first by its hook, and never ahead of queued input', async () => {
+    const host = startBash();
+    await atPrompt(host);
+    const firstOutputs: string[] = [];
+    const hook = (data: string | Uint8Array) => firstOutputs.push(Buffer.from(data).toString('utf8'));
+    expect(host.typeKeys(Buffer.from('echo TY'), hook)).toBe(true);
+    await waitForText(host, /echo TY/);
+    // The hook saw the shell's first output after the keys (their echo), before the terminal did.
+    expect(firstOutputs.join('')).toMatch(/^e/);
+    expect(host.typeKeys(Buffer.from('PED-$((6*7))\r'), hook)).toBe(true);
+    await waitForText(host, /^TYPED-42$/m);
+    expect(firstOutputs).toHaveLength(2);
+
+    await host.write('cat > order.txt\r');
+    // A paste long enough to go in timed pieces: keys typed meanwhile must queue behind it.
+    // (Lines, as the tty's line editing holds at most 4095 characters of one line.)
+    const lines = Array.from({ length: Math.ceil((INPUT_CHUNKING.maxChars * 3) / 100) }, (_, i) => `${i}`.padEnd(99, 'p'));
+    const pasted = host.write(lines.join('\r') + '\r');
+    expect(host.typeKeys(Buffer.from('Z'), hook)).toBe(false);
+    void host.write('Z');
+    await pasted;
+    await host.write('\r');
+    await host.write(encodeKey('ctrl+d'));
+    await atPrompt(host);
+    expect(readFileSync(join(workDir, 'order.txt'), 'utf8')).toBe(`${lines.join('\n')}\nZ\n`);
   });
 });

@@ -59,8 +59,30 @@ function setup(options: { predict?: boolean } = {}) {
     const shown = compositor.cursor;
     expect(shown && [cursor.cursorX, cursor.cursorY]).toEqual(shown && [shown.x, shown.y]);
   };
-  return { pane, probe, compositor, output, expectInSync, predicted };
+  /**
+   * The typing express as the TUI drives it: `typed` armed right after the key went to the
+   * pane (`between` runs while the shell echoes), then the pane's output `data` offered to
+   * `expressEcho` as it comes off the pty, before the usual path (predictEcho, parse, frame).
+   */
+  const typed = async (text: string, data: string, between?: () => void) => {
+    compositor.armEcho('p', text);
+    between?.();
+    written = '';
+    const expressed = compositor.expressEcho('p', Buffer.from(data, 'latin1'));
+    const early = written;
+    const { ahead, frame } = await output(data);
+    return { expressed, early, ahead, frame };
+  };
+  return { pane, probe, compositor, output, typed, expectInSync, predicted };
 }
+
+/** Pane output as shells and editors produce it: typing, escapes, wide text, wraps, scrolls. */
+const piece = fc.oneof(
+  { weight: 4, arbitrary: fc.stringMatching(/^[ -~]{1,6}$/) },
+  fc.constantFrom('\r\n', '\r', '\b', '\b \b', '\t', '\x1b[K', '\x1b[2J\x1b[H', '\x1b[31m', '\x1b[0m', '\x1b[1;7m', '\x1b[4h', '\x1b[4l', '\x1b(0', '\x1b(B', '\x1b[?25l', '\x1b[?25h', '界', 'é', '\x1b[?1049h', '\x1b[?1049l', '\x1b[2P', '\x1b[3@'),
+  fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 21 })).map(([r, c]) => `\x1b[${r};${c}H`),
+);
+
 
 describe('echo prediction', () => {
   it('writes a typed character before the frame, and the frame then has nothing to add', async () => {
@@ -95,13 +117,6 @@ describe('echo prediction', () => {
     s.expectInSync();
   });
 
-  /** Pane output as shells and editors produce it: typing, escapes, wide text, wraps, scrolls. */
-  const piece = fc.oneof(
-    { weight: 4, arbitrary: fc.stringMatching(/^[ -~]{1,6}$/) },
-    fc.constantFrom('\r\n', '\r', '\b', '\b \b', '\t', '\x1b[K', '\x1b[2J\x1b[H', '\x1b[31m', '\x1b[0m', '\x1b[1;7m', '\x1b[4h', '\x1b[4l', '\x1b(0', '\x1b(B', '\x1b[?25l', '\x1b[?25h', '界', 'é', '\x1b[?1049h', '\x1b[?1049l', '\x1b[2P', '\x1b[3@'),
-    fc.tuple(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 1, max: 21 })).map(([r, c]) => `\x1b[${r};${c}H`),
-  );
-
   it('predicts only what the frame would have drawn, and keeps the user\'s terminal in step', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 40 }), async (pieces) => {
@@ -127,5 +142,70 @@ describe('echo prediction', () => {
     s.predicted.length = 0;
     for (const ch of 'echo hello') await s.output(ch);
     expect(s.predicted).toEqual(Array('echo hello'.length).fill(true));
+  });
+});
+
+describe('typing express (armEcho, expressEcho)', () => {
+  it('writes the armed echo as it comes off the pty, once: the usual prediction and the frame add nothing', async () => {
+    const s = setup();
+    await s.output('$ ');
+    const { expressed, early, ahead, frame } = await s.typed('l', 'l');
+    expect(expressed).toBe(true);
+    expect(early).toBe('l');
+    expect(ahead).toBe(''); // predictEcho, which follows, writes it no second time
+    expect(frame).toBe('');
+    s.expectInSync();
+    expect(s.probe.lines()[RECT.y]?.slice(RECT.x, RECT.x + 3)).toBe('$ l');
+  });
+
+  it('writes nothing when the output is not the typed text, or when anything asked for a frame in between', async () => {
+    const s = setup();
+    await s.output('$ ');
+    expect((await s.typed('a', 'b')).expressed).toBe(false);
+    s.expectInSync();
+    expect((await s.typed('ab', 'a')).expressed).toBe(false);
+    s.expectInSync();
+    const disturbances = [
+      () => s.compositor.requestFrame(),
+      () => s.compositor.markPaneDirty('p'),
+      () => s.compositor.writeControl('\x1b]52;c;eA==\x07'),
+      () => s.compositor.setOverlay('o', 'XXXX', { x: RECT.x, y: RECT.y }),
+      () => s.compositor.renderNow(),
+    ];
+    for (const disturb of disturbances) {
+      const { expressed, early } = await s.typed('x', 'x', disturb);
+      expect(expressed).toBe(false);
+      expect(early).toBe('');
+      s.compositor.setOverlay('o', null);
+      await s.output(''); // a frame, and the probe fed
+      s.expectInSync();
+    }
+    // An echo that came and went disarms: a second copy of it is not written ahead.
+    await s.typed('y', 'y');
+    expect(s.compositor.expressEcho('p', Buffer.from('y'))).toBe(false);
+  });
+
+  it('never writes what the frame would not have drawn, whatever the pane prints after a key', async () => {
+    const typedText = fc.stringMatching(/^[ -~]{1,4}$/);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(typedText, fc.boolean(), piece), { minLength: 1, maxLength: 30 }),
+        async (steps) => {
+          const s = setup();
+          try {
+            for (const [text, echoes, other] of steps) {
+              // The pane echoes what was typed, or prints something else first.
+              const { early, ahead, frame } = await s.typed(text, echoes ? text : other);
+              if (early !== '') expect(early).toBe(text);
+              if (ahead !== '') expect(frame).toBe('');
+              s.expectInSync();
+            }
+          } finally {
+            for (const d of disposables.splice(0)) d.dispose();
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 });
