@@ -9,6 +9,7 @@ import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js'
 import { sameRect, type Rect } from '../contract/rect.js';
 import { topLineFor, type PaneScreen } from './pane-screen.js';
 import { ECHO_TRACE, HOP } from './echo-trace.js';
+import { MAX_PREDICTED, printableAscii } from './echo-prediction.js';
 
 /** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
 export const LAYER_Z = {
@@ -97,6 +98,14 @@ type LayerState = GridLayerState | PaneLayerState;
 const UI_KEY = 'ui';
 const overlayKey = (id: string): string => `overlay:${id}`;
 
+/** Where the focused pane's next echo would go: at (x, y), `lengths` bit n−1 set when n cells fit. */
+interface EchoReady {
+  id: string;
+  x: number;
+  y: number;
+  lengths: number;
+}
+
 function sameCursor(a: CursorState, b: CursorState): boolean {
   return a.x === b.x && a.y === b.y && a.visible === b.visible && a.shape === b.shape && a.blink === b.blink;
 }
@@ -120,6 +129,8 @@ export class Compositor {
   private cursorOverride: CursorState | null = null;
   /** An echo `armEcho` expects and where it would go; null when none is armed. */
   private armed: { id: string; text: string; spot: { x: number; y: number } } | null = null;
+  /** Where the focused pane's next echo would go (`echoReady`); undefined: not worked out since the last change. */
+  private ready: EchoReady | null | undefined = undefined;
   private readonly layers = new Map<string, LayerState>();
   private sorted: LayerState[] = [];
   private order = 0;
@@ -272,20 +283,33 @@ export class Compositor {
    * pane's output just before the pane's terminal parses it; returns whether it was written.
    */
   predictEcho(id: string, text: string): boolean {
-    this.armed = null;
     const spot = this.echoSpot(id, text.length);
+    // The pane is about to change: what was worked out for its next echo no longer holds.
+    this.forgetEcho();
     if (spot === null) return false;
     this.emitEcho(text, spot);
     return true;
   }
 
   /**
+   * Pane `id`'s output `data`, just before its terminal parses it (every piece, from every
+   * visible pane): predicted when it is printable ASCII, and in any case what was worked out
+   * for the next echo is forgotten, since that pane's cursor or pen is about to change.
+   */
+  beforePaneParse(id: string, data: string | Uint8Array): boolean {
+    const text = printableAscii(data);
+    if (text !== null) return this.predictEcho(id, text);
+    this.forgetEcho();
+    return false;
+  }
+
+  /**
    * The typing express's half in the compositor (TuiController.typeExpress). Called right
-   * after `text` was typed into pane `id`, while the shell is still echoing: makes
-   * `predictEcho`'s checks now, for an echo of exactly `text`, and remembers where it would
-   * go. `expressEcho` then writes the echo the moment it comes off the pty, with no check left
-   * to make. Anything that writes or asks for a frame in between (another pane's output, the
-   * chrome, a layout change) disarms it, since the terminal's cursor or the pane may move.
+   * after `text` was typed into pane `id`, while the shell is still echoing: remembers where
+   * an echo of exactly `text` would go, if `predictEcho` would write it. `expressEcho` then
+   * writes the echo the moment it comes off the pty, with no check left to make. Anything
+   * that writes or asks for a frame in between (another pane's output, the chrome, a layout
+   * change) disarms it, since the terminal's cursor or the pane may move.
    */
   armEcho(id: string, text: string): void {
     const spot = this.echoSpot(id, text.length);
@@ -307,35 +331,54 @@ export class Compositor {
 
   /** Where an echo of `length` printable cells from pane `id` would go now, or null if it cannot be predicted. */
   private echoSpot(id: string, length: number): { x: number; y: number } | null {
+    this.ready ??= this.echoReady();
+    const ready = this.ready;
+    if (ready === null || ready.id !== id || length < 1 || ((ready.lengths >>> (length - 1)) & 1) === 0) return null;
+    return ready;
+  }
+
+  /**
+   * Where the focused pane's next echo would go and which lengths fit there, or null when
+   * none can be predicted. Worked out once per frame, after it (`renderNow`), so a keystroke
+   * finds it made; anything that changes what the terminal shows forgets it (`forgetEcho`).
+   */
+  private echoReady(): EchoReady | null {
     const shownCursor = this.shownCursor;
     // A full output stream is no reason to wait: the bytes queue behind the frame already in
     // it, in order, which is exactly what `shown` assumes.
     if (this.fullRedraw || this.cursorOverride || !shownCursor?.visible) return null;
-    const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.id === id);
+    const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.focused === true);
     const pane = this.sorted[index];
-    if (pane?.kind !== 'pane' || !pane.spec.focused || pane.spec.scrollOffset) return null;
+    if (pane?.kind !== 'pane' || pane.spec.scrollOffset) return null;
     if (!pane.spec.screen.printsPlainAscii()) return null;
     // The terminal's cursor must already be where the pane's is, and the text must fit in the
     // pane's row with room left for the cursor: no wrap, on either terminal.
     const cursor = this.currentCursor();
     const { x, y } = cursor;
     if (!cursor.visible || x !== shownCursor.x || y !== shownCursor.y) return null;
-    const { rect } = pane.spec;
-    const end = x + length;
-    if (end > rect.x + rect.cols - 1) return null;
-    // Overwriting half of a wide character, or a cell an overlay covers, is not a plain print.
+    const last = Math.min(MAX_PREDICTED, pane.spec.rect.x + pane.spec.rect.cols - 1 - x);
     const narrow = 1 << FLAGS.widthShift;
-    for (let cx = x; cx < end; cx++) {
-      if (((this.shown.flags[this.shown.index(cx, y)] as number) & FLAGS.widthMask) !== narrow) return null;
-      if (this.coveredAbove(index, cx, y)) return null;
+    let lengths = 0;
+    for (let n = 1; n <= last; n++) {
+      // Overwriting half of a wide character, or a cell an overlay covers, is not a plain print.
+      const cx = x + n - 1;
+      if (((this.shown.flags[this.shown.index(cx, y)] as number) & FLAGS.widthMask) !== narrow) break;
+      if (this.coveredAbove(index, cx, y)) break;
+      // A wide character's right half right after the text would lose its left half.
+      if (((this.shown.flags[this.shown.index(x + n, y)] as number) & FLAGS.widthMask) !== 0) lengths |= 1 << (n - 1);
     }
-    // A wide character's right half right after the text would lose its left half.
-    if (((this.shown.flags[this.shown.index(end, y)] as number) & FLAGS.widthMask) === 0) return null;
-    return { x, y };
+    return lengths === 0 ? null : { id: pane.spec.id, x, y, lengths };
+  }
+
+  /** Forgets the armed echo and where the next one would go: what the terminal shows is changing. */
+  private forgetEcho(): void {
+    this.armed = null;
+    this.ready = undefined;
   }
 
   /** Writes a predicted echo at `spot` (the terminal's cursor) and records it as shown. */
   private emitEcho(text: string, spot: { x: number; y: number }): void {
+    this.forgetEcho();
     ECHO_TRACE?.mark(HOP.predicted);
     if (this.write(text) === false) this.blocked = true;
     ECHO_TRACE?.mark(HOP.sent);
@@ -350,7 +393,7 @@ export class Compositor {
    * notification) straight to the terminal, between frames.
    */
   writeControl(bytes: string): void {
-    this.armed = null;
+    this.forgetEcho();
     if (this.write(bytes) === false) this.blocked = true;
     this.stats.bytes += Buffer.byteLength(bytes);
   }
@@ -386,7 +429,7 @@ export class Compositor {
    * echo back until the next interval.
    */
   requestFrame(options: { urgent?: boolean } = {}): void {
-    this.armed = null;
+    this.forgetEcho();
     if (this.blocked) {
       this.wantedWhileBlocked = true;
       return;
@@ -408,7 +451,7 @@ export class Compositor {
   /** Composes and writes a frame immediately; returns the bytes written ('' if nothing changed). */
   renderNow(): string {
     ECHO_TRACE?.mark(HOP.frameStart);
-    this.armed = null;
+    this.forgetEcho();
     const started = performance.now();
     const startedAt = this.scheduler.now();
     this.cancelFrame?.();
@@ -442,6 +485,8 @@ export class Compositor {
       this.stats.lastFrameBytes = bytes;
     }
     ECHO_TRACE?.mark(HOP.frameEnd);
+    // While the terminal is idle: where the next keystroke's echo goes (see echoReady).
+    this.ready = this.echoReady();
     return out;
   }
 
@@ -456,7 +501,7 @@ export class Compositor {
 
   /** Cancels any scheduled frame and lets go of the pane screens. */
   dispose(): void {
-    this.armed = null;
+    this.forgetEcho();
     this.cancelFrame?.();
     this.cancelFrame = null;
     for (const layer of [...this.layers.values()]) if (layer.kind === 'pane') this.dropLayer(layer);

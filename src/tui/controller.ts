@@ -670,10 +670,7 @@ export class TuiController {
           if (urgent) this.echoPending = null;
           this.compositor.markPaneDirty(id, damagedRows(paneView.lastDamage), { urgent });
         });
-        const arriving = paneView.onBeforeParse((data) => {
-          const text = printableAscii(data);
-          if (text !== null) this.compositor.predictEcho(id, text);
-        });
+        const arriving = paneView.onBeforeParse((data) => this.compositor.beforePaneParse(id, data));
         this.outputSubscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose()) });
       }
     }

@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Compositor, ManualScheduler } from '../../src/screen/index.js';
 import { TerminalProbe } from '../../src/terminal/terminal-probe.js';
-import { printableAscii } from '../../src/screen/echo-prediction.js';
 import { damagedRows } from '../../src/terminal/damage.js';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
 
@@ -37,10 +36,7 @@ function setup(options: { predict?: boolean } = {}) {
   compositor.renderNow();
   const predicted: boolean[] = [];
   if (options.predict !== false) {
-    pane.onBeforeParse((data) => {
-      const text = printableAscii(data);
-      predicted.push(text !== null && compositor.predictEcho('p', text));
-    });
+    pane.onBeforeParse((data) => predicted.push(compositor.beforePaneParse('p', data)));
   }
   pane.onRevision(() => compositor.markPaneDirty('p', damagedRows(pane.lastDamage)));
   /** Output from the pane's program; returns what went to the terminal before and at the next frame. */
