@@ -22,12 +22,15 @@ export async function runServer(opts: RunServerOptions): Promise<number> {
   // The server never dies because of what a client or a pane sent: log and go on.
   process.on('uncaughtException', (error) => process.stderr.write(`corral server: uncaught ${error.stack ?? error}\n`));
   process.on('unhandledRejection', (error) => process.stderr.write(`corral server: unhandled ${String(error)}\n`));
-  process.stderr.write(`corral server listening on ${server.socketPath} (pid ${process.pid}, scripting ${server.core.scripting ? 'on' : 'off'})\n`);
   return new Promise((resolve) => {
     const shutdown = () => {
       void server.stop().then(() => resolve(0));
     };
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, shutdown);
+    // Announced only once the signals are handled: a supervisor that stops the server as soon
+    // as it reads this line must get a clean shutdown, not the default action of SIGTERM
+    // (that race killed a test's server, exit by signal, about once in ten runs).
+    process.stderr.write(`corral server listening on ${server.socketPath} (pid ${process.pid}, scripting ${server.core.scripting ? 'on' : 'off'})\n`);
     if (opts.exitEmpty) {
       // Started by `corral` for itself: its client is connecting now.
       server.clients.preload();

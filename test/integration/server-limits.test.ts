@@ -197,6 +197,15 @@ describe('idle connections', () => {
 });
 
 describe('shutdown', () => {
+  it('a SIGTERM sent the moment the server says it is listening still shuts it down cleanly', async () => {
+    // The line used to go out before the signal handlers were installed: a supervisor that
+    // stopped the server on reading it killed it by the signal's default action instead.
+    for (let i = 0; i < 10; i++) {
+      const server = await new TestServer().start();
+      expect(await server.stop()).toBe(0); // null: ended by the signal itself
+    }
+  });
+
   it('SIGTERM with 64 silent connections, refused half-open ones and a half line exits promptly', async () => {
     const server = await new TestServer().start();
     const sockets: Socket[] = [];
