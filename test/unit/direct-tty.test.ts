@@ -10,7 +10,7 @@ import * as pty from 'node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClaim, type DirectClaim } from '../../src/contract/frame-protocol.js';
 import { bootId } from '../../src/boot-id.js';
-import { controllingTty, openClaim, type ClaimContext } from '../../src/tui/direct-tty.js';
+import { DirectTty, controllingTty, openClaim, type ClaimContext } from '../../src/tui/direct-tty.js';
 
 describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
   let term: pty.IPty;
@@ -98,5 +98,31 @@ describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
     expect(readClaim(Buffer.from(JSON.stringify({ ...honest, ino: -1 })))).toBeNull();
     expect(readClaim(Buffer.from(JSON.stringify({ ...honest, path: 7 })))).toBeNull();
     expect(readClaim(Buffer.from('null'))).toBeNull();
+  });
+
+  it('writes everything in order: at once while nothing is queued, behind the queue once the terminal stops reading', async () => {
+    const result = openClaim(honest, context());
+    if (!result.ok) throw new Error(result.reason);
+    let drained = 0;
+    const tty = new DirectTty(result.fds, () => {}, () => drained++);
+    let received = '';
+    const listener = term.onData((data) => (received += data));
+    try {
+      // The reader (node-pty's end) stops reading: the kernel's buffer fills, write(2) meets
+      // EAGAIN, and what follows must wait behind what was queued.
+      term.pause();
+      const chunks = Array.from({ length: 400 }, (_, i) => `[${String(i).padStart(4, '0')}${'x'.repeat(250)}]`);
+      for (const chunk of chunks) tty.write(Buffer.from(chunk));
+      expect(tty.backlog).toBeGreaterThan(0);
+      term.resume();
+      const expected = chunks.join('');
+      const deadline = Date.now() + 10_000;
+      while (received.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(received).toBe(expected);
+      expect(drained).toBeGreaterThan(0);
+    } finally {
+      listener.dispose();
+      tty.destroy();
+    }
   });
 });
