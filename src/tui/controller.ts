@@ -172,7 +172,8 @@ export class TuiController {
     if (this.disposed || this.escapeTimer !== null || this.parser.hasPending) return false;
     if (this.ui.overlay !== null || this.ui.prefixActive || this.repeatUntil !== 0) return false;
     const text = printableAscii(bytes);
-    if (text === null) return false;
+    // A prefix may be a printable key (tmux users bind a backtick): it is never typing.
+    if (text === null || text.includes(this.keyMap.prefixBytes)) return false;
     const pane = this.core.model.focusedPane();
     if (pane === null || this.copy.isActive(pane.id)) return false;
     ECHO_TRACE?.mark(HOP.routed);

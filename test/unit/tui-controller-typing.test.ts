@@ -23,8 +23,8 @@ afterEach(async () => {
 /** The chrome is not under test: drawn as nothing. */
 const NO_CHROME: ChromeRenderer = { renderChrome: () => '', renderOverlay: () => null, hitTest: () => null };
 
-function typingSetup() {
-  const made = unitCore();
+function typingSetup(prefix?: string) {
+  const made = unitCore(prefix === undefined ? {} : { keys: { prefix, overrides: {} } });
   cores.push(made.core);
   made.core.createWorkspace({ cwd: '/srv' });
   const compositor = new Compositor({ cols: 100, rows: 30, write: () => true, scheduler: new ManualScheduler() });
@@ -40,7 +40,17 @@ function typingSetup() {
   });
   controllers.push(controller);
   const child = made.children[0]!;
-  return { controller, received: () => child.writes.join('') };
+  return { controller, child, received: () => child.writes.join('') };
+}
+
+/**
+ * One read of the terminal, as AttachedClient hands it over: the typing express first, and
+ * `handleInput` when the express does not take it. Returns whether the express took it.
+ */
+function typeRead(controller: TuiController, text: string): boolean {
+  if (controller.typeExpress(Buffer.from(text, 'utf8'))) return true;
+  controller.handleInput(text);
+  return false;
 }
 
 /** A small deterministic PRNG (mulberry32): the same cuts every run. */
@@ -93,5 +103,38 @@ describe('typing into the focused pane', () => {
     controller.handleInput('y');
     controller.handleInput('ef');
     expect(received()).toBe('abcdef');
+  });
+
+  it('takes plain typing by the express, and leaves every mode and every other key to handleInput', () => {
+    const { controller, child, received } = typingSetup();
+    expect(typeRead(controller, 'ab')).toBe(true);
+    expect(typeRead(controller, '\x02')).toBe(false); // the prefix
+    expect(typeRead(controller, '?')).toBe(false); // a command after the prefix: help opens
+    expect(controller.ui.overlay?.kind).toBe('help');
+    expect(typeRead(controller, 'x')).toBe(false); // a key for the overlay: it closes
+    expect(controller.ui.overlay).toBeNull();
+    expect(typeRead(controller, 'cd')).toBe(true);
+    expect(typeRead(controller, 'é\r\x1b[A')).toBe(false); // not printable ASCII: the usual way
+    expect(typeRead(controller, '\x1b')).toBe(false); // a lone ESC waits for its timer…
+    expect(typeRead(controller, 'q')).toBe(false); // …and what follows it goes with it (alt+q)
+    // A pane that cannot take keys now (input queued): the usual way, in order.
+    child.takesKeysNow = false;
+    expect(typeRead(controller, 'gh')).toBe(false);
+    child.takesKeysNow = true;
+    expect(typeRead(controller, 'ij')).toBe(true);
+    expect(received()).toBe('abcdé\r\x1b[A\x1bqghij');
+  });
+
+  it('never types a printable prefix into the pane: a backtick prefix still starts a command', () => {
+    const { controller, received } = typingSetup('`');
+    expect(typeRead(controller, 'ab')).toBe(true);
+    expect(typeRead(controller, '`')).toBe(false);
+    expect(controller.ui.prefixActive).toBe(true);
+    expect(typeRead(controller, '?')).toBe(false);
+    expect(controller.ui.overlay?.kind).toBe('help');
+    expect(typeRead(controller, 'q')).toBe(false);
+    expect(typeRead(controller, 'x`')).toBe(false); // typing with the prefix inside it
+    expect(controller.ui.prefixActive).toBe(true);
+    expect(received()).toBe('abx');
   });
 });

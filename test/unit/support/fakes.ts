@@ -107,6 +107,15 @@ export class FakeChild implements PtyChild {
     return Promise.resolve();
   }
 
+  /** Takes typed keys at once (as the real pty does when nothing is queued), unless told not to. */
+  takesKeysNow = true;
+
+  tryWriteNow(bytes: Uint8Array): boolean {
+    if (this.exited || !this.takesKeysNow) return false;
+    this.writes.push(Buffer.from(bytes).toString('utf8'));
+    return true;
+  }
+
   resize(cols: number, rows: number): void {
     if (!this.exited) this.size = { cols, rows };
   }
