@@ -8,7 +8,9 @@
  * window (30 s, `--quick` 3 s), as % of one core. The outer terminal keeps draining output.
  * The window is 30 s because V8's memory reducer runs one full GC (~90 ms here) some 5–15 s
  * after start-up activity ends (gone with `--no-memory-reducer`); a 10 s window either caught
- * it (1.2 %) or not (0 %). Over 30 s it counts as what it is: a one-off, not idle load.
+ * it (1.2 %) or not (0 %). Over 30 s it counts as what it is: a one-off, not idle load. Since
+ * 2026-12-02 that is one or two full collections (the idle trim's and the reducer's single
+ * one, ~40–60 ms each) and the first save of the new panes (docs/bench.md, "Idle and throughput").
  *
  * Target (issue): corral < 0.5 % of one core.
  */

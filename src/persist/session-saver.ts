@@ -72,7 +72,8 @@ export class SessionSaver {
   savedAt: string | null = null;
   private readonly timing: SaveTiming;
   private structureTimer: NodeJS.Timeout | null = null;
-  private readonly scrollbackTimer: NodeJS.Timeout;
+  /** The next scrollback pass, armed by output (see schedulePass). */
+  private passTimer: NodeJS.Timeout | null = null;
   private listener: Disposable | null = null;
   /** Serialises writes: one at a time, in order. */
   private chain: Promise<unknown> = Promise.resolve();
@@ -94,13 +95,28 @@ export class SessionSaver {
   constructor(private readonly options: SaverOptions) {
     this.timing = { ...SAVE_TIMING, ...options.timing };
     this.listener = options.core.listen((event) => this.onEvent(event));
-    this.scrollbackTimer = setInterval(() => {
-      if (!this.passRunning) void this.saveChangedScrollback();
+  }
+
+  /**
+   * A pass runs `scrollbackEveryMs` after the first output since the last one, not on a
+   * fixed beat: a server whose panes print nothing has nothing new to save, and a pass
+   * would still read every pane's /proc entries and rebuild the state to compare it. After
+   * a pass that saved lines, one more runs an interval later, for the state (a program
+   * started just after the echo of its command line, which the pass may have read before
+   * the shell ran it); a pass that found nothing new arms none, until the next output.
+   */
+  private schedulePass(): void {
+    if (this.passTimer || !this.listener) return;
+    this.passTimer = setTimeout(() => {
+      this.passTimer = null;
+      if (this.passRunning) this.schedulePass();
+      else void this.saveChangedScrollback();
     }, this.timing.scrollbackEveryMs);
-    this.scrollbackTimer.unref();
+    this.passTimer.unref();
   }
 
   private onEvent(event: CorralEvent): void {
+    if (event.type === 'surface_changed') this.schedulePass();
     if (event.type === 'pane.closed' && typeof event.surface_id === 'number') this.forgetScrollback(event.surface_id);
     // An agent's rename comes as a status change marked `renamed`; its name is saved.
     const structural = !NOT_STRUCTURAL.has(event.type) || (event.type === 'agent.status_changed' && 'renamed' in event && event.renamed === true);
@@ -260,6 +276,8 @@ export class SessionSaver {
       return total;
     }).then(async (total) => {
       this.passRunning = false;
+      // One more pass after one that saved lines, for the state (see schedulePass).
+      if (total > 0) this.schedulePass();
       // Output often means a `cd` or a new program: the state notices, and skips an unchanged write.
       await this.saveState(false, fresh);
       return total;
@@ -292,7 +310,8 @@ export class SessionSaver {
     this.listener = null;
     if (this.structureTimer) clearTimeout(this.structureTimer);
     this.structureTimer = null;
-    clearInterval(this.scrollbackTimer);
+    if (this.passTimer) clearTimeout(this.passTimer);
+    this.passTimer = null;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
   }

@@ -139,6 +139,8 @@ class Connection {
     options: TransportOptions,
     private readonly clients: ClientService | null,
     private readonly timings: RequestTimings,
+    /** Runs as each request starts. */
+    private readonly onRequest: () => void,
   ) {
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
@@ -260,6 +262,7 @@ class Connection {
       takeOver: (receive) => after.push(() => this.handOver(receive)),
     };
     this.inFlight++;
+    this.onRequest();
     this.dispatch(request, ctx)
       .then((response) => {
         if (response) this.write(JSON.stringify(response) + '\n');
@@ -355,6 +358,7 @@ export class RpcServer {
   private readonly server: Server;
   private readonly dispatcher = buildDispatcher();
   private readonly timings = new RequestTimings();
+  private requestListener: () => void = () => {};
   /** Served connections; they count against `maxConnections`. */
   private readonly connections = new Set<Socket>();
   /** Every open socket, refused ones included, so `close()` can end them all. */
@@ -392,7 +396,12 @@ export class RpcServer {
       return;
     }
     this.connections.add(socket);
-    new Connection(socket, this.core, this.dispatcher, this.options, this.clients, this.timings);
+    new Connection(socket, this.core, this.dispatcher, this.options, this.clients, this.timings, () => this.requestListener());
+  }
+
+  /** `listener` runs as each request starts (the idle trim's sign of activity). */
+  onRequest(listener: () => void): void {
+    this.requestListener = listener;
   }
 
   /** Stops accepting and destroys every open socket, so shutdown never waits on a client. */

@@ -73,11 +73,16 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     throw error;
   });
   socketIno = socketIdentity.ino;
-  // Gives back the young generation V8 grew for a busy spell, once the server is idle again.
+  // Gives back the young generation V8 grew for a busy spell, once the server is idle again:
+  // looked at after start-up and after activity (events, requests), never on an idle server.
   const idleTrim = trimWhenIdle();
+  idleTrim.kick();
+  const trimListener = core.listen(() => idleTrim.kick());
+  rpc.onRequest(() => idleTrim.kick());
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
+      trimListener.dispose();
       idleTrim.dispose();
       // Attached clients hear why before their connections close (they exit 1 and say so).
       const told = clients.closeAll('[the corral server was stopped: its panes ended]', 1);
