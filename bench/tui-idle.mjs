@@ -11,6 +11,9 @@
  * it (1.2 %) or not (0 %). Over 30 s it counts as what it is: a one-off, not idle load. Since
  * 2026-12-02 that is one or two full collections (the idle trim's and the reducer's single
  * one, ~40–60 ms each) and the first save of the new panes (docs/bench.md, "Idle and throughput").
+ * A second window of the same length follows: the same client and server once that one-off
+ * work is done, which is what they cost for as long as nothing happens (both rows are kept:
+ * the first says what the one-offs cost, the second what idling costs).
  *
  * Target (issue): corral < 0.5 % of one core.
  */
@@ -87,6 +90,16 @@ export async function run({ quick = false } = {}) {
     const tmuxPct = serverPct + clientPct;
     const resolution = (1 / CLK_TCK / elapsed) * 100;
     const written = [corral.term.bytes - bytes0[0], tmux.term.bytes - bytes0[1]];
+    // The next window: what an idle client and server cost once the start-up's one-off work
+    // (the first save of the new panes, the idle trim's collection, V8's memory reducer) is done.
+    const c1 = cpuOf(corral.pids);
+    const t1 = cpuOf(tmux.pids);
+    const steadyStart = performance.now();
+    await sleep(windowMs);
+    const steadyElapsed = (performance.now() - steadyStart) / 1000;
+    const steadyPct = ((cpuOf(corral.pids) - c1) / steadyElapsed) * 100;
+    const steadyTmuxPct = ((cpuOf(tmux.pids) - t1) / steadyElapsed) * 100;
+    process.stderr.write(`  idle, the next ${round(steadyElapsed, 0)} s: corral ${steadyPct.toFixed(2)}%, tmux ${steadyTmuxPct.toFixed(2)}%\n`);
     process.stderr.write(
       `  idle corral client+server ${corralPct.toFixed(2)}%, tmux server ${serverPct.toFixed(2)}% + client ${clientPct.toFixed(2)}%; ` +
         `bytes to the outer terminal while idle: corral ${written[0]}, tmux ${written[1]}\n`,
@@ -102,6 +115,16 @@ export async function run({ quick = false } = {}) {
         ratio: tmuxPct > 0 ? round(corralPct / tmuxPct) : null,
         target: '< 0.5%',
         pass: corralPct < 0.5,
+      },
+      {
+        name: `tui idle: CPU, the next ${round(steadyElapsed, 0)} s (the start-up's one-off save and collections done)`,
+        value: round(steadyPct, 2),
+        unit: '% core',
+        baseline: 'tmux server+client',
+        baselineValue: round(steadyTmuxPct, 2),
+        ratio: steadyTmuxPct > 0 ? round(steadyPct / steadyTmuxPct) : null,
+        target: '< 0.5%',
+        pass: steadyPct < 0.5,
       },
       {
         name: 'tui idle: bytes to the outer terminal in the window',
