@@ -50,7 +50,7 @@ describe('a client over pipes (ssh stand-in)', () => {
   it('attaches, draws, types, resizes and detaches through a relayed connection, with its own terminal type', async () => {
     owner = new TuiSession(120, 36);
     await owner.waitForText('w1:p1');
-    const socketPath = join(owner.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock');
+    const socketPath = owner.socketPath;
     const tunnelDir = join(owner.dir, 'tunnel');
     mkdirSync(tunnelDir, { mode: 0o700 });
     relay = pipeRelay(join(tunnelDir, 'relay.sock'), socketPath);

@@ -4,9 +4,9 @@
  * inside a tab shared), and colours written as its own terminal can show them.
  */
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RawClient, connectUnix } from '../integration/harness.js';
-import { TuiSession } from './tui-harness.js';
+import { closedAfterEach, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
 /** A stand-in Claude, detected as kind claude, switched by its control socket (tui-notify.test.ts). */
@@ -19,7 +19,7 @@ function agentRow(tui: TuiSession): string {
 
 /** `client.list` as a script reads it: client id → `field` of that client. */
 async function byClient(tui: TuiSession, field: 'tab_id' | 'colors' | 'active'): Promise<Record<string, unknown>> {
-  const rpc = await RawClient.open(join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock'));
+  const rpc = await RawClient.open(tui.socketPath);
   try {
     const { clients } = await rpc.call('client.list');
     return Object.fromEntries(clients.map((c: any) => [c.client_id, c[field]]));
@@ -45,13 +45,7 @@ function colourOf(tui: TuiSession, word: string): { mode: 'rgb' | 'p256' | 'p16'
 }
 
 describe('each client its own', () => {
-  const open: TuiSession[] = [];
-  const session = (t: TuiSession) => (open.push(t), t);
-  afterEach(async () => {
-    // Peers first: the session's owner kills the server.
-    for (const t of open.reverse()) await t.close();
-    open.length = 0;
-  });
+  const session = closedAfterEach();
 
   it('switches tabs of one workspace on each client independently, pane focus inside a tab shared', async () => {
     const first = session(new TuiSession(120, 36));

@@ -4,9 +4,9 @@
  * different workspaces, a client killed outright, the server killed under a client.
  */
 import { spawn } from 'node:child_process';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BIN } from '../integration/harness.js';
-import { TuiSession } from './tui-harness.js';
+import { closedAfterEach, pollUntil, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
 
@@ -30,23 +30,11 @@ async function rpcClients(tui: TuiSession): Promise<any[]> {
 
 /** Polls `corral sessions` until the attached-client count is `n` (a client leaving has no screen to wait on). */
 async function waitForClientCount(tui: TuiSession, n: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const sessions = await rpcClients(tui);
-    if (sessions[0]?.clients === n) return;
-    if (Date.now() > deadline) throw new Error(`expected ${n} clients, sessions say ${JSON.stringify(sessions)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await pollUntil(() => rpcClients(tui), (sessions) => sessions[0]?.clients === n, `${n} clients in \`corral sessions\``);
 }
 
 describe('server and clients', () => {
-  const open: TuiSession[] = [];
-  const session = (t: TuiSession) => (open.push(t), t);
-  afterEach(async () => {
-    // Peers first: the session's owner kills the server.
-    for (const t of open.reverse()) await t.close();
-    open.length = 0;
-  });
+  const session = closedAfterEach();
 
   it('detaches with prefix d, leaves the pane running, and shows the same screen on attach', async () => {
     const first = session(new TuiSession());

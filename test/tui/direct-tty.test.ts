@@ -6,9 +6,8 @@
  * is dropped with the pane alive, a killed server leaves the terminal restored and exit 1, and
  * `CORRAL_CLIENT_RELAY=1` forces the relay.
  */
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { rpc, TuiSession } from './tui-harness.js';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, pollUntil, rpc, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
 
@@ -22,26 +21,13 @@ function alive(pid: number): boolean {
 }
 
 
-const socketOf = (tui: TuiSession) => join(tui.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock');
-
 /** Polls `client.list` until `check` holds (the hand-over has no screen of its own to wait on). */
-async function waitForClients(tui: TuiSession, check: (clients: any[]) => boolean, what: string): Promise<any[]> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const { clients } = await rpc(socketOf(tui), 'client.list');
-    if (check(clients)) return clients;
-    if (Date.now() > deadline) throw new Error(`expected ${what}; client.list says ${JSON.stringify(clients)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+function waitForClients(tui: TuiSession, check: (clients: any[]) => boolean, what: string): Promise<any[]> {
+  return pollUntil(async () => (await rpc(tui.socketPath, 'client.list')).clients, check, what);
 }
 
 describe.skipIf(process.platform !== 'linux')('direct tty', () => {
-  const open: TuiSession[] = [];
-  const session = (tui: TuiSession) => (open.push(tui), tui);
-  afterEach(async () => {
-    for (const tui of open.reverse()) await tui.close();
-    open.length = 0;
-  });
+  const session = closedAfterEach();
 
   it('is direct, echoes typing, and hands the terminal back cleanly on prefix d', async () => {
     const tui = session(new TuiSession());

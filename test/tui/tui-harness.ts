@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
 import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
@@ -199,6 +199,11 @@ export class TuiSession {
     this.proc.kill(signal);
   }
 
+  /** The socket of the session's server (each test has its own runtime dir). */
+  get socketPath(): string {
+    return join(this.env.XDG_RUNTIME_DIR!, 'corral', 'default.sock');
+  }
+
   /** Ends the client, then the background server it started (each test has its own runtime dir, so its own socket). */
   async close(): Promise<void> {
     if (this.exitCode === null) {
@@ -229,4 +234,31 @@ export function rpc(socketPath: string, method: string): Promise<any> {
     });
     socket.on('error', reject);
   });
+}
+
+/**
+ * Sessions a describe block opens, closed after each test in reverse order: peers first, as
+ * the session's owner kills the server. Returns the function that registers one.
+ */
+export function closedAfterEach(): (tui: TuiSession) => TuiSession {
+  const open: TuiSession[] = [];
+  afterEach(async () => {
+    for (const tui of open.reverse()) await tui.close();
+    open.length = 0;
+  });
+  return (tui) => (open.push(tui), tui);
+}
+
+/**
+ * Reads `read()` every 50 ms until `check` holds — for state with no screen of its own to wait
+ * on (a client attaching, leaving, handing over its terminal); returns the value that held.
+ */
+export async function pollUntil<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`expected ${what}; read ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
