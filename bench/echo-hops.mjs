@@ -22,8 +22,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, sleep, waitUntil } from './lib.mjs';
-import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, typeAndStamp, warmUp } from './tui-lib.mjs';
+import { median, percentile, waitUntil } from './lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from './tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -151,7 +151,7 @@ async function main() {
       const order = i % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         times.get(side.name).push(await typeAndTime(side, ch));
-        await sleep(20 + Math.random() * 20);
+        await keyGap();
       }
       if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
     }

@@ -17,10 +17,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, sleep } from './lib.mjs';
+import { median, percentile } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
-import { typeAndTime } from './tui-latency.mjs';
-import { CorralTui, LETTERS, TmuxTui, clearLine, cpuOf, startFlood } from './tui-lib.mjs';
+import { timeKeys } from './tui-latency.mjs';
+import { CorralTui, TmuxTui, clearLine, cpuOf, startFlood } from './tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -56,12 +56,9 @@ try {
       const command = floodKind === 'yes' ? `yes ${line}` : `while :; do echo ${line}; cat ${file}; done`;
       const stop = await startFlood(side, command, line, 30_000);
       const cpu0 = cpuOf(side.pids);
-      const times = [];
+      let times;
       try {
-        for (let i = 0; i < perTurn; i++) {
-          times.push(await typeAndTime(side, LETTERS[i % LETTERS.length], 5000));
-          await sleep(20 + Math.random() * 20);
-        }
+        times = await timeKeys(side, perTurn);
       } finally {
         cpu.set(side.name, cpu.get(side.name) + cpuOf(side.pids) - cpu0);
         await stop();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { RpcClient } from './agent-lib.mjs';
 import { median, percentile, round, sleep } from './lib.mjs';
 import { typeAndTime } from './tui-latency.mjs';
-import { CorralTui, LETTERS, TmuxTui, clearLine, warmUp } from './tui-lib.mjs';
+import { CorralTui, LETTERS, TmuxTui, clearLine, keyGap, warmUp } from './tui-lib.mjs';
 
 export const description = 'keystroke echo through the TUI with 100 panes open: corral vs tmux';
 
@@ -43,7 +43,7 @@ export async function run({ quick = false } = {}) {
       const ch = LETTERS[i % LETTERS.length];
       for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
         ms.get(side.name).push(await typeAndTime(side, ch));
-        await sleep(20 + Math.random() * 20);
+        await keyGap();
       }
       if ((i + 1) % 40 === 0) {
         for (const side of sides) await clearLine(side);

@@ -17,8 +17,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, round, sleep } from './lib.mjs';
-import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, startFlood, typeAndStamp, warmUp } from './tui-lib.mjs';
+import { median, percentile, round } from './lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, startFlood, typeAndStamp, warmUp } from './tui-lib.mjs';
 import { FAKE_DIR } from './agent-lib.mjs';
 
 export const description = 'keystroke echo through the TUI: corral vs tmux attached (ms, bytes)';
@@ -31,6 +31,16 @@ const LINE = 40;
 export async function typeAndTime(side, ch, timeoutMs = 2000) {
   const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
   return seen - written;
+}
+
+/** `count` letters typed into `side`, a key gap apart; their echo latencies (ms). */
+export async function timeKeys(side, count, timeoutMs = 5000) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    times.push(await typeAndTime(side, LETTERS[i % LETTERS.length], timeoutMs));
+    await keyGap();
+  }
+  return times;
 }
 
 /** Digits only: the typed letters can never be mistaken for flood output. */
@@ -53,12 +63,9 @@ async function echoWhileFlooding(sides, n, turns = 3) {
       // A flood line new to this turn, so the wait below cannot see the last turn's.
       const line = `${FLOOD_DIGITS}${turn}`;
       const stop = await startFlood(side, `yes ${line}`, line);
-      const times = [];
+      let times;
       try {
-        for (let i = 0; i < perTurn; i++) {
-          times.push(await typeAndTime(side, LETTERS[i % LETTERS.length], 5000));
-          await sleep(20 + Math.random() * 20);
-        }
+        times = await timeKeys(side, perTurn);
       } finally {
         await stop();
       }
@@ -143,7 +150,7 @@ async function echoWithNotifications(n) {
       const order = i % 2 === 0 ? sides : [...sides].reverse();
       for (const side of order) {
         ms.get(side.name).push(await typeAndTime(side, LETTERS[i % LETTERS.length], 5000));
-        await sleep(20 + Math.random() * 20);
+        await keyGap();
       }
       if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
     }
@@ -190,7 +197,7 @@ export async function run({ quick = false } = {}) {
         const bytes0 = side.term.bytes;
         r.ms.push(await typeAndTime(side, ch));
         r.typed += ch;
-        await sleep(20 + Math.random() * 20);
+        await keyGap();
         r.bytes.push(side.term.bytes - bytes0);
       }
       if ((i + 1) % LINE === 0) {

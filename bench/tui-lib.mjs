@@ -393,6 +393,9 @@ export function typeAndStamp(side, ch, timeoutMs = 2000) {
   });
 }
 
+/** The pause between two timed keystrokes: 20–40 ms, at random, so that no side keeps a rhythm. */
+export const keyGap = () => sleep(20 + Math.random() * 20);
+
 /** The letters the echo benches type, one per keystroke, in turn. */
 export const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
