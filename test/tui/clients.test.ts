@@ -115,9 +115,7 @@ describe('server and clients', () => {
     const [row] = (await tui.json(['sessions', '--json'])).sessions;
     process.kill(row.pid, 'SIGKILL');
     expect(await tui.waitExit()).toBe(1);
-    expect(tui.isAlternateScreen).toBe(false);
-    expect(tui.modes.mouseTrackingMode).toBe('none');
-    expect(tui.modes.bracketedPasteMode).toBe(false);
+    tui.expectTerminalRestored();
     expect(tui.text()).toContain('the server went away');
   });
 

@@ -49,9 +49,7 @@ describe.skipIf(process.platform !== 'linux')('direct tty', () => {
 
     tui.type(`${CTRL_B}d`);
     expect(await tui.waitExit()).toBe(0);
-    expect(tui.isAlternateScreen).toBe(false);
-    expect(tui.modes.mouseTrackingMode).toBe('none');
-    expect(tui.modes.bracketedPasteMode).toBe(false);
+    tui.expectTerminalRestored();
     expect(tui.text()).toContain('[detached from corral');
     // Nothing of a frame landed after the restore (the server flushed and closed first).
     expect(tui.text()).not.toContain('w1:p');
@@ -83,9 +81,7 @@ describe.skipIf(process.platform !== 'linux')('direct tty', () => {
     const [row] = (await tui.json(['sessions', '--json'])).sessions;
     process.kill(row.pid, 'SIGKILL');
     expect(await tui.waitExit()).toBe(1);
-    expect(tui.isAlternateScreen).toBe(false);
-    expect(tui.modes.mouseTrackingMode).toBe('none');
-    expect(tui.modes.bracketedPasteMode).toBe(false);
+    tui.expectTerminalRestored();
     expect(tui.text()).toContain('the server went away');
   });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { afterEach, vi } from 'vitest';
+import { afterEach, expect, vi } from 'vitest';
 import xterm from '@xterm/headless';
 import { BIN, runCli, type CliResult } from '../integration/harness.js';
 import { useModernUnicode } from '../../src/terminal/unicode-provider.js';
@@ -197,6 +197,13 @@ export class TuiSession {
   /** Sends the client process a signal. */
   kill(signal: NodeJS.Signals): void {
     this.proc.kill(signal);
+  }
+
+  /** The client gave the terminal back as it found it: main screen, no mouse tracking, no bracketed paste. */
+  expectTerminalRestored(): void {
+    expect(this.isAlternateScreen).toBe(false);
+    expect(this.modes.mouseTrackingMode).toBe('none');
+    expect(this.modes.bracketedPasteMode).toBe(false);
   }
 
   /** The socket of the session's server (each test has its own runtime dir). */

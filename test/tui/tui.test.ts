@@ -126,9 +126,7 @@ describe('the TUI', () => {
     await tui.waitForText('w1:p1');
     tui.type(`${CTRL_B}d`);
     expect(await tui.waitExit()).toBe(0);
-    expect(tui.isAlternateScreen).toBe(false);
-    expect(tui.modes.mouseTrackingMode).toBe('none');
-    expect(tui.modes.bracketedPasteMode).toBe(false);
+    tui.expectTerminalRestored();
     const cursorHidden = (tui.screen as any)._core.coreService.isCursorHidden;
     expect(cursorHidden).toBe(false);
   });
