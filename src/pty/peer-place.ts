@@ -81,6 +81,7 @@ export interface PlaceOptions {
 class Placer {
   private readonly byPid = new Map<number, PaneProcess>();
   private readonly byRdev = new Map<number, PaneProcess>();
+  private readonly stats = new Map<number, ProcStat | null>();
 
   constructor(
     panes: readonly PaneProcess[],
@@ -93,8 +94,18 @@ class Placer {
     }
   }
 
+  /** /proc/<pid>/stat, read once per placement: a holder's ancestry is the client's again. */
+  private stat(pid: number): ProcStat | null {
+    let stat = this.stats.get(pid);
+    if (stat === undefined) {
+      stat = this.procfs.stat(pid);
+      this.stats.set(pid, stat);
+    }
+    return stat;
+  }
+
   place(pid: number, hops: number): PeerPlace {
-    const stat = this.procfs.stat(pid);
+    const stat = this.stat(pid);
     if (!stat) return { kind: 'unknown', why: `process ${pid} is gone` };
     const ancestors = this.ancestors(stat);
     for (const ancestor of ancestors) {
@@ -129,11 +140,15 @@ class Placer {
     return { kind: 'outside', terminal: true };
   }
 
-  /** Processes holding /dev/pts/`pts`'s master: usually an ancestor (the emulator), else a scan. */
+  /**
+   * Processes holding /dev/pts/`pts`'s master: the nearest ancestor that holds it (the
+   * emulator, sshd, tmux, `script` — whoever started the terminal's session), else every
+   * process of this user that does (a scan, for a client whose ancestry was cut).
+   */
   private masterHolders(pts: number, ancestors: readonly number[]): number[] {
     const holds = (pid: number) => this.procfs.ptyMasters(pid)?.includes(pts) ?? false;
-    const near = ancestors.filter(holds);
-    if (near.length > 0) return near;
+    const near = ancestors.find(holds);
+    if (near !== undefined) return [near];
     const found: number[] = [];
     for (const pid of this.procfs.pids()) {
       if (ancestors.includes(pid) || this.procfs.uid(pid) !== this.options.uid) continue;
@@ -150,7 +165,7 @@ class Placer {
     while (ppid > 0 && !seen.has(ppid) && chain.length < PLACE_LIMITS.maxAncestors) {
       chain.push(ppid);
       seen.add(ppid);
-      ppid = this.procfs.stat(ppid)?.ppid ?? 0;
+      ppid = this.stat(ppid)?.ppid ?? 0;
     }
     return chain;
   }
