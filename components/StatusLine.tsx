@@ -34,12 +34,14 @@ export function StatusLine({ status, width }: StatusLineProps) {
   // The message (often an error to act on) beats the hint, but not the prefix chip or gate.
   const message = status.message ? truncate(status.message, width - leftWidth - STATUS.gap) : '';
   const messageWidth = message === '' ? 0 : textWidth(message) + STATUS.gap;
+  // A view-only client is told why in the hint's place: it matters more than the help key.
+  const hintText = status.viewOnly ?? status.hint;
   // Cut here rather than by Ink: Ink's … would eat the end of the gate, not the hint.
-  const hint = status.hint ? truncate(`  ${status.hint}`, width - leftWidth - messageWidth) : '';
+  const hint = hintText ? truncate(`  ${hintText}`, width - leftWidth - messageWidth) : '';
   return (
     <Box width={width} height={1} overflow="hidden">
       <Box flexGrow={1} flexShrink={1} overflow="hidden">
-        <PaintedLine parts={[...left, { text: hint, style: THEME.muted }]} />
+        <PaintedLine parts={[...left, { text: hint, style: status.viewOnly ? THEME.error : THEME.muted }]} />
       </Box>
       {message !== '' && (
         <Box flexShrink={0} marginLeft={STATUS.gap}>

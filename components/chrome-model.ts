@@ -72,6 +72,11 @@ export interface StatusLine {
   prefixActive: boolean;
   prefixLabel: string;
   scripting: boolean;
+  /**
+   * Why this client only watches (SPEC §8: "view-only: attached from inside pane w1:p2 while
+   * the scripting gate is closed"), or null; shown in the hint's place, which it outranks.
+   */
+  viewOnly: string | null;
   /** Short hints (e.g. `ctrl+b ? help`). */
   hint: string;
   /** A transient message or a config error; it fades after a few seconds. */

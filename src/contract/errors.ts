@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'invalid_regex',
   'timeout',
   'scripting_disabled',
+  // A hook notification's process is not inside the pane it names (SPEC §8: hooks speak only for their own pane).
+  'peer_not_in_pane',
   'server_busy',
   'parse_error',
   'internal_error',

@@ -37,8 +37,12 @@ import type {
  *   an agent), but the caller text it carries must be inert (see `inert` and `words`).
  * - `when-submitting`: `never` unless the `submit` param is true, then `always`.
  * - `always`: submits input to a pane; refused with `scripting_disabled` while closed.
+ * - `by-peer`: allowed, and what it may do is decided by where the calling process stands,
+ *   read from the kernel (src/pty/peer-place.ts): a client attached from inside a pane or with
+ *   no terminal is view-only while the gate is closed; a detach from inside a pane reaches
+ *   only its own clients; a hook counts only for the pane it runs in.
  */
-export type Gating = 'read' | 'never' | 'when-submitting' | 'always';
+export type Gating = 'read' | 'never' | 'when-submitting' | 'always' | 'by-peer';
 
 export interface MethodSpec {
   gated: Gating;
@@ -413,18 +417,18 @@ export const METHOD_TABLE = {
   'agent.wait': { gated: 'read', cli: 'agent wait', summary: 'Waits until the agent reaches a status in `until`.' },
   'agent.read': { gated: 'read', cli: 'agent read', summary: "An agent's text; an idle full-screen agent's whole transcript." },
   'agent.send_keys': { gated: 'always', cli: 'agent send-keys', summary: "Presses named keys in an agent's pane." },
-  // Attached clients (SPEC §1, docs/clients.md). An attached client is the user's own
-  // keyboard, as with tmux: the gate governs what scripts send through RPC, not a terminal
-  // someone attached. Detaching a client is a nuisance, not an injection: the panes keep
-  // running and nothing reaches their input, so it is not gated either.
-  'client.attach': { gated: 'never', cli: 'attach', summary: 'Attaches a thin client: after the reply the connection carries binary frames (docs/clients.md).' },
+  // Attached clients (SPEC §1, docs/clients.md). A person's terminal attached from outside
+  // every pane is the user's own keyboard, as with tmux; a client whose keys could come from a
+  // program (no terminal, inside a pane) is view-only while the gate is closed (SPEC §8), and
+  // from inside a pane a detach reaches only the clients attached from there.
+  'client.attach': { gated: 'by-peer', cli: 'attach', summary: 'Attaches a thin client: after the reply the connection carries binary frames (docs/clients.md).' },
   'client.list': { gated: 'read', cli: 'sessions', summary: 'The attached clients: size, terminal, workspace, activity.' },
   // Writes only corral's own state file; reveals paths and problems, no pane content.
   'session.save': { gated: 'never', cli: null, summary: 'Saves the session now (state file and scrollback, SPEC §13).' },
   'session.info': { gated: 'read', cli: null, summary: 'Where the session is saved, when, what it was restored from, and any problems.' },
   // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
   'session.forget': { gated: 'never', cli: 'kill-server --forget', summary: 'Removes the saved session so the next start is empty.' },
-  'client.detach': { gated: 'never', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
+  'client.detach': { gated: 'by-peer', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
 } as const satisfies Record<keyof MethodParams, MethodEntry>;
 
 export type MethodName = keyof typeof METHOD_TABLE;
@@ -460,6 +464,7 @@ export function methodVerb(method: string): string {
 /** The gating of any method the server registers (hook notifications included); undefined if unknown. */
 export function methodSpec(method: string): MethodSpec | undefined {
   if (Object.hasOwn(METHOD_TABLE, method)) return METHOD_TABLE[method as MethodName];
-  if ((HOOK_METHODS as readonly string[]).includes(method)) return { gated: 'read' };
+  // A hook speaks only for the pane whose process tree sent it (SPEC §8).
+  if ((HOOK_METHODS as readonly string[]).includes(method)) return { gated: 'by-peer' };
   return undefined;
 }

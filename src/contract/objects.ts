@@ -242,4 +242,9 @@ export interface ClientInfo {
   idle_ms: number;
   /** The server reads and writes this client's terminal itself (direct tty), not through the client (docs/clients.md). */
   direct: boolean;
+  /**
+   * Why this client's input does not reach panes now (SPEC §8: attached from inside a pane, or
+   * with no terminal, while the scripting gate is closed), or null when it types.
+   */
+  view_only: string | null;
 }

@@ -12,6 +12,7 @@ import { resolveSelector, type SelectorCandidate } from '../session/selectors.js
 import { isPaneId } from '../session/ids.js';
 import { spawnPaneHost, type PaneFactory, type PaneHost } from '../pty/pane-host.js';
 import type { ProcessTable } from '../pty/foreground.js';
+import { PEER_PROC, placeProcess, type PaneProcess, type PeerPlace, type PeerProcfs } from '../pty/peer-place.js';
 import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import type { PaneView } from '../terminal/pane-view.js';
 import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
@@ -42,6 +43,8 @@ export interface CoreOptions {
   panes?: PaneFactory;
   clock?: Clock;
   processes?: ProcessTable;
+  /** Where callers are placed relative to the panes (SPEC §8); the real /proc unless a test brings its own. */
+  peers?: PeerProcfs;
 }
 
 /** What an attached TUI shows, for the seen/done rule (SPEC §4). */
@@ -63,6 +66,18 @@ interface LivePane {
   createdEnv: Record<string, string>;
   /** A command re-run when the session is restored (`up` file `restore = true`). */
   restoreCommand: string | null;
+  /** The pane's pty as a device number, once read from its shell (it never changes). */
+  ttyRdev: number | null;
+}
+
+/**
+ * A pane's pty, read from its shell: once the shell leads its own session (forkpty's setsid)
+ * with a controlling terminal (its TIOCSCTTY), that terminal is the pane's for good. Read
+ * earlier, the forked child still has the server's session and terminal: null, try again.
+ */
+function paneTty(procfs: PeerProcfs, pid: number): number | null {
+  const stat = procfs.stat(pid);
+  return stat && stat.session === pid && stat.ttyNr !== 0 ? stat.ttyNr : null;
 }
 
 /** How one pane of a saved session starts again (src/persist/restore.ts decides). */
@@ -379,6 +394,20 @@ export class CorralCore {
     for (const live of this.live.values()) yield live.host.pid;
   }
 
+  /**
+   * Where process `pid` stands relative to this server's panes (src/pty/peer-place.ts): what
+   * a client's rights, a hook's pane and a detach's reach are decided by (SPEC §8).
+   */
+  placeProcess(pid: number, followTerminal: boolean): PeerPlace {
+    const procfs = this.options.peers ?? PEER_PROC;
+    const panes: PaneProcess[] = [];
+    for (const [surfaceId, live] of this.live) {
+      live.ttyRdev ??= paneTty(procfs, live.host.pid);
+      panes.push({ surfaceId, pid: live.host.pid, ttyRdev: live.ttyRdev });
+    }
+    return placeProcess(pid, panes, procfs, { followTerminal, serverPid: process.pid, uid: process.getuid?.() ?? -1 });
+  }
+
   paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
     const live = this.live.get(pane.surfaceId);
     // The host holds the exit (once its output is parsed); a pane without one has gone.
@@ -580,6 +609,7 @@ export class CorralCore {
       lastSurfaceChangedAt: 0,
       createdEnv: { ...extraEnv },
       restoreCommand: null,
+      ttyRdev: null,
     };
     // Before the shell can print: the pty's first output arrives on a later turn of the loop.
     if (preamble) void host.terminal.write(preamble);

@@ -20,6 +20,8 @@ export interface ProcStat {
   ppid: number;
   pgrp: number;
   session: number;
+  /** The controlling terminal's device number (as `st_rdev` encodes it); 0 without one. */
+  ttyNr: number;
   /** Foreground process group of the controlling terminal; -1 without one. */
   tpgid: number;
 }
@@ -60,6 +62,7 @@ const STAT_FIELD = {
   ppid: 1,
   pgrp: 2,
   session: 3,
+  ttyNr: 4,
   tpgid: 5,
 } as const;
 
@@ -79,9 +82,10 @@ export function parseStat(text: string): ProcStat | null {
     ppid: num(STAT_FIELD.ppid),
     pgrp: num(STAT_FIELD.pgrp),
     session: num(STAT_FIELD.session),
+    ttyNr: num(STAT_FIELD.ttyNr),
     tpgid: num(STAT_FIELD.tpgid),
   };
-  const numbers = [stat.pid, stat.ppid, stat.pgrp, stat.session, stat.tpgid];
+  const numbers = [stat.pid, stat.ppid, stat.pgrp, stat.session, stat.ttyNr, stat.tpgid];
   return numbers.every(Number.isFinite) ? stat : null;
 }
 

@@ -16,6 +16,7 @@ import type { ClientService, HandlerTable, RequestContext } from './handlers/con
 import { HANDLERS as UNGATED, checkHandlerTable } from './handlers/table.js';
 import { withGate } from './gate.js';
 import { RequestTimings } from './request-timings.js';
+import { peerOf, type PeerCaller } from './peer.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -131,6 +132,8 @@ class Connection {
   private streams = 0;
   private paused = false;
   private closed = false;
+  /** Who connected, from the kernel (SPEC §8), read once at accept. */
+  private readonly peer: PeerCaller & { release(): void };
 
   constructor(
     private readonly socket: Socket,
@@ -142,6 +145,8 @@ class Connection {
     /** Runs as each request starts. */
     private readonly onRequest: () => void,
   ) {
+    // At accept, before the peer can exit: its pid (and pidfd) as of connect().
+    this.peer = peerOf(socket, core);
     this.splitter = new LineSplitter({
       maxLineBytes: LIMITS.maxLineBytes,
       onOverflow: () => {
@@ -259,6 +264,7 @@ class Connection {
       },
       clients: this.clients,
       timings: this.timings,
+      peer: this.peer,
       takeOver: (receive) => after.push(() => this.handOver(receive)),
     };
     this.inFlight++;
@@ -340,6 +346,7 @@ class Connection {
     this.queue.length = 0;
     this.queuedChars = 0;
     this.abort.abort();
+    this.peer.release();
     for (const callback of this.closeCallbacks.splice(0)) {
       try {
         callback();

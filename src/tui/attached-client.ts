@@ -18,7 +18,8 @@ import { DirectTty, openClaim, type ClaimContext } from './direct-tty.js';
 import { visibleControls } from '../terminal/control-chars.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
-import { ClientCoreView, type ClientCore, type ClientPlace } from './client-view.js';
+import { ClientCoreView, type ClientPlace } from './client-view.js';
+import type { ClientRights } from './client-rights.js';
 
 /** The terminal's focus-out report (DECSET 1004), as one input message. */
 const FOCUS_OUT = Buffer.from('\x1b[O');
@@ -32,6 +33,8 @@ export interface AttachedClientOptions {
   socket: Socket;
   hello: ClientHello;
   core: CorralCore;
+  /** What this client may do (SPEC §8), decided when it was accepted. */
+  rights: ClientRights;
   notifier: Notifier;
   renderer: ChromeRenderer;
   startupMessage: { text: string; error: boolean } | null;
@@ -66,7 +69,7 @@ export class AttachedClient {
    * active it shows the workspace and tab this client was on (`savedPlace`). Every action
    * comes with input, which makes its client active first, so actions act on the real focus.
    */
-  readonly view: ClientCore;
+  readonly view: ClientCoreView;
   /** The workspace and tab this client shows while another client is active. */
   savedPlace: ClientPlace | null = null;
   private readonly compositor: Compositor;
@@ -86,7 +89,7 @@ export class AttachedClient {
     this.socket = options.socket;
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
-    this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace));
+    this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace), options.rights);
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,
@@ -111,6 +114,7 @@ export class AttachedClient {
       onViewReported: () => options.onViewChanged(),
       onDeferredInput: () => options.onActive(this),
       ownsLayout: () => options.isActive(this),
+      inputRefusal: () => this.view.rights.refusal(options.core.scripting),
     });
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('close', () => options.onGone(this));

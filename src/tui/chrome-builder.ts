@@ -21,6 +21,8 @@ export interface UiState {
   keyOverrides: Readonly<Record<string, string>>;
   /** Notification marks and mutes per surface (null before the notifier exists). */
   notify: { isMarked(surfaceId: number): boolean; isMuted(surfaceId: number): boolean } | null;
+  /** Why this client's input does not reach panes now (view-only, SPEC §8), or null. */
+  inputRefusal: () => string | null;
 }
 
 export type OverlayState =
@@ -103,6 +105,7 @@ export function buildChrome(core: ClientCore, geometry: ScreenGeometry, ui: UiSt
       prefixActive: ui.prefixActive,
       prefixLabel: ui.prefixLabel,
       scripting: core.scripting,
+      viewOnly: ui.inputRefusal(),
       hint: statusHint(ui),
       message: ui.message ? shown(ui.message.text) : null,
       messageIsError: ui.message?.error ?? false,

@@ -17,6 +17,8 @@ import { visibleControls } from '../terminal/control-chars.js';
 import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
+import { ClientRights } from './client-rights.js';
+import type { PeerPlace } from '../pty/peer-place.js';
 import type { ChromeRenderer } from './controller.js';
 
 
@@ -120,10 +122,15 @@ export class ClientHub {
     return `c${this.nextId++}`;
   }
 
-  /** Takes over `socket` (the handshake is done) and shows the session on it. */
-  async attach(id: string, socket: Socket, hello: ClientHello): Promise<void> {
+  /**
+   * Takes over `socket` (the handshake is done) and shows the session on it. `place` (where
+   * the attaching process stands) decides, here and once, whether its input reaches panes.
+   */
+  async attach(id: string, socket: Socket, hello: ClientHello, place: PeerPlace): Promise<void> {
     const renderer = (await this.renderers!)();
     const core = this.options.core;
+    const rights = new ClientRights(place, (surfaceId) => core.paneBySurface(surfaceId)?.id ?? `(closed, surface ${surfaceId})`);
+    if (!rights.isPerson) this.log(`client ${id}: ${rights.why()}; view-only while the scripting gate is closed`);
     if (core.model.workspaces.size === 0) {
       try {
         core.createWorkspace({ cwd: hello.cwd });
@@ -137,6 +144,7 @@ export class ClientHub {
       socket,
       hello,
       core,
+      rights,
       notifier: this.options.notifier,
       renderer,
       startupMessage: this.startupMessage(),
@@ -147,12 +155,16 @@ export class ClientHub {
       onEmpty: () => this.options.onEmpty(),
       onViewChanged: () => this.reportPaneFocus(),
       claimContext: this.claimContext,
-      // What a peer sent (its tty name, text in an error) reaches the log: no escape sequence from it runs in the terminal of whoever reads the log.
-      log: (message) => process.stderr.write(`corral server: ${visibleControls(message, { keepNewlines: true })}\n`),
+      log: (message) => this.log(message),
     });
     this.clients.set(id, client);
     this.makeActive(client);
     core.bus.emit({ type: 'client.attached', client_id: id, cols: client.cols, rows: client.rows, tty: hello.tty });
+  }
+
+  /** What a peer sent (its tty name, text in an error) reaches the log: no escape sequence from it runs in the terminal of whoever reads the log. */
+  private log(message: string): void {
+    process.stderr.write(`corral server: ${visibleControls(message, { keepNewlines: true })}\n`);
   }
 
   /**
@@ -207,10 +219,17 @@ export class ClientHub {
     this.focusReports.update(focused);
   }
 
-  private mostRecent(): AttachedClient | null {
+  private mostRecent(among: (client: AttachedClient) => boolean = () => true): AttachedClient | null {
     let best: AttachedClient | null = null;
-    for (const client of this.clients.values()) if (!best || client.lastActive > best.lastActive) best = client;
+    for (const client of this.clients.values()) if (among(client) && (!best || client.lastActive > best.lastActive)) best = client;
     return best;
+  }
+
+  /** The clients a caller may detach, or null for any (the gate open, or a caller outside every pane). */
+  private reachableBy(caller: PeerPlace): ((client: AttachedClient) => boolean) | null {
+    if (this.options.core.scripting || caller.kind === 'outside') return null;
+    const surface = caller.kind === 'pane' ? caller.surfaceId : null;
+    return (client) => surface !== null && client.view.rights.paneSurface === surface;
   }
 
   list(): ClientInfo[] {
@@ -231,23 +250,39 @@ export class ClientHub {
         attached_at: client.attachedAt,
         idle_ms: now - client.lastActive,
         direct: client.isDirect,
+        view_only: client.view.rights.refusal(this.options.core.scripting),
       };
     });
   }
 
-  /** Detaches the named clients (or all); returns the ids detached. Unknown id → client_not_found. */
-  detach(target: { clientId?: string; all?: boolean; current?: boolean }): string[] {
+  /**
+   * Detaches the named clients (or all); returns the ids detached. Unknown id → client_not_found.
+   * `caller` is where the asking process stands: from inside a pane (or unplaced) while the gate
+   * is closed, it may detach only clients attached from that same pane (SPEC §8) — another
+   * client named is `scripting_disabled` and nothing is detached.
+   */
+  detach(target: { clientId?: string; all?: boolean; current?: boolean }, caller: PeerPlace = { kind: 'outside', terminal: false }): string[] {
+    const reachable = this.reachableBy(caller);
     let chosen: AttachedClient[];
     if (target.clientId !== undefined) {
       const client = this.clients.get(target.clientId);
       if (!client) throw new CorralError('client_not_found', `no attached client ${target.clientId}`, { client_id: target.clientId });
       chosen = [client];
     } else if (target.all) {
-      chosen = [...this.clients.values()];
+      chosen = [...this.clients.values()].filter(reachable ?? (() => true));
     } else {
       // From inside a pane: the client last used, whose user most likely typed the command.
-      const current = target.current ? this.mostRecent() : null;
-      chosen = current ? [current] : [...this.clients.values()];
+      const current = target.current ? this.mostRecent(reachable ?? undefined) : null;
+      chosen = current ? [current] : [...this.clients.values()].filter(reachable ?? (() => true));
+    }
+    const refused = reachable ? chosen.filter((client) => !reachable(client)) : [];
+    if (refused.length > 0 || (reachable && chosen.length === 0)) {
+      const names = refused.map((c) => c.id).join(', ');
+      throw new CorralError(
+        'scripting_disabled',
+        `${names ? `client ${names} was not attached from this pane` : 'no client was attached from this pane'}: from inside a pane, ` +
+          'detach reaches only the clients attached from that pane while the scripting gate is closed (a terminal detaches itself with prefix d)',
+      );
     }
     for (const client of chosen) void this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
     return chosen.map((c) => c.id);

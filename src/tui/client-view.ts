@@ -13,6 +13,7 @@ import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
 import type { IdCounters } from '../session/ids.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
+import { ClientRights } from './client-rights.js';
 
 /** Where a client looks: a workspace and the tab it shows there. */
 export interface ClientPlace {
@@ -150,9 +151,14 @@ export interface ClientCore
   readAgent(pane: PaneRecord, opts: ReadOptions): Promise<PaneRead>;
 }
 
+/** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
+export const PERSON_RIGHTS = new ClientRights({ kind: 'outside', terminal: true }, String);
+
 /**
  * The core as one client sees it: `model` is its `ClientModelView`; every other member goes
- * straight to the core (actions act on the one session, whichever client sent them).
+ * straight to the core (actions act on the one session, whichever client sent them), except
+ * that what would reach a pane's input or open the gate first asks the client's rights
+ * (SPEC §8): this is the one place every key path of a client passes.
  */
 export class ClientCoreView implements ClientCore {
   readonly model: ClientModelView;
@@ -160,6 +166,7 @@ export class ClientCoreView implements ClientCore {
   constructor(
     private readonly core: CorralCore,
     place: () => ClientPlace | null,
+    readonly rights: ClientRights = PERSON_RIGHTS,
   ) {
     this.model = new ClientModelView(core.model, place);
   }
@@ -173,7 +180,10 @@ export class ClientCoreView implements ClientCore {
   get scripting(): boolean {
     return this.core.scripting;
   }
-  readonly setScripting: ClientCore['setScripting'] = (on) => this.core.setScripting(on);
+  readonly setScripting: ClientCore['setScripting'] = (on) => {
+    this.rights.assertMaySetGate(on);
+    this.core.setScripting(on);
+  };
   readonly listen: ClientCore['listen'] = (listener) => this.core.listen(listener);
   readonly isWatched: ClientCore['isWatched'] = (pane) => this.core.isWatched(pane);
   readonly setClientView: ClientCore['setClientView'] = (view, client) => this.core.setClientView(view, client);
@@ -181,8 +191,13 @@ export class ClientCoreView implements ClientCore {
   readonly tabRects: ClientCore['tabRects'] = (tab) => this.core.tabRects(tab);
   readonly view: ClientCore['view'] = (pane) => this.core.view(pane);
   readonly readAgent: ClientCore['readAgent'] = (pane, opts) => readAgent(this.core, pane, opts);
-  readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => this.core.writeToPane(pane, data);
-  readonly typeToPane: ClientCore['typeToPane'] = (pane, bytes, onEcho) => this.core.typeToPane(pane, bytes, onEcho);
+  readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => {
+    this.rights.assertMayType(this.core.scripting);
+    this.core.writeToPane(pane, data);
+  };
+  /** Refused quietly (false): the key then takes the full path, which says why. */
+  readonly typeToPane: ClientCore['typeToPane'] = (pane, bytes, onEcho) =>
+    this.rights.refusal(this.core.scripting) === null && this.core.typeToPane(pane, bytes, onEcho);
   readonly paneBySurface: ClientCore['paneBySurface'] = (surfaceId) => this.core.paneBySurface(surfaceId);
   readonly paneCwd: ClientCore['paneCwd'] = (pane, maxAgeMs) => this.core.paneCwd(pane, maxAgeMs);
   readonly paneKeyboard: ClientCore['paneKeyboard'] = (pane) => this.core.paneKeyboard(pane);
@@ -194,9 +209,18 @@ export class ClientCoreView implements ClientCore {
   readonly focusWorkspace: ClientCore['focusWorkspace'] = (workspaceId) => this.core.focusWorkspace(workspaceId);
   readonly focusTab: ClientCore['focusTab'] = (tabId) => this.core.focusTab(tabId);
   readonly focusPane: ClientCore['focusPane'] = (paneId) => this.core.focusPane(paneId);
-  readonly renameWorkspace: ClientCore['renameWorkspace'] = (workspaceId, label) => this.core.renameWorkspace(workspaceId, label);
-  readonly renameTab: ClientCore['renameTab'] = (tabId, label) => this.core.renameTab(tabId, label);
-  readonly renamePane: ClientCore['renamePane'] = (paneId, name) => this.core.renamePane(paneId, name);
+  readonly renameWorkspace: ClientCore['renameWorkspace'] = (workspaceId, label) => {
+    this.rights.assertInert(label, this.core.scripting);
+    return this.core.renameWorkspace(workspaceId, label);
+  };
+  readonly renameTab: ClientCore['renameTab'] = (tabId, label) => {
+    this.rights.assertInert(label, this.core.scripting);
+    return this.core.renameTab(tabId, label);
+  };
+  readonly renamePane: ClientCore['renamePane'] = (paneId, name) => {
+    this.rights.assertInert(name, this.core.scripting);
+    return this.core.renamePane(paneId, name);
+  };
   readonly zoomPane: ClientCore['zoomPane'] = (paneId, zoom) => this.core.zoomPane(paneId, zoom);
   readonly resizePane: ClientCore['resizePane'] = (paneId, direction, cells) => this.core.resizePane(paneId, direction, cells);
   readonly setTabLayout: ClientCore['setTabLayout'] = (tabId, layout) => this.core.setTabLayout(tabId, layout);

@@ -5,6 +5,7 @@
  * action goes through the same core methods the socket uses.
  */
 import type { ClientCore } from './client-view.js';
+import { CorralError } from '../contract/protocol.js';
 import type { Disposable } from '../contract/disposable.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
@@ -64,6 +65,11 @@ export interface ControllerOptions {
    * several clients only the most recently active one does; the others show that layout.
    */
   ownsLayout?: () => boolean;
+  /**
+   * Why this client's input does not reach panes now (SPEC §8: a view-only client while the
+   * gate is closed), or null; shown on the status line. The client's core view enforces it.
+   */
+  inputRefusal?: () => string | null;
 }
 
 const TUNING = {
@@ -129,6 +135,7 @@ export class TuiController {
       frameLabels: new Map(),
       keyOverrides: keys.overrides,
       notify: null,
+      inputRefusal: options.inputRefusal ?? (() => null),
     };
     this.copy = new CopyModes({
       core: this.core,
@@ -332,8 +339,13 @@ export class TuiController {
     ECHO_TRACE?.mark(HOP.routed);
     try {
       this.core.writeToPane(pane, data);
-    } catch {
-      // The pane exited between the key and the write; its close event follows.
+    } catch (error) {
+      // A view-only client (SPEC §8) is told why; a pane that exited between the key and the
+      // write says nothing here, its close event follows.
+      if (error instanceof CorralError && error.code === 'scripting_disabled') {
+        this.echoPending = null;
+        this.flash(error.message, true);
+      }
     }
   }
 

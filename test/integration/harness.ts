@@ -274,3 +274,17 @@ export async function eventually(condition: () => boolean, timeoutMs: number, ev
   }
   return true;
 }
+
+/**
+ * JavaScript for a stand-in agent (a `#!/usr/bin/env node` script run in a pane) that sends
+ * one hook notification the way an agent's hook does: from inside its own pane, to
+ * `$CORRAL_SOCKET`, naming `$CORRAL_PANE_ID` — the only place the server takes a hook from
+ * (SPEC §8). `params` are the notification's params besides `pane_id`.
+ */
+export function hookFromPaneScript(method: string, params: Record<string, unknown>): string {
+  return [
+    `const hook = require('net').connect(process.env.CORRAL_SOCKET, () => hook.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: ${JSON.stringify(method)}, params: { ...${JSON.stringify(params)}, pane_id: process.env.CORRAL_PANE_ID } }) + '\\n'));`,
+    `hook.on('data', () => hook.end());`,
+    `hook.on('error', () => {});`,
+  ].join('\n');
+}

@@ -8,7 +8,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestServer, type RawClient } from './harness.js';
+import { hookFromPaneScript, TestServer, type RawClient } from './harness.js';
 
 /** Any C0 control but the newline ending a line, DEL or C1: what a terminal would act on. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f]/;
@@ -42,7 +42,9 @@ describe('peer text shown to humans (gate closed)', () => {
     // A stand-in claude (detected by its executable name) that sits waiting for input.
     const bin = join(server.home, 'bin');
     mkdirSync(bin);
-    writeFileSync(join(bin, 'claude'), '#!/usr/bin/env node\nprocess.stdin.resume();\n');
+    // It asks for something, its message carrying the hostile bytes, as its hook would from its pane.
+    const hook = hookFromPaneScript('ai.notification', { message: `approve? ${HOSTILE}` });
+    writeFileSync(join(bin, 'claude'), `#!/usr/bin/env node\n${hook}\nprocess.stdin.resume();\n`);
     chmodSync(join(bin, 'claude'), 0o755);
     const events = await server.connect();
     await events.call('events.subscribe', { types: ['agent.detected'] });
@@ -58,8 +60,7 @@ describe('peer text shown to humans (gate closed)', () => {
     [evilPane, agentPane] = up.panes.map((pane: any) => pane.pane_id);
     await events.next((m) => m.params?.type === 'agent.detected' && m.params.pane_id === agentPane, 15_000);
     events.close();
-    // The agent asks for something, its message carrying the same bytes (a hook in its pane could send this).
-    await client.call('ai.notification', { pane_id: agentPane, message: `approve? ${HOSTILE}` });
+    await until(async () => ((await client.call('surface.status', { target: agentPane })).message ? true : undefined), "the agent's message");
     await until(async () => {
       const { surfaces } = await client.call('surface.list', {});
       return surfaces.find((s: any) => s.pane_id === evilPane && s.cmd.startsWith('sh -c'));

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { TestServer, type RawClient } from './harness.js';
+import { hookFromPaneScript, TestServer, type RawClient } from './harness.js';
 
 const PROMPT = 'persist$';
 
@@ -319,9 +319,12 @@ describe('agents on restore', () => {
     server = sandbox({ scripting: true });
     const bin = join(server.home, 'bin');
     mkdirSync(bin);
-    // Stand-ins named like the real CLIs: they print their arguments and stay in the foreground.
-    for (const name of ['claude', 'amp']) {
-      writeFileSync(join(bin, name), `#!/usr/bin/env node\nconsole.log('FAKE-${name.toUpperCase()} ' + JSON.stringify(process.argv.slice(2)));\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
+    // Stand-ins named like the real CLIs: they print their arguments, report their own session
+    // id as the agents' hooks do (from inside their pane) and stay in the foreground.
+    const sessions = { claude: 'sess-1234', amp: 'amp-77' };
+    for (const [name, session] of Object.entries(sessions)) {
+      const hook = hookFromPaneScript('ai.session_start', { kind: name, session_id: session });
+      writeFileSync(join(bin, name), `#!/usr/bin/env node\nconsole.log('FAKE-${name.toUpperCase()} ' + JSON.stringify(process.argv.slice(2)));\n${hook}\nsetInterval(() => {}, 1000);\n`, { mode: 0o755 });
     }
     (server.env as Record<string, string>).PATH = `${bin}:${server.env.PATH}`;
     await server.start();
@@ -333,9 +336,9 @@ describe('agents on restore', () => {
       await client.call('pane.run', { pane_id: pane, command });
       await waitFor(client, pane!, seen!);
     }
-    // What the agents' hooks would report.
-    await client.call('ai.session_start', { pane_id: claude, kind: 'claude', session_id: 'sess-1234' });
-    await client.call('ai.session_start', { pane_id: amp, kind: 'amp', session_id: 'amp-77' });
+    for (const pane of [claude, amp]) {
+      await expect.poll(async () => (await client.request('agent.get', { target: pane })).result?.agent?.session_id, { timeout: 10_000 }).toBeTruthy();
+    }
     await client.call('agent.rename', { target: claude, name: 'reviewer' });
     expect((await client.call('agent.get', { target: 'reviewer' })).agent.session_id).toBe('sess-1234');
 

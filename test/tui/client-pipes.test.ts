@@ -61,12 +61,22 @@ describe('a client over pipes (ssh stand-in)', () => {
       args: ['attach', '--socket', join(tunnelDir, 'relay.sock')],
     });
     await remote.waitForText('w1:p1');
+    // The server's peer is the relay, whose input is a pipe: keys from it could come from a
+    // program, so while the gate is closed it only watches (SPEC §8) and its status line says why.
+    let listed = (await rpc(socketPath, 'client.list')).clients;
+    expect(listed.map((c: any) => c.view_only)).toEqual([null, expect.stringMatching(/^view-only: attached with no terminal.* while the scripting gate is closed$/)]);
+    remote.type('echo VIEW-$((1+1))-ONLY\r');
+    await remote.waitForText('view-only: attached with no terminal');
+    expect(owner.text()).not.toContain('VIEW-2-ONLY');
+    // The person at the owner's terminal opens the gate; from then on the relay types too.
+    owner.type(`${CTRL_B}s`);
+    await owner.waitForText('scripting: on');
     remote.type('echo OVER-$((20+3))-PIPES\r');
     await remote.waitForText('OVER-23-PIPES');
     // The owner sees the same pane's output: one server, two clients.
     await owner.waitForText('OVER-23-PIPES');
     // The client's terminal, not the server's: its TERM and size are what the server knows it by.
-    const listed = (await rpc(socketPath, 'client.list')).clients;
+    listed = (await rpc(socketPath, 'client.list')).clients;
     expect(listed.map((c: any) => [c.term, c.cols, c.rows])).toEqual([
       ['xterm-256color', 120, 36],
       ['xterm-kitty', 100, 30],

@@ -228,9 +228,9 @@ export class TuiSession {
 }
 
 /** One JSON-RPC call on a fresh connection, as a script would make it (e.g. `client.list`); its result. */
-export function rpc(socketPath: string, method: string): Promise<any> {
+export function rpc(socketPath: string, method: string, params?: Record<string, unknown>): Promise<any> {
   return new Promise((resolve, reject) => {
-    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method }) + '\n'));
+    const socket = connect(socketPath, () => socket.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) + '\n'));
     let text = '';
     socket.on('data', (chunk) => {
       text += chunk;

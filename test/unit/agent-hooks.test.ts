@@ -319,10 +319,20 @@ describe('runHook', () => {
   let dir: string;
   let server: net.Server;
   let lines: string[];
+  let answer: boolean;
   beforeEach(async () => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'corral-hook-'));
     lines = [];
-    server = net.createServer((c) => c.on('data', (d) => lines.push(...String(d).split('\n').filter(Boolean))));
+    answer = true;
+    // Answers each request as the server does, once it has placed the sender.
+    server = net.createServer((c) =>
+      c.on('data', (d) => {
+        for (const line of String(d).split('\n').filter(Boolean)) {
+          lines.push(line);
+          if (answer) c.write(`${JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(line).id, result: { ok: true } })}\n`);
+        }
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(path.join(dir, 's.sock'), resolve));
   });
   afterEach(() => {
@@ -336,13 +346,21 @@ describe('runHook', () => {
     return s;
   }
 
-  it('sends one notification without an id, with the pane', async () => {
+  it('sends one request with the pane and returns once the server answered (so it can be placed, SPEC §8)', async () => {
     const env = { CORRAL_PANE_ID: 'w1:p2', CORRAL_SOCKET: path.join(dir, 's.sock') };
     const sent = await runHook({ event: 'tool_use', agent: 'claude', env, stdin: stdinOf(JSON.stringify(PAYLOADS.claude.PreToolUse)) });
     expect(sent).toMatchObject({ jsonrpc: '2.0', method: 'ai.tool_use', params: { pane_id: 'w1:p2', active_tool_name: 'Bash' } });
-    await new Promise((resolve) => setTimeout(resolve, 50));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]).id).toBeUndefined();
+    expect(JSON.parse(lines[0]!).id).toBe(1);
+  });
+
+  it('waits for the answer no longer than its deadline', async () => {
+    answer = false;
+    const started = Date.now();
+    const env = { CORRAL_PANE_ID: 'w1:p2', CORRAL_SOCKET: path.join(dir, 's.sock') };
+    expect(await runHook({ event: 'stop', agent: 'claude', env, stdin: stdinOf('{}') })).toBeNull();
+    expect(lines).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('reads last_result from the transcript when the stop has none', async () => {

@@ -95,7 +95,7 @@ function bigModel(): ChromeModel {
       frame('p3', { x: SIDEBAR, y: 23, cols: hw, rows: 21 }, 'w1:p3 shell'),
       frame('p4', { x: SIDEBAR + hw, y: 23, cols: mw - hw, rows: 21 }, 'w1:p4 codex blocked', { agentStatus: 'blocked', zoomed: true }),
     ],
-    status: { prefixActive: false, prefixLabel: 'ctrl+b', scripting: true, hint: 'ctrl+b ? help', message: 'config error: bad key', messageIsError: true },
+    status: { prefixActive: false, prefixLabel: 'ctrl+b', scripting: true, viewOnly: null, hint: 'ctrl+b ? help', message: 'config error: bad key', messageIsError: true },
     overlay: null,
   };
 }

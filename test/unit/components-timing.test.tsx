@@ -52,7 +52,7 @@ function model(focus: number): ChromeModel {
       { id: 't2', label: 'tests', index: 2, focused: false, badge: 'done' },
     ],
     frames,
-    status: { prefixActive: false, prefixLabel: 'ctrl+b', scripting: true, hint: 'ctrl+b ? help', message: null, messageIsError: false },
+    status: { prefixActive: false, prefixLabel: 'ctrl+b', scripting: true, viewOnly: null, hint: 'ctrl+b ? help', message: null, messageIsError: false },
     overlay: null,
   };
 }

@@ -93,7 +93,7 @@ describe('the gate (enforceGate)', () => {
 
   it('will not wrap a handler whose method the table does not declare', () => {
     expect(() => withGate({ 'pane.frobnicate': () => null })).toThrow(/no gating/);
-    for (const method of HOOK_METHODS) expect(methodSpec(method)?.gated).toBe('read');
+    for (const method of HOOK_METHODS) expect(methodSpec(method)?.gated).toBe('by-peer');
   });
 
   it('finds strings along a param path', () => {

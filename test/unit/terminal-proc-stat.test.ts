@@ -12,6 +12,7 @@ describe('parseStat', () => {
       ppid: 100,
       pgrp: 4242,
       session: 4242,
+      ttyNr: 34816,
       tpgid: 5000,
     });
   });

@@ -1,6 +1,6 @@
 /**
  * The body of `corral hook <event>`: read the agent's hook JSON from stdin, map it, send ONE
- * JSON-RPC notification to the server, and get out of the agent's way (SPEC §4): never an
+ * JSON-RPC request to the server, wait for its answer, and get out of the agent's way (SPEC §4): never an
  * error, never output, never more than a second. Agents wait for their hooks (Claude before
  * each tool, Gemini on every event), and some parse hook stdout — Gemini even parses stderr
  * when stdout is empty — so this writes nothing to either.
@@ -86,28 +86,33 @@ export function parsePayload(raw: string): Record<string, unknown> {
   }
 }
 
-/** Writes one NDJSON line to the socket and resolves when it is flushed, or on any failure. */
-export function sendLine(socketPath: string, line: string): Promise<boolean> {
+/**
+ * Sends one NDJSON request and resolves once the server answered (any answer), or on any
+ * failure. The hook waits for the answer on purpose: the server places the sender by its
+ * process (SPEC §8, a hook counts only for the pane it runs in), which it can only do while
+ * that process lives. The caller's deadline bounds the wait.
+ */
+export function sendRequest(socketPath: string, line: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(socketPath);
-    socket.on('error', () => {
+    const finish = (answered: boolean) => {
       socket.destroy();
-      resolve(false);
+      resolve(answered);
+    };
+    socket.on('error', () => finish(false));
+    socket.on('close', () => finish(false));
+    socket.on('data', (chunk: Buffer) => {
+      if (chunk.includes(0x0a)) finish(true);
     });
     socket.on('connect', () => {
       // An agent's hook data goes to no socket in a directory another user could control (SPEC §8).
       try {
         assertPrivateDir(dirname(socketPath));
       } catch {
-        socket.destroy();
-        resolve(false);
+        finish(false);
         return;
       }
-      // end() flushes then half-closes: the server reads the line, the notification needs no reply.
-      socket.end(line, () => {
-        socket.destroy();
-        resolve(true);
-      });
+      socket.write(line);
     });
   });
 }
@@ -135,14 +140,14 @@ export async function runHook(opts: HookRunOptions): Promise<Record<string, unkn
       const last = tail === undefined ? undefined : lastAssistantText(tail);
       if (last !== undefined) mapped.params.last_result = last;
     }
-    const message = { jsonrpc: '2.0', method: `ai.${mapped.event}`, params: { ...mapped.params, pane_id: paneId } };
+    const message = { jsonrpc: '2.0', id: 1, method: `ai.${mapped.event}`, params: { ...mapped.params, pane_id: paneId } };
     let socketPath: string;
     try {
       socketPath = resolveSocketPath({}, env);
     } catch {
       return null;
     }
-    const sent = await sendLine(socketPath, `${JSON.stringify(message)}\n`);
+    const sent = await sendRequest(socketPath, `${JSON.stringify(message)}\n`);
     return sent ? message : null;
   })().catch(() => null);
   try {

@@ -10,7 +10,8 @@ import { keysParam, readOptions } from './pane-io.js';
 import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
-import type { Handler, HandlerGroup, HookHandlers } from './context.js';
+import type { Handler, HandlerGroup, HookHandlers, RequestContext } from './context.js';
+import { OnceLog } from '../once-log.js';
 import { BOUNDS } from '../../contract/bounds.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
@@ -25,11 +26,26 @@ export function agentPane(core: CorralCore, p: Params): PaneRecord {
 }
 
 
+/** Hooks refused because they came from outside the pane they name (SPEC §8). */
+const refusedHooks = new OnceLog();
+
+/**
+ * A hook speaks only for the pane whose process tree sent it (SPEC §8): the pane it names
+ * must be the one the kernel's peer credentials place it in, or nothing changes and the
+ * server log says so (once per place and pane). `pane_id` stays in the params because the
+ * agent's hook config says which pane it thinks it is in; it is checked, never believed.
+ */
 function hookHandler(event: string) {
-  return (p: Params, { core }: { core: CorralCore }): { ok: true } => {
+  return (p: Params, { core, peer }: Pick<RequestContext, 'core' | 'peer'>): { ok: true } => {
     const paneId = str(p, 'pane_id');
     const pane = core.model.findPane(paneId);
     if (!pane) throw new CorralError('pane_not_found', `no pane "${paneId}"`, { pane_id: paneId });
+    const place = peer.place(false);
+    if (place.kind !== 'pane' || place.surfaceId !== pane.surfaceId) {
+      const from = place.kind === 'pane' ? `pane ${core.paneBySurface(place.surfaceId)?.id ?? `surface ${place.surfaceId}`}` : place.kind === 'outside' ? 'outside every pane' : `an unidentified process (${place.why})`;
+      refusedHooks.note(`${event} ${from} ${pane.surfaceId}`, `hook ${event} for pane ${pane.id} ignored: it came from ${from} (pid ${peer.pid ?? 'unknown'})`);
+      throw new CorralError('peer_not_in_pane', `a hook counts only for the pane it runs in: this one came from ${from}, not from pane ${pane.id}`, { pane_id: pane.id });
+    }
     core.agents.applyHook(pane, event, p);
     return { ok: true };
   };

@@ -61,8 +61,10 @@ export const clientHandlers = {
     const clients = service(ctx.clients);
     const hello = parseHello(p);
     const id = await clients.prepare(hello);
+    // Read while the client waits for this reply, so it is alive to be placed (SPEC §8).
+    const place = ctx.peer.place(true);
     ctx.takeOver((socket) => {
-      clients.attach(id, socket, hello).catch((error: unknown) => {
+      clients.attach(id, socket, hello, place).catch((error: unknown) => {
         process.stderr.write(`corral server: attaching ${id} failed: ${(error as Error)?.stack ?? error}\n`);
         socket.destroy();
       });
@@ -75,6 +77,6 @@ export const clientHandlers = {
     const all = optBool(p, 'all');
     const current = optBool(p, 'current');
     if (clientId !== undefined && all) throw new CorralError('invalid_params', 'give client_id or all, not both');
-    return { detached: service(ctx.clients).detach({ clientId, all, current }) };
+    return { detached: service(ctx.clients).detach({ clientId, all, current }, ctx.peer.place(false)) };
   },
 } satisfies HandlerGroup;

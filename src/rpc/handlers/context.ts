@@ -6,15 +6,21 @@ import type { Params } from '../params.js';
 import type { RequestTimings } from '../request-timings.js';
 import type { Socket } from 'node:net';
 import type { ClientHello } from '../../contract/frame-protocol.js';
+import type { PeerCaller } from '../peer.js';
+import type { PeerPlace } from '../../pty/peer-place.js';
 
 /** The server's attached clients, as the RPC layer sees them (implemented in src/tui/client-hub.ts). */
 export interface ClientService {
   /** Checks the hello and gets ready to draw; resolves with the new client's id. */
   prepare(hello: ClientHello): Promise<string>;
-  /** Hands the connection over after the attach reply was written. */
-  attach(id: string, socket: Socket, hello: ClientHello): Promise<void>;
+  /**
+   * Hands the connection over after the attach reply was written. `place`: where the
+   * attaching process stands (SPEC §8), which decides whether its keys may reach a pane.
+   */
+  attach(id: string, socket: Socket, hello: ClientHello, place: PeerPlace): Promise<void>;
   list(): ClientInfo[];
-  detach(target: { clientId?: string; all?: boolean; current?: boolean }): string[];
+  /** `caller`: where the process asking stands; from inside a pane it reaches only its own clients. */
+  detach(target: { clientId?: string; all?: boolean; current?: boolean }, caller: PeerPlace): string[];
 }
 
 export interface RequestContext {
@@ -33,6 +39,8 @@ export interface RequestContext {
   timings: RequestTimings;
   /** The attached clients, or null on a server that serves none. */
   clients: ClientService | null;
+  /** The process that sent this request, as the kernel knows it (SPEC §8). */
+  peer: PeerCaller;
   /**
    * Ends JSON-RPC on this connection after this request's response: the socket goes to
    * `receive` (an attaching client's frames). The peer must wait for the response before it

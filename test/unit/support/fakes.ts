@@ -174,6 +174,8 @@ export interface FakeProcess {
   session: number;
   /** The terminal's foreground group, as seen from this process (the same for a whole session). */
   tpgid: number;
+  /** Its controlling terminal's device number; 0 (none) unless given. */
+  ttyNr?: number;
   argv: string[];
   cwd?: string;
   exe?: string;
@@ -211,7 +213,7 @@ export class FakeProcessTable implements ProcessTable {
     this.reads++;
     const p = this.processes.get(pid);
     if (!p) return null;
-    return { pid: p.pid, comm: p.comm ?? (p.argv[0] ?? '').split('/').pop()!.slice(0, 15), state: p.state ?? 'S', ppid: p.ppid, pgrp: p.pgrp, session: p.session, tpgid: p.tpgid };
+    return { pid: p.pid, comm: p.comm ?? (p.argv[0] ?? '').split('/').pop()!.slice(0, 15), state: p.state ?? 'S', ppid: p.ppid, pgrp: p.pgrp, session: p.session, ttyNr: p.ttyNr ?? 0, tpgid: p.tpgid };
   }
 
   cmdline(pid: number): string[] | null {

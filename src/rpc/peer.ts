@@ -1,0 +1,36 @@
+/**
+ * The caller at the other end of one connection, as the kernel knows it (SPEC §8). The
+ * connection reads the peer's credentials once, when it is accepted; `place` reads /proc
+ * when a method needs to know where the caller stands (an attaching client, a detach, a
+ * hook), and checks afterwards that the process it read is still the one that connected.
+ */
+import type { CorralCore } from '../core/corral-core.js';
+import { PeerCred, peerCredProblem } from '../pty/peer-cred.js';
+import type { PeerPlace } from '../pty/peer-place.js';
+import type { Socket } from 'node:net';
+
+/** What a handler may ask of its caller. */
+export interface PeerCaller {
+  /** The peer's pid from the kernel, or null when it could not be read. */
+  readonly pid: number | null;
+  /**
+   * Where the caller stands relative to the panes, read now; `followTerminal` also follows
+   * its terminal to the process typing into it (for an attaching client).
+   */
+  place(followTerminal: boolean): PeerPlace;
+}
+
+/** The peer of an accepted connection; `release` when the connection closes. */
+export function peerOf(socket: Socket, core: CorralCore): PeerCaller & { release(): void } {
+  const cred = PeerCred.of(socket);
+  return {
+    pid: cred?.pid ?? null,
+    place(followTerminal) {
+      if (!cred) return { kind: 'unknown', why: peerCredProblem() || 'the kernel gave no credentials for this connection' };
+      const place = core.placeProcess(cred.pid, followTerminal);
+      // Read after the fact: a pid reused since connect() would have answered for someone else.
+      return cred.stillThere() ? place : { kind: 'unknown', why: `process ${cred.pid} exited before it could be placed` };
+    },
+    release: () => cred?.release(),
+  };
+}
