@@ -109,6 +109,8 @@ export interface PaneRead {
 }
 
 export interface SurfaceRow {
+  /** The machine the pane runs on (SPEC §14); null for this one. */
+  machine: string | null;
   surface_id: number;
   pane_id: string;
   name: string | null;
@@ -125,6 +127,8 @@ export interface SurfaceRow {
 
 /** One row of `fleet.list`. */
 export interface FleetRow {
+  /** The machine the agent runs on (SPEC §14); null for this one. */
+  machine: string | null;
   pid: number | null;
   tool: string;
   state: ConductorState;
@@ -247,4 +251,32 @@ export interface ClientInfo {
    * with no terminal, while the scripting gate is closed), or null when it types.
    */
   view_only: string | null;
+}
+
+/** A machine link's state (SPEC §14). */
+export const MACHINE_STATES = ['connecting', 'connected', 'reconnecting', 'unreachable', 'disabled'] as const;
+export type MachineState = (typeof MACHINE_STATES)[number];
+
+/**
+ * The machine protocol: what a link and `corral bridge` speak on top of the socket's JSON-RPC
+ * (the mirror methods, forwarding). A remote with another number is `unreachable` until the
+ * same version is installed there (`corral machine install`).
+ */
+export const MACHINE_PROTOCOL = 1;
+
+/** One saved machine and its link, as `machine.list` reports it (SPEC §14). */
+export interface MachineInfo {
+  name: string;
+  label: string;
+  target: string;
+  session: string;
+  enabled: boolean;
+  state: MachineState;
+  /** Round trip of the last ping through the link, null before one. */
+  latency_ms: number | null;
+  remote_version: string | null;
+  /** Live agents on that machine, from its fleet. */
+  agents: number;
+  /** What went wrong last, with what to run about it; null when nothing did. */
+  last_error: string | null;
 }

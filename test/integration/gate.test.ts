@@ -158,6 +158,8 @@ describe('the gate closed (real server, real bash)', () => {
       'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
       'client.list': async () => ({}),
       'client.detach': async () => ({ all: true }),
+      'machine.list': async () => ({}),
+      'machine.reload': async () => ({}),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 

@@ -1,7 +1,7 @@
 /** What every RPC handler gets besides its params. */
 import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
-import type { ClientInfo, HookMethod, MethodName, MethodResults } from '../../contract/protocol.js';
+import type { ClientInfo, FleetRow, HookMethod, MachineInfo, MethodName, MethodResults, SurfaceRow } from '../../contract/protocol.js';
 import type { Params } from '../params.js';
 import type { RequestTimings } from '../request-timings.js';
 import type { Socket } from 'node:net';
@@ -23,6 +23,27 @@ export interface ClientService {
   detach(target: { clientId?: string; all?: boolean; current?: boolean }, caller: PeerPlace): string[];
 }
 
+/** An event of a remote machine's server, tagged with the machine's name (SPEC §14). */
+export type RemoteFrame = Record<string, unknown> & { type: string; machine: string };
+
+/** The server's machine links, as the RPC layer sees them (implemented in src/machines/machine-hub.ts). */
+export interface MachineService {
+  has(name: string): boolean;
+  names(): string[];
+  list(): MachineInfo[];
+  /** Reads machines.toml again and brings the links in line with it. */
+  reload(): MachineInfo[];
+  /** The machines file, and what is wrong with it (null: nothing). */
+  readonly file: string;
+  readonly fileProblem: string | null;
+  /** One request to a machine's server; its result, or its error. */
+  forward(machine: string, method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
+  fleetRows(): Promise<FleetRow[]>;
+  surfaceRows(): Promise<SurfaceRow[]>;
+  /** Remote events as they arrive; returns the disposer. */
+  onEvent(listener: (frame: RemoteFrame) => void): () => void;
+}
+
 export interface RequestContext {
   core: CorralCore;
   /** Aborted when the client's connection closes, ending its waits. */
@@ -41,6 +62,8 @@ export interface RequestContext {
   clients: ClientService | null;
   /** The process that sent this request, as the kernel knows it (SPEC §8). */
   peer: PeerCaller;
+  /** The machine links (SPEC §14), or null on a server without them (tests). */
+  machines: MachineService | null;
   /**
    * Ends JSON-RPC on this connection after this request's response: the socket goes to
    * `receive` (an attaching client's frames). The peer must wait for the response before it
