@@ -139,6 +139,17 @@ export class TestSshd {
     return execFileSync(this.sshWords[0]!, [...this.sshWords.slice(1), '-o', 'BatchMode=yes', this.target, command], { encoding: 'utf8', timeout: 30_000 });
   }
 
+  /** Writes `text` to `file` (relative to the remote user's home) as that user. */
+  writeRemoteFile(file: string, text: string): void {
+    execFileSync(this.sshWords[0]!, [...this.sshWords.slice(1), '-o', 'BatchMode=yes', this.target, `mkdir -p "$(dirname ~/${file})" && cat > ~/${file}`], { input: text, timeout: 30_000 });
+  }
+
+  /** The remote user's own corral CLI (`corral <args>` as that user, on its default session); its stdout. */
+  corral(args: string[]): string {
+    const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+    return this.exec(`${TestSshd.remoteCorral} ${quoted}`);
+  }
+
   /** The environment a corral of the remote user would see, for running its CLI directly as that user. */
   get remoteRuntimeDir(): string {
     return `/tmp/corral-${this.uid}`;
