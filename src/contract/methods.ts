@@ -200,6 +200,9 @@ export interface MethodParams {
   'session.forget': NoParams;
   'machine.list': NoParams;
   'machine.reload': NoParams;
+  'mirror.subscribe': { resume?: Record<string, number> };
+  'mirror.viewport': { cols: number; rows: number };
+  'pane.input': { pane_id: string; data: string };
 }
 
 // ---------------------------------------------------------------------------
@@ -298,6 +301,9 @@ export interface MethodResults {
   'session.forget': { path: string; forgotten: boolean };
   'machine.list': { machines: MachineInfo[]; file: string; problem: string | null };
   'machine.reload': { machines: MachineInfo[]; file: string; problem: string | null };
+  'mirror.subscribe': { subscribed: true };
+  'mirror.viewport': { applied: boolean };
+  'pane.input': { sent: boolean };
 }
 
 /** Percentiles of the latest durations of one kind (`system.stats`), in milliseconds. */
@@ -437,6 +443,12 @@ export const METHOD_TABLE = {
   // that can write it could as well run ssh itself), and touches no pane's input.
   'machine.list': { gated: 'read', cli: 'machine list', summary: 'The saved machines and the state of each link.' },
   'machine.reload': { gated: 'never', cli: 'machine add|remove|enable|disable', summary: 'Reads machines.toml again and starts or stops links to match.' },
+  // The far side of a machine link (SPEC §14). The mirror reads panes; the viewport sizes
+  // layouts only while no client is attached here; `pane.input` is a person's keys through a
+  // link and is taken only from a process sshd started outside every pane (or with the gate open).
+  'mirror.subscribe': { gated: 'read', cli: null, streams: true, summary: "Streams this server's structure and every pane's screen and output to a mirroring server." },
+  'mirror.viewport': { gated: 'never', cli: null, summary: "Lays this server's tabs out for a mirroring server's screen while no client is attached here." },
+  'pane.input': { gated: 'by-peer', cli: null, summary: "A person's keys typed into a mirrored pane, through a machine link." },
   'client.detach': { gated: 'by-peer', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
 } as const satisfies Record<keyof MethodParams, MethodEntry>;
 

@@ -280,3 +280,54 @@ export interface MachineInfo {
   /** What went wrong last, with what to run about it; null when nothing did. */
   last_error: string | null;
 }
+
+// ---------------------------------------------------------------------------
+// The mirror (SPEC §14): what a machine's server sends the server that mirrors it, as
+// `mirror.event` notifications on the link after `mirror.subscribe`.
+
+/** A tab's split layout, as the mirror carries it. */
+export type MirrorLayout =
+  | { kind: 'leaf'; paneId: string }
+  | { kind: 'split'; direction: 'right' | 'down'; ratio: number; first: MirrorLayout; second: MirrorLayout };
+
+export interface MirrorWorkspace {
+  id: string;
+  label: string;
+  cwd: string;
+  tabs: string[];
+  focused_tab: string;
+}
+
+export interface MirrorTab {
+  id: string;
+  workspace_id: string;
+  label: string;
+  layout: MirrorLayout;
+  focused_pane: string;
+  zoomed_pane: string | null;
+}
+
+export interface MirrorPane {
+  id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  cwd: string;
+  cmd: string;
+  title: string;
+  agent: { kind: string; name: string | null; status: AgentStatus; seen: boolean; message: string | null } | null;
+}
+
+export type MirrorMessage =
+  /** Everything but the screens: sent first and again after every structural change. */
+  | { kind: 'structure'; workspaces: MirrorWorkspace[]; tabs: MirrorTab[]; panes: MirrorPane[]; focused_workspace: string | null }
+  /** A pane as it is, at batch `seq`: write `data` into a fresh terminal of `cols` × `rows`. */
+  | { kind: 'snapshot'; surface_id: number; seq: number; cols: number; rows: number; data: string }
+  /** The pane's batch `seq`: bytes it printed (base64). */
+  | { kind: 'output'; surface_id: number; seq: number; data: string }
+  /** The pane's batch `seq`: it was resized. */
+  | { kind: 'resize'; surface_id: number; seq: number; cols: number; rows: number };
+
+/** The notification that carries one `MirrorMessage`. */
+export const MIRROR_NOTIFICATION = 'mirror.event';

@@ -12,6 +12,19 @@ import type { MachineService, RemoteFrame } from '../rpc/handlers/context.js';
 import { machinesPath, readMachines, type MachineEntry } from './machine-config.js';
 import { MachineLink, withDeadline, type LinkStatus } from './machine-link.js';
 import { sshProgram } from './ssh-command.js';
+import { MachineMirror } from './machine-mirror.js';
+
+/** What the TUI reads of the machines: their mirrors, their states, and when to look again (SPEC §14). */
+export interface MirrorDirectory {
+  /** The mirrors, in the order of machines.toml. */
+  mirrors(): readonly MachineMirror[];
+  /** A machine's label, state and round trip, for the sidebar. */
+  status(machine: string): { label: string; state: MachineState; latencyMs: number | null } | null;
+  /** The structure of some mirror or some machine's state changed. */
+  onChange(listener: () => void): () => void;
+  /** The local main area: mirrored servers lay their tabs out for it while nobody is attached there. */
+  setViewport(cols: number, rows: number): void;
+}
 
 /** How long an aggregated listing waits for a remote before it answers without it. */
 const LISTING_DEADLINE_MS = 2000;
@@ -27,22 +40,26 @@ export interface MachineHubOptions {
   emit(event: EventInput): void;
   /** The server log. */
   log(message: string): void;
-  /** Called when a link comes up or goes down, for the owner's own use (the mirror). */
-  onUp?(machine: string, client: RpcClient): void;
-  onDown?(machine: string): void;
+  /** Scrollback of a mirrored pane's terminal (the local scrollback_lines). */
+  scrollback: number;
 }
 
 interface Machine {
   entry: MachineEntry;
   link: MachineLink;
+  mirror: MachineMirror;
   /** Live agents there, from the last fleet it sent. */
   agents: number;
 }
 
-export class MachineHub implements MachineService {
+export class MachineHub implements MachineService, MirrorDirectory {
   private readonly machines = new Map<string, Machine>();
   private readonly listeners = new Set<(frame: RemoteFrame) => void>();
+  private readonly changeListeners = new Set<() => void>();
   private problem: string | null = null;
+  /** Surface-id ranges handed out so far (a machine keeps its range while the server runs). */
+  private nextIndex = 0;
+  private viewport: { cols: number; rows: number } | null = null;
 
   constructor(private readonly options: MachineHubOptions) {}
 
@@ -68,15 +85,18 @@ export class MachineHub implements MachineService {
       const next = wanted.get(name);
       if (!next || JSON.stringify(next) !== JSON.stringify(machine.entry)) {
         machine.link.stop();
+        machine.mirror.dispose();
         this.machines.delete(name);
       }
     }
     for (const entry of entries) {
       if (this.machines.has(entry.name)) continue;
-      const machine: Machine = { entry, agents: 0, link: this.makeLink(entry) };
+      const mirror = new MachineMirror(entry.name, this.nextIndex++, { scrollback: this.options.scrollback, onChange: () => this.changed() });
+      const machine: Machine = { entry, agents: 0, link: this.makeLink(entry), mirror };
       this.machines.set(entry.name, machine);
       if (entry.enabled) machine.link.start();
     }
+    this.changed();
     return this.list();
   }
 
@@ -85,7 +105,7 @@ export class MachineHub implements MachineService {
     return new MachineLink(entry, { program, runtimeDir: this.options.runtimeDir }, {
       onStatus: (status, previous) => this.onStatus(entry.name, status, previous),
       onUp: (client) => this.onUp(entry.name, client),
-      onDown: () => this.options.onDown?.(entry.name),
+      onDown: () => this.machines.get(entry.name)?.mirror.detach(),
     });
   }
 
@@ -93,10 +113,12 @@ export class MachineHub implements MachineService {
     if (status.state !== previous) {
       this.options.log(`machine ${name}: ${previous} → ${status.state}${status.lastError ? ` (${status.lastError})` : ''}`);
     }
-    if (status.state !== 'connected') {
-      const machine = this.machines.get(name);
-      if (machine) machine.agents = 0;
+    const machine = this.machines.get(name);
+    if (machine) {
+      if (status.state !== 'connected') machine.agents = 0;
+      machine.mirror.state = status.state;
     }
+    this.changed();
     this.options.emit({
       type: 'machine.state_changed',
       machine: name,
@@ -120,7 +142,35 @@ export class MachineHub implements MachineService {
     });
     void client.request('events.subscribe', {}).catch(() => {});
     this.refreshAgents(name);
-    this.options.onUp?.(name, client);
+    const machine = this.machines.get(name);
+    if (!machine) return;
+    machine.mirror.state = 'connected';
+    machine.mirror.attach(client);
+    if (this.viewport) void client.request('mirror.viewport', this.viewport).catch(() => {});
+  }
+
+  private changed(): void {
+    for (const listener of this.changeListeners) listener();
+  }
+
+  mirrors(): readonly MachineMirror[] {
+    return [...this.machines.values()].filter((m) => m.entry.enabled).map((m) => m.mirror);
+  }
+
+  status(machine: string): { label: string; state: MachineState; latencyMs: number | null } | null {
+    const found = this.machines.get(machine);
+    return found ? { label: found.entry.label, state: found.link.state.state, latencyMs: found.link.state.latencyMs } : null;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  setViewport(cols: number, rows: number): void {
+    if (this.viewport && this.viewport.cols === cols && this.viewport.rows === rows) return;
+    this.viewport = { cols, rows };
+    for (const { link } of this.machines.values()) void link.connection?.request('mirror.viewport', { cols, rows }).catch(() => {});
   }
 
   /** Counts the machine's live agents again (after an agent event). */
@@ -207,7 +257,10 @@ export class MachineHub implements MachineService {
 
   /** Ends every link (the server is stopping). */
   close(): void {
-    for (const { link } of this.machines.values()) link.stop();
+    for (const { link, mirror } of this.machines.values()) {
+      link.stop();
+      mirror.dispose();
+    }
     this.machines.clear();
   }
 }

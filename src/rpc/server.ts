@@ -18,7 +18,7 @@ import { withGate } from './gate.js';
 import { RequestTimings } from './request-timings.js';
 import { peerOf, type PeerCaller } from './peer.js';
 import { machineRoute, tagRows } from './machine-routing.js';
-import type { MachineService } from './handlers/context.js';
+import type { MachineService, NotificationStream } from './handlers/context.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -263,6 +263,7 @@ class Connection {
       core: this.core,
       signal: this.abort.signal,
       sink: this.sink,
+      stream: this.stream,
       afterResponse: (callback) => after.push(callback),
       onClose: (callback) => this.closeCallbacks.push(callback),
       holdStream: () => {
@@ -351,6 +352,16 @@ class Connection {
       return id === undefined ? null : { jsonrpc: '2.0', id: id as never, error: toRpcError(error).toObject() };
     }
   }
+
+  /** A streaming method's own notifications (the mirror), with the socket's backlog for its bound. */
+  private readonly stream: NotificationStream = {
+    send: (method, params) => {
+      this.write(JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n');
+      return this.socket.writableLength < SOCKET_HIGH_WATER_BYTES;
+    },
+    backlog: () => this.socket.writableLength,
+    onDrain: (listener) => this.drainListeners.push(listener),
+  };
 
   /** Event frames go out as JSON-RPC notifications on this connection. */
   private readonly sink: FrameSink = {

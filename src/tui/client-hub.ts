@@ -18,6 +18,7 @@ import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
 import { ClientRights } from './client-rights.js';
+import { frameInterior } from '../../components/geometry.js';
 import type { PeerPlace } from '../pty/peer-place.js';
 import type { ChromeRenderer } from './controller.js';
 
@@ -286,6 +287,17 @@ export class ClientHub {
     }
     for (const client of chosen) void this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
     return chosen.map((c) => c.id);
+  }
+
+  /**
+   * A mirroring server's screen (SPEC §14): while no client is attached here, this server's
+   * tabs are laid out for that screen's main area, framed as its TUI frames panes, so each
+   * mirrored pane has the size it is shown at there. An attached client decides otherwise.
+   */
+  layOutForLink(cols: number, rows: number): boolean {
+    if (this.clients.size > 0) return false;
+    this.options.core.setViewport(cols, rows, frameInterior);
+    return true;
   }
 
   /** The server is stopping: every client is told why and let go. */

@@ -160,6 +160,9 @@ describe('the gate closed (real server, real bash)', () => {
       'client.detach': async () => ({ all: true }),
       'machine.list': async () => ({}),
       'machine.reload': async () => ({}),
+      'mirror.subscribe': async () => ({}),
+      'mirror.viewport': async () => ({ cols: 120, rows: 40 }),
+      'pane.input': async () => ({ pane_id: pane, data: 'x' }),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 

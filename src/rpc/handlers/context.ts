@@ -21,6 +21,11 @@ export interface ClientService {
   list(): ClientInfo[];
   /** `caller`: where the process asking stands; from inside a pane it reaches only its own clients. */
   detach(target: { clientId?: string; all?: boolean; current?: boolean }, caller: PeerPlace): string[];
+  /**
+   * Lays tabs out for a mirroring server's screen (SPEC §14) unless a client attached here
+   * decides the layout; returns whether it applied.
+   */
+  layOutForLink(cols: number, rows: number): boolean;
 }
 
 /** An event of a remote machine's server, tagged with the machine's name (SPEC §14). */
@@ -44,12 +49,23 @@ export interface MachineService {
   onEvent(listener: (frame: RemoteFrame) => void): () => void;
 }
 
+/** Notifications a streaming method sends on the caller's connection, with its backlog. */
+export interface NotificationStream {
+  /** Sends one notification; false once the connection is backed up (wait for `onDrain`). */
+  send(method: string, params: unknown): boolean;
+  /** Bytes written and not yet taken by the peer. */
+  backlog(): number;
+  onDrain(listener: () => void): void;
+}
+
 export interface RequestContext {
   core: CorralCore;
   /** Aborted when the client's connection closes, ending its waits. */
   signal: AbortSignal;
   /** Where a subscription on this connection writes its frames. */
   sink: FrameSink;
+  /** Raw notifications on this connection (the mirror's stream). */
+  stream: NotificationStream;
   /** Runs after this request's response was written (subscriptions start there). */
   afterResponse(callback: () => void): void;
   /** Ties a resource's life to the connection. */

@@ -17,6 +17,7 @@ import { upHandlers } from './up.js';
 import { clientHandlers } from './clients.js';
 import { sessionHandlers } from './session.js';
 import { machineHandlers } from './machines.js';
+import { mirrorHandlers } from './mirror.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -30,6 +31,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...clientHandlers,
   ...sessionHandlers,
   ...machineHandlers,
+  ...mirrorHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */
