@@ -38,7 +38,7 @@ export function agentView(core: CorralCore, pane: PaneRecord): AgentInfo {
 }
 
 /** What a rollup reads of the core (a TUI client's view of it too). */
-type RollupCore = Pick<CorralCore, 'agents' | 'model'>;
+type RollupCore = { agents: { agentIn(pane: PaneRecord): { state: { status: AgentStatus } } | null }; model: Pick<CorralCore['model'], 'tabPanes'> };
 
 /** Rollup of the agents in some panes (SPEC §4), null when none hosts an agent. */
 function rollupOf(core: RollupCore, panes: Iterable<PaneRecord>): AgentStatus | null {

@@ -20,6 +20,9 @@ import type { RpcClient } from '../rpc/client.js';
 /** Full terminal reset and scrollback erase: a snapshot starts from nothing. */
 const RESET = '\x1bc\x1b[3J';
 
+/** The size of a pane's terminal before its first snapshot says the real one. */
+const BLANK = { cols: 80, rows: 24 } as const;
+
 /** Local surface ids of mirrored panes start here, per machine, far above any local pane's. */
 const SURFACE_BASE = 1_000_000;
 
@@ -102,11 +105,9 @@ export class MachineMirror {
     this.client = null;
   }
 
-  /** A pane's terminal, as the TUI reads it. */
+  /** A pane's terminal, as the TUI reads it (blank until its first snapshot arrives). */
   view(pane: ForeignPane): PaneTerminal {
-    const screen = this.screens.get(pane.remote.surface_id);
-    if (!screen) throw new CorralError('pane_not_found', `pane ${pane.id} has no screen yet`, { pane_id: pane.id });
-    return screen.terminal;
+    return this.screen(pane.remote.surface_id, BLANK.cols, BLANK.rows).terminal;
   }
 
   paneBySurface(local: number): ForeignPane | undefined {

@@ -66,7 +66,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   core.persistence = persistence;
   // The last workspace closed under attached clients: they leave as a quitting TUI did.
   let socketIno: number | null = null;
-  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno });
   // Links to the saved machines (SPEC §14); they start once the socket answers.
   const machines = new MachineHub({
     env,
@@ -77,6 +76,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     // Link errors quote what ssh and the far side printed: peer text, shown with its controls visible.
     log: (message) => process.stderr.write(`corral server: ${visibleControls(message)}\n`),
   });
+  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno, mirrors: machines });
   const rpc = new RpcServer(core, transportOptions(env), clients, machines);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();

@@ -19,6 +19,8 @@ import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
 import { ClientRights } from './client-rights.js';
 import { frameInterior } from '../../components/geometry.js';
+import type { MirrorDirectory } from '../machines/machine-hub.js';
+import { NO_MIRRORS } from './foreign-model.js';
 import type { PeerPlace } from '../pty/peer-place.js';
 import type { ChromeRenderer } from './controller.js';
 
@@ -36,6 +38,8 @@ export interface ClientHubOptions {
   onEmpty(): void;
   /** The inode of the socket file the server listens on, once bound (a direct-tty claim must name it). */
   socketIno?: () => number | null;
+  /** Other machines' sessions (SPEC §14); none without machine links. */
+  mirrors?: MirrorDirectory;
 }
 
 /**
@@ -70,6 +74,10 @@ export class ClientHub {
 
   constructor(private readonly options: ClientHubOptions) {
     this.focusReports = new PaneFocusReports(options.core);
+    // A machine's structure or state changed: every client looks again.
+    options.mirrors?.onChange(() => {
+      for (const client of this.clients.values()) client.controller.refreshView();
+    });
     const core = options.core;
     this.claimContext = {
       bootId: bootId(),
@@ -146,6 +154,7 @@ export class ClientHub {
       hello,
       core,
       rights,
+      mirrors: this.options.mirrors ?? NO_MIRRORS,
       notifier: this.options.notifier,
       renderer,
       startupMessage: this.startupMessage(),

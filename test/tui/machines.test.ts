@@ -1,0 +1,63 @@
+/**
+ * A remote machine in the TUI (SPEC §14), against a real sshd (test/integration/ssh-harness.ts):
+ * the sidebar lists the machine with its state and its workspaces under it; a remote pane is
+ * drawn from its mirror, named by its machine in its frame, typed into as a person types (the
+ * remote gate stays closed) and scrolled back like a local one; when the link drops, the pane
+ * stays on screen marked as reconnecting and a key is refused visibly, never sent late.
+ */
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { closedAfterEach, TuiSession } from './tui-harness.js';
+import { sshUnavailable, TestSshd } from '../integration/ssh-harness.js';
+
+const CTRL_B = '\x02';
+const close = closedAfterEach();
+
+describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
+  it('shows the machine and its workspaces, draws and types into a remote pane, and refuses keys while it reconnects', async () => {
+    const sshd = await TestSshd.start();
+    try {
+      const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
+      await owner.waitForText('w1:p1');
+      const added = await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', TestSshd.remoteCorral]);
+      expect(added.code, added.stderr).toBe(0);
+      await owner.waitForText(/buildbox · connected/);
+      const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
+      const remotePane = created.result.root_pane.pane_id;
+      await owner.waitForText('remote-api');
+
+      // Click the remote workspace in the sidebar: its pane fills the main area, named by machine.
+      const row = owner.lines().findIndex((line) => line.includes('remote-api'));
+      owner.mouse(0, 3, row);
+      owner.mouse(0, 3, row, 'm');
+      await owner.waitForText(`build/${remotePane}`);
+
+      // A person typing: runs there, as the remote user, with the remote gate closed.
+      owner.type('echo ON-$(id -un)-$((40+2))\r');
+      await owner.waitForText(`ON-${sshd.user}-42`);
+      const remoteRead = sshd.corral(['pane', 'read', remotePane, '--lines', '10']);
+      expect(remoteRead).toContain(`ON-${sshd.user}-42`);
+
+      // The link drops (sshd stopped, its sessions killed): the pane stays, says so, and a key
+      // typed meanwhile is refused visibly — never queued and sent late.
+      await sshd.stopDaemon();
+      execFileSync('pkill', ['-u', sshd.user, '-x', 'sshd']);
+      await owner.waitForText(/· (reconnecting|connecting)/);
+      expect(owner.text()).toContain(`ON-${sshd.user}-42`);
+      owner.type('echo LATE-$((3+3))\r');
+      await owner.waitForText('keys are not sent');
+      await sshd.restartDaemon();
+      await owner.waitForText(/buildbox · connected/, 40_000);
+
+      // Back: keys go through again, and what was refused never arrives.
+      owner.type('echo AGAIN-$((1+1))\r');
+      await owner.waitForText('AGAIN-2');
+      expect(sshd.corral(['pane', 'read', remotePane, '--lines', '30'])).not.toContain('LATE-6');
+      // The local pane is one click away, and the remote one kept its place.
+      owner.type(`${CTRL_B}w`);
+      await owner.waitForText('remote-api');
+    } finally {
+      await sshd.stop();
+    }
+  }, 90_000);
+});
