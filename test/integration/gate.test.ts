@@ -175,7 +175,11 @@ describe('the gate closed (real server, real bash)', () => {
       const attaching = method === 'client.attach' ? await server.connect() : null;
       const response = await (attaching ?? client).request(method, params);
       attaching?.close();
-      if (spec.gated === 'always' || spec.gated === 'when-submitting') {
+      if (method === 'pane.input') {
+        // A person's keys through a machine link (SPEC §14): this test is no bridge sshd started.
+        expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
+        refused.push(method);
+      } else if (spec.gated === 'always' || spec.gated === 'when-submitting') {
         expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
         expect(response.error.message).toMatch(/--scripting/);
         refused.push(method);
@@ -196,7 +200,7 @@ describe('the gate closed (real server, real bash)', () => {
         expect(answer.error.message).toContain('U+001B (ESC)');
       }
     }
-    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text']);
+    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text']);
     await settle(client, pane, 'TABLE-WALKED');
     expect(promptsDrawn(server, pane)).toBe(before);
     expect(existsSync(marker)).toBe(false);
