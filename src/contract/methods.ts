@@ -200,6 +200,7 @@ export interface MethodParams {
   'session.forget': NoParams;
   'machine.list': NoParams;
   'machine.reload': NoParams;
+  'machine.read': PaneId & ReadParams;
   'mirror.subscribe': { resume?: Record<string, number> };
   'mirror.viewport': { cols: number; rows: number };
   'pane.input': { pane_id: string; data: string };
@@ -301,6 +302,7 @@ export interface MethodResults {
   'session.forget': { path: string; forgotten: boolean };
   'machine.list': { machines: MachineInfo[]; file: string; problem: string | null };
   'machine.reload': { machines: MachineInfo[]; file: string; problem: string | null };
+  'machine.read': PaneReadResult;
   'mirror.subscribe': { subscribed: true };
   'mirror.viewport': { applied: boolean };
   'pane.input': { sent: boolean };
@@ -443,6 +445,7 @@ export const METHOD_TABLE = {
   // that can write it could as well run ssh itself), and touches no pane's input.
   'machine.list': { gated: 'read', cli: 'machine list', summary: 'The saved machines and the state of each link.' },
   'machine.reload': { gated: 'never', cli: 'machine add|remove|enable|disable', summary: 'Reads machines.toml again and starts or stops links to match.' },
+  'machine.read': { gated: 'read', cli: 'machine read', summary: "A remote pane's text as this server's mirror of it shows it (`build/w1:p2`), with no round trip." },
   // The far side of a machine link (SPEC §14). The mirror reads panes; the viewport sizes
   // layouts only while no client is attached here; `pane.input` is a person's keys through a
   // link and is taken only from a process sshd started outside every pane (or with the gate open).

@@ -6,8 +6,10 @@
  * machine's name. A remote that is slow or gone costs a local caller at most a deadline; an
  * unreachable machine costs nothing (it is simply left out, its state says why).
  */
-import { CorralError, type EventInput, type FleetRow, type MachineInfo, type MachineState, type SurfaceRow } from '../contract/protocol.js';
+import { CorralError, type PaneRead, type EventInput, type FleetRow, type MachineInfo, type MachineState, type SurfaceRow } from '../contract/protocol.js';
 import type { RpcClient } from '../rpc/client.js';
+import type { ReadOptions } from '../actions/pane-io.js';
+import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import type { MachineService, RemoteFrame } from '../rpc/handlers/context.js';
 import { machinesPath, readMachines, type MachineEntry } from './machine-config.js';
 import { MachineLink, withDeadline, type LinkStatus } from './machine-link.js';
@@ -247,6 +249,20 @@ export class MachineHub implements MachineService, MirrorDirectory {
       }),
     );
     return results.flat();
+  }
+
+  /** What this server's mirror of `paneId` (`build/w1:p2`) shows, read here with no round trip. */
+  readMirror(paneId: string, options: ReadOptions): PaneRead {
+    const slash = paneId.indexOf('/');
+    const machine = slash > 0 ? this.machines.get(paneId.slice(0, slash)) : undefined;
+    if (!machine) throw new CorralError('machine_not_found', `${JSON.stringify(paneId)} names no saved machine: give NAME/<pane id>`, { pane_id: paneId });
+    const pane = machine.mirror.panes.get(paneId);
+    if (!pane) throw new CorralError('pane_not_found', `machine ${machine.entry.name} has no pane ${paneId.slice(slash + 1)} (or its mirror has not arrived yet)`, { pane_id: paneId });
+    const source = options.source ?? 'recent';
+    const format = source === 'detection' ? 'text' : (options.format ?? 'text');
+    const view = machine.mirror.view(pane);
+    const result = view.read({ source, format, lines: options.lines ?? (source === 'recent' || source === 'recent-unwrapped' ? PARAM_DEFAULTS.recentLines : undefined) });
+    return { pane_id: paneId, workspace_id: pane.workspaceId, tab_id: pane.tabId, source, format, text: result.text, revision: view.revision, truncated: result.truncated };
   }
 
   /** Every remote event, tagged with its machine; returns the disposer. */

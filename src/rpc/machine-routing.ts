@@ -15,7 +15,7 @@ import type { MachineService } from './handlers/context.js';
  * (`pane.input`, `mirror.*`), which a script must not reach through a link: on the far side it
  * is a person's input.
  */
-const LOCAL_ONLY = new Set<string>(['client.attach', 'client.list', 'client.detach', 'machine.list', 'machine.reload', ...HOOK_METHODS]);
+const LOCAL_ONLY = new Set<string>(['client.attach', 'client.list', 'client.detach', ...HOOK_METHODS]);
 const isLinkPlumbing = (method: string) => method === 'pane.input' || method.startsWith('mirror.');
 
 /** Params that hold a selector or an id a machine prefix may qualify. */
@@ -36,6 +36,8 @@ export interface Route {
 /** The machine a request goes to and its params there, or null to answer it here. */
 export function machineRoute(method: string, params: unknown, machines: MachineService | null): Route | null {
   if (machines === null || typeof params !== 'object' || params === null || Array.isArray(params)) return null;
+  // The machine table's own methods name machines themselves (`machine.read build/w1:p2` reads the mirror here).
+  if (method.startsWith('machine.')) return null;
   const p = params as Record<string, unknown>;
   let machine: string | null = null;
   if (typeof p.machine === 'string') {

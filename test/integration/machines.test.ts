@@ -9,6 +9,17 @@ import { sshUnavailable, TestSshd } from './ssh-harness.js';
 
 const skip = sshUnavailable();
 
+/** Reads `read()` until `check` holds; the value that held. */
+async function pollUntil<T>(read: () => Promise<T>, check: (value: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`expected ${what}; read ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** Polls `machine list --json` until `name`'s state is one of `states`. */
 async function machineState(server: TestServer, name: string, states: string[], timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
@@ -25,6 +36,8 @@ describe.skipIf(skip)('machines over ssh', () => {
   let sshd: TestSshd;
   let server: TestServer;
   let client: RawClient;
+  /** A remote pane that printed something, for the mirror's checks. */
+  let printed = '';
 
   beforeAll(async () => {
     sshd = await TestSshd.start();
@@ -75,7 +88,21 @@ describe.skipIf(skip)('machines over ssh', () => {
     const remote = sshd.corral(['pane', 'read', fresh, '--lines', '20']);
     expect(local.stdout).toBe(remote);
     expect(local.stdout).toContain(`REMOTE-${sshd.user}-42`);
+    printed = fresh;
   }, 60_000);
+
+  it('the mirror reads as the remote does (machine read, no round trip), and follows a remote server killed and restored', async () => {
+    const mirrorRead = async () => (await server.cli(['machine', 'read', `build/${printed}`, '--lines', '30'])).stdout;
+    const remoteRead = () => sshd.corral(['pane', 'read', printed, '--lines', '30']);
+    await pollUntil(mirrorRead, (text) => text === remoteRead(), 'the mirror to read as the remote');
+    expect(await mirrorRead()).toContain(`REMOTE-${sshd.user}-42`);
+    // kill -9 of the remote server: the link drops, the bridge starts it again, it restores its session.
+    sshd.exec(`pkill -KILL -u ${sshd.user} -f '[c]orral.cjs server' || true`);
+    await machineState(server, 'build', ['reconnecting']);
+    await machineState(server, 'build', ['connected'], 40_000);
+    const after = await pollUntil(mirrorRead, (text) => text === remoteRead() && text.includes('restored'), 'the mirror to follow the restored remote', 20_000);
+    expect(after).toContain('restored');
+  }, 90_000);
 
   it('ls and ps cover the machine, each row saying where it runs; status of build/… is the remote pane', async () => {
     const ls = JSON.parse((await server.cli(['ls', '--json'])).stdout).surfaces;

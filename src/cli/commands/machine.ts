@@ -19,8 +19,9 @@ import { installMachine } from '../../machines/machine-install.js';
 import { loadConfig } from '../../config/load-config.js';
 import { resolveConfigPath } from '../../paths.js';
 import { sshProgram } from '../../machines/ssh-command.js';
-import { cell, formatJsonLine, formatResult, formatTable } from '../output.js';
-import { defineCommand, out, reportError, socketPathOf, type GlobalArgs } from '../run.js';
+import { asTextBlock, cell, formatJsonLine, formatResult, formatTable } from '../output.js';
+import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient, type GlobalArgs } from '../run.js';
+import { linesOption } from '../numbers.js';
 
 /** Tells a running server to read machines.toml again; quiet when none runs. */
 async function reloadServer(argv: GlobalArgs): Promise<void> {
@@ -196,7 +197,24 @@ export const machineCommand = defineCommand({
           }
         },
       })
-      .demandCommand(1, 'give a machine command: add, list, remove, enable, disable, test, install'),
+      .command({
+        command: 'read <pane>',
+        describe: "A remote pane's text as this corral's mirror of it shows it (build/w1:p2), without a round trip",
+        builder: (c) =>
+          c
+            .positional('pane', { type: 'string', demandOption: true })
+            .option('lines', linesOption('last N rows, 1..10000 (default 80)'))
+            .option('source', { choices: ['visible', 'recent', 'recent-unwrapped'], default: 'recent' })
+            .option('ansi', { type: 'boolean', default: false, describe: 'keep escape sequences' }),
+        handler: async (raw) => {
+          const argv = raw as unknown as GlobalArgs & { pane: string; lines?: number; source: 'visible' | 'recent' | 'recent-unwrapped'; ansi: boolean };
+          await withClient(argv, async (client) => {
+            const { read } = await client.call('machine.read', { pane_id: argv.pane, lines: argv.lines, source: argv.source, format: argv.ansi ? 'ansi' : 'text' });
+            out(asTextBlock(read.text));
+          }, FROM_FLAGS);
+        },
+      })
+      .demandCommand(1, 'give a machine command: add, list, remove, enable, disable, test, install, read'),
   handler: () => {},
 });
 

@@ -1,7 +1,8 @@
 /** What every RPC handler gets besides its params. */
 import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
-import type { ClientInfo, FleetRow, HookMethod, MachineInfo, MethodName, MethodResults, SurfaceRow } from '../../contract/protocol.js';
+import type { ClientInfo, FleetRow, HookMethod, MachineInfo, MethodName, MethodResults, PaneRead, SurfaceRow } from '../../contract/protocol.js';
+import type { ReadOptions } from '../../actions/pane-io.js';
 import type { Params } from '../params.js';
 import type { RequestTimings } from '../request-timings.js';
 import type { Socket } from 'node:net';
@@ -45,6 +46,8 @@ export interface MachineService {
   forward(machine: string, method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
   fleetRows(): Promise<FleetRow[]>;
   surfaceRows(): Promise<SurfaceRow[]>;
+  /** What this server's mirror of a remote pane (`build/w1:p2`) shows. */
+  readMirror(paneId: string, options: ReadOptions): PaneRead;
   /** Remote events as they arrive; returns the disposer. */
   onEvent(listener: (frame: RemoteFrame) => void): () => void;
 }
