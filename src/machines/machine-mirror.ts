@@ -10,7 +10,7 @@
  * resumes from the last batch it has, or takes a fresh snapshot when the remote no longer
  * holds those batches.
  */
-import type { MirrorMessage, MirrorPane, MirrorTab, MirrorWorkspace, MirrorLayout, MachineState } from '../contract/protocol.js';
+import type { AgentStatus, MirrorMessage, MirrorPane, MirrorTab, MirrorWorkspace, MirrorLayout, MachineState } from '../contract/protocol.js';
 import { CorralError, MIRROR_NOTIFICATION } from '../contract/protocol.js';
 import type { LayoutNode } from '../session/layout.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
@@ -30,6 +30,13 @@ const SURFACE_BASE = 1_000_000;
 export type ForeignWorkspace = WorkspaceRecord & { machine: string };
 export type ForeignTab = TabRecord & { machine: string };
 export type ForeignPane = PaneRecord & { machine: string; remote: MirrorPane };
+
+/** What a mirror says of a remote pane's agent, shaped as a local one is read (the TUI, the notifier). */
+export function foreignAgent(pane: ForeignPane): { kind: string; name: string | null; state: { status: AgentStatus; seen: boolean; snapshot(): { message: string | null } } } | null {
+  const agent = pane.remote.agent;
+  if (!agent) return null;
+  return { kind: agent.kind, name: agent.name, state: { status: agent.status, seen: agent.seen, snapshot: () => ({ message: agent.message }) } };
+}
 
 /** One mirrored pane: its terminal and where its stream is. */
 interface PaneMirror {

@@ -36,11 +36,16 @@ export interface PeerCaller {
   place(followTerminal: boolean): PeerPlace;
   /** Whether sshd started the caller (one of its ancestors is sshd): a machine link's bridge. */
   startedBySsh(): boolean;
+  /** `place`, read once for this connection and kept (for a caller that asks on every key). */
+  placeOnce(followTerminal: boolean): PeerPlace;
 }
 
 /** The peer of an accepted connection; `release` when the connection closes. */
 export function peerOf(socket: Socket, core: CorralCore): PeerCaller & { release(): void } {
   const cred = PeerCred.of(socket);
+  /** A link's bridge asks on every key it carries: its answer is read once per connection. */
+  let linkAnswer: boolean | null = null;
+  let placed: PeerPlace | null = null;
   return {
     pid: cred?.pid ?? null,
     place(followTerminal) {
@@ -49,10 +54,17 @@ export function peerOf(socket: Socket, core: CorralCore): PeerCaller & { release
       // Read after the fact: a pid reused since connect() would have answered for someone else.
       return cred.stillThere() ? place : { kind: 'unknown', why: `process ${cred.pid} exited before it could be placed` };
     },
+    placeOnce(followTerminal) {
+      placed ??= this.place(followTerminal);
+      return placed;
+    },
     startedBySsh() {
       if (!cred) return false;
-      const chain = ancestry(cred.pid);
-      return cred.stillThere() && chain.some((comm) => SSHD_NAMES.has(comm));
+      if (linkAnswer === null) {
+        const chain = ancestry(cred.pid);
+        linkAnswer = cred.stillThere() && chain.some((comm) => SSHD_NAMES.has(comm));
+      }
+      return linkAnswer;
     },
     release: () => cred?.release(),
   };

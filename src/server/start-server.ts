@@ -16,6 +16,7 @@ import { ClientHub } from '../tui/client-hub.js';
 import { transportOptions } from '../rpc/server.js';
 import { trimWhenIdle } from '../terminal/memory-release.js';
 import { MachineHub } from '../machines/machine-hub.js';
+import { fleetNotifyView } from '../machines/fleet-notify.js';
 import { visibleControls } from '../terminal/control-chars.js';
 
 export interface StartOptions {
@@ -59,13 +60,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     baseEnv: env,
     agentRules: rulesInUse(loadAllRules(), env),
   });
-  const notifier = new Notifier({ core, config: config.notify });
-  const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
-  // Restored before the socket answers, so the first client already sees the old session.
-  const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
-  core.persistence = persistence;
-  // The last workspace closed under attached clients: they leave as a quitting TUI did.
-  let socketIno: number | null = null;
   // Links to the saved machines (SPEC §14); they start once the socket answers.
   const machines = new MachineHub({
     env,
@@ -76,6 +70,14 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     // Link errors quote what ssh and the far side printed: peer text, shown with its controls visible.
     log: (message) => process.stderr.write(`corral server: ${visibleControls(message)}\n`),
   });
+  // Notifications cover every machine's agents (SPEC §14).
+  const notifier = new Notifier({ core: fleetNotifyView(core, machines), config: config.notify });
+  const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
+  // Restored before the socket answers, so the first client already sees the old session.
+  const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
+  core.persistence = persistence;
+  // The last workspace closed under attached clients: they leave as a quitting TUI did.
+  let socketIno: number | null = null;
   const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno, mirrors: machines });
   const rpc = new RpcServer(core, transportOptions(env), clients, machines);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {

@@ -15,7 +15,7 @@ import type { IdCounters } from '../session/ids.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { ClientRights } from './client-rights.js';
 import { ForeignModel, isForeign, NO_MIRRORS, UnionMap } from './foreign-model.js';
-import type { ForeignPane } from '../machines/machine-mirror.js';
+import { foreignAgent, type ForeignPane } from '../machines/machine-mirror.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';
 import { leaves } from '../session/layout.js';
 
@@ -195,13 +195,6 @@ export interface ClientCore
 
 /** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
 export const PERSON_RIGHTS = new ClientRights({ kind: 'outside', terminal: true }, String);
-
-/** What a mirror says of a remote pane's agent, shaped as the TUI reads a local one. */
-function foreignAgent(pane: ForeignPane): AgentLike | null {
-  const agent = pane.remote.agent;
-  if (!agent) return null;
-  return { kind: agent.kind, name: agent.name, state: { status: agent.status, seen: agent.seen, snapshot: () => ({ message: agent.message }) } };
-}
 
 /**
  * The core as one client sees it: `model` is its `ClientModelView`; every other member goes

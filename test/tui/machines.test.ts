@@ -60,4 +60,43 @@ describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
       await sshd.stop();
     }
   }, 90_000);
+
+  it('a remote agent that blocks while out of view notifies here, and prefix g jumps to its pane', async () => {
+    const sshd = await TestSshd.start();
+    try {
+      // A stand-in claude on the far side: it asks for permission (its hook, from its pane) a moment after it starts.
+      const hook = [
+        "const ask = () => { const s = require('net').connect(process.env.CORRAL_SOCKET, () => s.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ai.notification', params: { pane_id: process.env.CORRAL_PANE_ID, kind: 'claude', message: 'may I run the tests?' } }) + '\\n')); s.on('data', () => s.end()); s.on('error', () => {}); };",
+        'setTimeout(ask, 1500);',
+        'process.stdin.resume();',
+      ].join('\n');
+      sshd.writeRemoteFile('bin/claude', `#!/usr/bin/env node\n${hook}\n`);
+      sshd.exec('chmod +x ~/bin/claude');
+      const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
+      await owner.waitForText('w1:p1');
+      await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', TestSshd.remoteCorral]);
+      await owner.waitForText(/buildbox · connected/);
+      const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
+      const remotePane = created.result.root_pane.pane_id;
+      await owner.waitForText('remote-api');
+      // Start it by typing into the remote pane, then go back to the local workspace before it asks.
+      const row = owner.lines().findIndex((line) => line.includes('remote-api'));
+      owner.mouse(0, 3, row);
+      owner.mouse(0, 3, row, 'm');
+      await owner.waitForText(`build/${remotePane}`);
+      owner.type('~/bin/claude\r');
+      await owner.waitForText(/claude/);
+      // The sidebar's first workspace row is this machine's w1.
+      owner.mouse(0, 3, 1);
+      owner.mouse(0, 3, 1, 'm');
+      await owner.waitFor((text) => !text.includes(`build/${remotePane}`), 'the local workspace in view');
+      await owner.until(() => owner.osc9.length > 0, 'a notification for the remote agent', 20_000);
+      expect(owner.osc9.join('\n')).toContain('blocked');
+      // prefix g: to the agent that needs attention, on the other machine.
+      owner.type(`${CTRL_B}g`);
+      await owner.waitForText(`build/${remotePane}`);
+    } finally {
+      await sshd.stop();
+    }
+  }, 90_000);
 });

@@ -34,8 +34,9 @@ function resumeParam(p: Params): Record<string, number> {
  */
 function assertPersonChannel(ctx: RequestContext): void {
   if (ctx.core.scripting) return;
-  const place = ctx.peer.place(false);
-  if (place.kind === 'outside' && ctx.peer.startedBySsh()) return;
+  // sshd first (read once per connection); then the place, which a process started by sshd
+  // outside every pane keeps for its life (a process never moves into a pane's tree).
+  if (ctx.peer.startedBySsh() && ctx.peer.placeOnce(false).kind === 'outside') return;
   throw new CorralError('scripting_disabled', 'pane.input carries the keys of a person at another machine through its link (a process sshd started, outside every pane); other callers type with pane.send_text, or submit with the scripting gate open');
 }
 
