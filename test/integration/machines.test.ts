@@ -178,4 +178,20 @@ describe.skipIf(skip)('machines over ssh', () => {
     const after = JSON.parse((await server.cli(['--machine', 'build', 'pane', 'list'])).stdout).result.panes.length;
     expect(after).toBe(before);
   }, 40_000);
+
+  it('machine install copies this corral there and the link then runs that copy', async () => {
+    // A second machine entry on the same host, with corral not on its PATH: unreachable, saying to install.
+    const added = await server.cli(['machine', 'add', 'fresh', sshd.target, '--session', 'fresh']);
+    expect(added.code, added.stderr).toBe(0);
+    const missing = await machineState(server, 'fresh', ['unreachable']);
+    expect(missing.last_error).toContain('corral machine install fresh');
+    const installed = await server.cli(['machine', 'install', 'fresh'], { timeoutMs: 120_000 });
+    expect(installed.code, installed.stderr).toBe(0);
+    const result = JSON.parse(installed.stdout).result;
+    expect(result).toMatchObject({ machine: 'fresh', version: '0.1.0', command: '~/.local/share/corral/0.1.0/bin/corral.cjs' });
+    expect(sshd.exec('ls ~/.local/share/corral/0.1.0/native/build/Release/')).toContain('peer_cred.node');
+    const machine = await machineState(server, 'fresh', ['connected'], 40_000);
+    expect(machine.remote_version).toBe('0.1.0');
+    await server.cli(['machine', 'remove', 'fresh']);
+  }, 180_000);
 });

@@ -23,9 +23,13 @@ import { asTextBlock, cell, formatJsonLine, formatResult, formatTable } from '..
 import { defineCommand, FROM_FLAGS, out, reportError, socketPathOf, withClient, type GlobalArgs } from '../run.js';
 import { linesOption } from '../numbers.js';
 
-/** Tells a running server to read machines.toml again; quiet when none runs. */
+/**
+ * Tells a running server to read machines.toml again; quiet when none runs. `machine add
+ * --session` names the session on the far side (SPEC §14), so the local server is found by
+ * `--socket` or `$CORRAL_SESSION`/`$CORRAL_SOCKET`, never by that flag.
+ */
 async function reloadServer(argv: GlobalArgs): Promise<void> {
-  const socketPath = socketPathOf(argv);
+  const socketPath = socketPathOf({ socket: argv.socket });
   if (!(await probeServer(socketPath))) return;
   const client = await connect(socketPath);
   try {
