@@ -7,7 +7,7 @@
  * remote that differs gets a clear error and nothing is copied: install corral there with npm.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { CorralError } from '../contract/protocol.js';
@@ -21,11 +21,22 @@ const run = promisify(execFile);
 /** The oldest Node corral runs on (package.json `engines`). */
 const MIN_NODE = [20, 19] as const;
 
-/** What the bundle holds, relative to the package root. */
-const BUNDLE = ['package.json', 'bin', 'dist', 'assets', 'native/build/Release/peer_cred.node', 'node_modules'] as const;
+/** What the bundle holds besides the production packages, relative to the package root. */
+const BUNDLE = ['package.json', 'bin', 'dist', 'assets', 'native/build/Release/peer_cred.node'] as const;
 
-/** Left out of the copy: compiler leftovers and vendored sources of the native packages, and test-only packages. */
-const EXCLUDE = ['*/obj.target', '*/.deps', '*.o', '*.a', '*/build/Release/.deps', 'node_modules/re2/vendor', 'node_modules/node-pty/deps', 'node_modules/node-pty/src', 'node_modules/.cache', 'node_modules/vitest', 'node_modules/@vitest', 'node_modules/vite', 'node_modules/esbuild', 'node_modules/@esbuild', 'node_modules/typescript', 'node_modules/fast-check', 'node_modules/rollup', 'node_modules/@rollup'];
+/**
+ * Left out of the copy: compiler leftovers, the vendored sources of the native packages, and
+ * node-pty's prebuilt binaries for other systems (it loads the one built here).
+ */
+const EXCLUDE = ['*/obj.target', '*/.deps', '*.o', '*.a', '*.pdb', 'node_modules/re2/vendor', 'node_modules/node-pty/deps', 'node_modules/node-pty/src', 'node_modules/node-pty/prebuilds', 'node_modules/node-pty/third_party'];
+
+/** The installed production packages (not dev), from package-lock.json: what corral needs to run. */
+function productionPackages(root: string): string[] {
+  const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages?: Record<string, { dev?: boolean; devOptional?: boolean }> };
+  return Object.entries(lock.packages ?? {})
+    .filter(([key, entry]) => key.startsWith('node_modules/') && !entry.dev && !entry.devOptional && existsSync(path.join(root, key)))
+    .map(([key]) => key);
+}
 
 export interface InstallResult {
   machine: string;
@@ -66,7 +77,7 @@ export async function installMachine(entry: MachineEntry, program: readonly stri
     );
   }
   const root = packageRoot();
-  const parts = BUNDLE.filter((part) => existsSync(path.join(root, part)));
+  const parts = [...BUNDLE.filter((part) => existsSync(path.join(root, part))), ...productionPackages(root)];
   const dir = `.local/share/corral/${VERSION}`;
   // A fixed command line: the version is corral's own ([0-9.] and letters), nothing from input.
   const unpack = `mkdir -p ~/${dir} && tar -xzf - -C ~/${dir} && echo ok`;
