@@ -20,8 +20,8 @@ export const LINK_TIMING = {
   maxBackoffMs: 30_000,
   /** ± this share of each delay, so links that fell together do not retry in step. */
   jitter: 0.2,
-  /** The remote must have said who it is within this long (ssh's ConnectTimeout is 8 s). */
-  handshakeMs: 10_000,
+  /** The remote must have said who it is within this long, so a silent host is reported within 10 s (ssh's ConnectTimeout is 8 s). */
+  handshakeMs: 9_000,
   /** A round trip is measured this often while connected (the latency the sidebar shows). */
   pingEveryMs: 10_000,
   /** A forwarded call that has no answer by then fails with `timeout`, unless it asked for longer. */
@@ -127,7 +127,8 @@ export class MachineLink {
 
   private connect(): void {
     if (this.stopped) return;
-    this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
+    // A machine that failed stays `unreachable` (with what failed) while it tries again.
+    if (this.status.state !== 'unreachable') this.setStatus({ state: this.everConnected ? 'reconnecting' : 'connecting' });
     const argv = sshArgv(this.entry, this.ssh.program, this.ssh.runtimeDir, ['bridge']);
     let child: ChildProcess;
     try {

@@ -8,7 +8,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './harness.js';
@@ -58,7 +58,7 @@ export class TestSshd {
   static readonly remoteCorral = join(ROOT, 'bin', 'corral.cjs');
 
   /** Starts sshd on `host` (default 127.0.0.1) for a fresh throwaway user. */
-  static async start(opts: { host?: string; netns?: string } = {}): Promise<TestSshd> {
+  static async start(opts: { host?: string } = {}): Promise<TestSshd> {
     const dir = mkdtempSync(join(tmpdir(), 'corral-sshd-'));
     chmodSync(dir, 0o755);
     const user = `corr${Math.random().toString(36).slice(2, 8)}`;
@@ -111,14 +111,13 @@ export class TestSshd {
       '-o', 'LogLevel=ERROR',
     ];
     const sshd = new TestSshd(dir, user, uid, home, port, host, sshWords);
-    await sshd.run(config, opts.netns);
+    await sshd.run(config);
     return sshd;
   }
 
   /** Runs sshd in the foreground (-D) and waits until it accepts connections. */
-  private async run(config: string, netns?: string): Promise<void> {
-    const argv = [SSHD, '-D', '-e', '-f', config];
-    const child = netns ? spawn('ip', ['netns', 'exec', netns, ...argv]) : spawn(argv[0]!, argv.slice(1));
+  private async run(config: string): Promise<void> {
+    const child = spawn(SSHD, ['-D', '-e', '-f', config]);
     this.child = child;
     child.stderr!.on('data', (chunk) => (this.log = (this.log + chunk).slice(-8192)));
     const deadline = Date.now() + 10_000;
@@ -137,6 +136,13 @@ export class TestSshd {
   /** Runs `command` (a shell line) as the throwaway user through ssh; its stdout. */
   exec(command: string): string {
     return execFileSync(this.sshWords[0]!, [...this.sshWords.slice(1), '-o', 'BatchMode=yes', this.target, command], { encoding: 'utf8', timeout: 30_000 });
+  }
+
+  /** Trusts this sshd's host key on another port too (a proxy in front of it). */
+  trustPort(port: number): void {
+    const known = join(this.dir, 'known_hosts');
+    const key = readFileSync(known, 'utf8').split('\n')[0]!.split(' ').slice(1).join(' ');
+    writeFileSync(known, `${readFileSync(known, 'utf8')}[${this.host}]:${port} ${key}\n`);
   }
 
   /** Writes `text` to `file` (relative to the remote user's home) as that user. */
@@ -187,5 +193,77 @@ export class TestSshd {
     }
     rmSync(this.dir, { recursive: true, force: true });
     rmSync(this.remoteRuntimeDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A link between this host and a machine that the test can slow down and cut: a TCP proxy on
+ * 127.0.0.1 in front of sshd, forwarding each direction after `delayMs`, in order. `cut()`
+ * holds every byte, both ways, on every connection, new ones included — the link is gone and
+ * nothing says so (as a pulled cable: no reset, no error; ssh's keep-alives notice). `restore()`
+ * lets bytes through again. Userspace on purpose: this machine's kernel has no netem.
+ */
+export class TestLinkProxy {
+  private cutOff = false;
+  private readonly flows = new Set<{ flush(): void }>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly port: number,
+    public delayMs: number,
+  ) {}
+
+  static async start(targetPort: number, delayMs = 0): Promise<TestLinkProxy> {
+    let proxy!: TestLinkProxy;
+    const server = createServer((inbound) => {
+      const outbound = connect(targetPort, '127.0.0.1');
+      proxy.pipe(inbound, outbound);
+      proxy.pipe(outbound, inbound);
+      const end = () => {
+        inbound.destroy();
+        outbound.destroy();
+      };
+      inbound.on('close', end);
+      outbound.on('close', end);
+      inbound.on('error', end);
+      outbound.on('error', end);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    proxy = new TestLinkProxy(server, (server.address() as { port: number }).port, delayMs);
+    return proxy;
+  }
+
+  /** One direction: chunks wait `delayMs`, then go in order unless the link is cut. */
+  private pipe(from: Socket, to: Socket): void {
+    const queue: Array<{ at: number; data: Buffer }> = [];
+    let timer: NodeJS.Timeout | null = null;
+    const flow = {
+      flush: () => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        while (!this.cutOff && queue.length > 0 && queue[0]!.at <= performance.now()) to.write(queue.shift()!.data);
+        if (!this.cutOff && queue.length > 0) timer = setTimeout(flow.flush, Math.max(0, queue[0]!.at - performance.now()));
+      },
+    };
+    this.flows.add(flow);
+    from.on('data', (data: Buffer) => {
+      queue.push({ at: performance.now() + this.delayMs, data });
+      if (this.delayMs === 0) flow.flush();
+      else if (!timer) flow.flush();
+    });
+    from.on('close', () => this.flows.delete(flow));
+  }
+
+  cut(): void {
+    this.cutOff = true;
+  }
+
+  restore(): void {
+    this.cutOff = false;
+    for (const flow of this.flows) flow.flush();
+  }
+
+  close(): void {
+    this.server.close();
   }
 }
