@@ -14,6 +14,7 @@
  * Needs root and openssh-server; without them every row says it was skipped.
  */
 import { execFile } from 'node:child_process';
+import { connect } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,6 +51,49 @@ async function machineState(side, name, state, timeoutMs = 30_000) {
   await waitUntil(async () => (await side.json(['machine', 'list', '--json'])).machines.find((m) => m.name === name)?.state === state, { timeoutMs, intervalMs: 50 });
 }
 
+/** One JSON-RPC connection to the TUI's server, for reads in a loop without a CLI process each. */
+async function rpcClient(side) {
+  const socket = connect(join(side.sandbox.env.XDG_RUNTIME_DIR, 'corral', 'default.sock'));
+  await new Promise((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  let buffer = '';
+  let next = 1;
+  const pending = new Map();
+  const listeners = new Set();
+  socket.on('data', (chunk) => {
+    buffer += chunk;
+    let newline;
+    while ((newline = buffer.indexOf('\n')) !== -1) {
+      const message = JSON.parse(buffer.slice(0, newline));
+      buffer = buffer.slice(newline + 1);
+      if (message.id === undefined) for (const listener of listeners) listener(message.params);
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
+    }
+  });
+  return {
+    call(method, params) {
+      const id = next++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        socket.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      });
+    },
+    onEvent: (listener) => listeners.add(listener),
+    close: () => socket.destroy(),
+  };
+}
+
+/** The frame title of the focused pane, as drawn (the row after the tab bar). */
+function screenText(side) {
+  const buffer = side.term.screen.buffer.active;
+  const lines = [];
+  for (let y = 0; y < side.term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+  return lines.join('\n');
+}
+
 /** `count` keys typed into the focused pane, a key gap apart; their echo times (ms). */
 async function echoes(side, count) {
   const times = [];
@@ -70,8 +114,10 @@ export async function run({ quick = false } = {}) {
     return [{ name: 'machines: skipped', value: 0, unit: '', baseline: why, baselineValue: 0, ratio: 0, target: 'root and sshd', pass: true }];
   }
   const sshd = await mod.TestSshd.start();
-  // A second way to the same host: 25 ms each way, a 50 ms round trip.
+  // Two ways to the same host: `near` (no delay, cut for the resync) and `far` (25 ms each way, a 50 ms round trip).
+  const near = await mod.TestLinkProxy.start(sshd.port, 0);
   const far = await mod.TestLinkProxy.start(sshd.port, RTT_MS / 2);
+  sshd.trustPort(near.port);
   sshd.trustPort(far.port);
   const remoteCorral = join(import.meta.dirname, '..', 'bin', 'corral.cjs');
   // The remote user's gate is open, so the bench can make its panes print.
@@ -82,7 +128,7 @@ export async function run({ quick = false } = {}) {
   const rows = [];
   try {
     await side.ready();
-    await side.cli(['machine', 'add', 'build', `ssh://${sshd.user}@127.0.0.1:${sshd.port}`, '--label', 'buildbox', '--corral', remoteCorral]);
+    await side.cli(['machine', 'add', 'build', `ssh://${sshd.user}@127.0.0.1:${near.port}`, '--label', 'buildbox', '--corral', remoteCorral]);
     await machineState(side, 'build', 'connected');
     const remote = (await side.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-ws'])).result.root_pane.pane_id;
     await side.term.waitForText('remote-ws', 20_000);
@@ -110,6 +156,7 @@ export async function run({ quick = false } = {}) {
     await side.json(['--machine', 'far', 'workspace', 'create', '--cwd', '/tmp', '--label', 'far-ws']);
     await side.term.waitForText('far-ws', 20_000);
     await clickRow(side, 'far-ws');
+    await side.term.waitFor(() => screenText(side).includes('far/w'), 'the far pane in view', 10_000);
     await side.term.settle(300, 5000);
     const farTimes = await echoes(side, quick ? 10 : 40);
     const farP50 = median(farTimes);
@@ -121,22 +168,34 @@ export async function run({ quick = false } = {}) {
     const panes = [remote];
     for (let i = 1; i < PANES; i++) panes.push((await side.json(['pane', 'split', `build/${panes[0]}`, '--direction', i % 2 ? 'right' : 'down', '--no-focus'])).result.pane.pane_id);
     await sleep(500);
+    // The moment the link is back, from the server's own event.
+    const rpc = await rpcClient(side);
+    const events = await rpcClient(side);
+    let back = 0;
+    events.onEvent((event) => {
+      if (event.type === 'machine.state_changed' && event.machine === 'build' && event.state === 'connected') back = performance.now();
+    });
+    await events.call('events.subscribe', { types: ['machine.state_changed'] });
+    // The link goes (its bridge killed, nothing gets through to start another), the panes print meanwhile.
+    await near.cut();
     sshd.exec(`pkill -u ${sshd.user} -f '[c]orral.cjs bridge' || true`);
     await machineState(side, 'build', 'reconnecting', 10_000);
     for (const [i, pane] of panes.entries()) sshd.corral(['pane', 'run', pane, `echo AWAY-${i}-$((1+1))`]);
-    await machineState(side, 'build', 'connected', 40_000);
-    const back = performance.now();
+    await near.restore();
+    await waitUntil(() => back > 0, { timeoutMs: 60_000, intervalMs: 10 });
     await waitUntil(
       async () => {
         for (const [i, pane] of panes.entries()) {
-          const read = await side.cli(['machine', 'read', `build/${pane}`, '--lines', '20'], { allowFail: true });
-          if (!read.stdout.includes(`AWAY-${i}-2`)) return false;
+          const answer = await rpc.call('machine.read', { pane_id: `build/${pane}`, lines: 20 });
+          if (!answer.result?.read.text.includes(`AWAY-${i}-2`)) return false;
         }
         return true;
       },
-      { timeoutMs: 20_000, intervalMs: 20 },
+      { timeoutMs: 20_000, intervalMs: 10 },
     );
     const resyncMs = performance.now() - back;
+    rpc.close();
+    events.close();
     rows.push({ name: `machines: resync of ${PANES} remote panes after the link is back`, value: round(resyncMs, 0), unit: 'ms', baseline: '', baselineValue: 0, ratio: 0, target: '≤ 2000 ms', pass: resyncMs <= 2000 });
 
     // -- idle: CPU of this server with the mirrored panes quiet; RSS per mirrored pane.
@@ -168,6 +227,7 @@ export async function run({ quick = false } = {}) {
   } finally {
     await side.close();
     far.close();
+    near.close();
     await sshd.stop();
     dispose();
   }

@@ -58,13 +58,13 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
     const read = async (lines: number) => (await server.cli(['machine', 'read', `far/${pane}`, '--lines', String(lines)])).stdout;
     await until(() => read(5), (text) => text.includes('$'), 'the remote prompt in the mirror', 10_000);
 
-    proxy.cut();
+    await proxy.cut();
     // Printed there while nothing gets through (the remote gate is open for this test).
     sshd.corral(['pane', 'run', pane, 'for i in $(seq 1 60); do echo CUT-LINE-$i; done; echo CUT-$((5*5))-END']);
     await until(() => machine(server, 'far'), (m) => m?.state === 'reconnecting', 'far to notice the cut', 30_000);
     expect(await read(100)).not.toContain('CUT-25-END');
 
-    proxy.restore();
+    await proxy.restore();
     await until(() => machine(server, 'far'), (m) => m?.state === 'connected', 'far to reconnect', 40_000);
     const text = await until(() => read(200), (t) => t.includes('CUT-25-END'), 'the lines printed during the cut', 15_000);
     const lines = text.split('\n').filter((line) => /^CUT-LINE-\d+$/.test(line));
@@ -73,7 +73,7 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
   }, 120_000);
 
   it('a machine whose packets are dropped from the start is unreachable within 10 s, and local verbs stay fast', async () => {
-    proxy.cut();
+    await proxy.cut();
     try {
       await server.cli(['machine', 'add', 'silent', target.replace(sshd.user, 'nobody'), '--corral', TestSshd.remoteCorral]);
       const started = Date.now();
@@ -95,7 +95,7 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
       // An `ls` that waited for the silent machine would take its whole handshake (9 s): none did.
       expect(Math.max(...slowest)).toBeLessThan(LINK_TIMING.handshakeMs);
     } finally {
-      proxy.restore();
+      await proxy.restore();
       await server.cli(['machine', 'remove', 'silent']);
     }
   }, 30_000);

@@ -8,7 +8,8 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from './harness.js';
@@ -198,72 +199,56 @@ export class TestSshd {
 
 /**
  * A link between this host and a machine that the test can slow down and cut: a TCP proxy on
- * 127.0.0.1 in front of sshd, forwarding each direction after `delayMs`, in order. `cut()`
- * holds every byte, both ways, on every connection, new ones included — the link is gone and
- * nothing says so (as a pulled cable: no reset, no error; ssh's keep-alives notice). `restore()`
- * lets bytes through again. Userspace on purpose: this machine's kernel has no netem.
+ * 127.0.0.1 in front of sshd (test/fixtures/link-proxy.mjs, in a process of its own so the
+ * test's own work never delays the link), forwarding each direction after `delayMs`, in order.
+ * `cut()` holds every byte, both ways, on every connection, new ones included — the link is gone
+ * and nothing says so (as a pulled cable: no reset, no error; ssh's keep-alives notice).
+ * `restore()` lets bytes through again. Userspace on purpose: this machine's kernel has no netem.
  */
 export class TestLinkProxy {
-  private cutOff = false;
-  private readonly flows = new Set<{ flush(): void }>();
+  private replies: Array<() => void> = [];
 
   private constructor(
-    private readonly server: Server,
+    private readonly child: ChildProcess,
     readonly port: number,
-    public delayMs: number,
-  ) {}
+  ) {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (line.startsWith('ok ')) this.replies.shift()?.();
+    });
+  }
 
   static async start(targetPort: number, delayMs = 0): Promise<TestLinkProxy> {
-    let proxy!: TestLinkProxy;
-    const server = createServer((inbound) => {
-      const outbound = connect(targetPort, '127.0.0.1');
-      proxy.pipe(inbound, outbound);
-      proxy.pipe(outbound, inbound);
-      const end = () => {
-        inbound.destroy();
-        outbound.destroy();
-      };
-      inbound.on('close', end);
-      outbound.on('close', end);
-      inbound.on('error', end);
-      outbound.on('error', end);
+    const child = spawn(process.execPath, [join(ROOT, 'test', 'fixtures', 'link-proxy.mjs'), String(targetPort), String(delayMs)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      lines.once('line', (line) => {
+        lines.close();
+        const match = /^port (\d+)$/.exec(line);
+        if (match) resolve(Number(match[1]));
+        else reject(new Error(`link proxy: ${line}`));
+      });
+      child.once('exit', (code) => reject(new Error(`link proxy exited ${code}`)));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new TestLinkProxy(server, (server.address() as { port: number }).port, delayMs);
-    return proxy;
+    return new TestLinkProxy(child, port);
   }
 
-  /** One direction: chunks wait `delayMs`, then go in order unless the link is cut. */
-  private pipe(from: Socket, to: Socket): void {
-    const queue: Array<{ at: number; data: Buffer }> = [];
-    let timer: NodeJS.Timeout | null = null;
-    const flow = {
-      flush: () => {
-        if (timer) clearTimeout(timer);
-        timer = null;
-        while (!this.cutOff && queue.length > 0 && queue[0]!.at <= performance.now()) to.write(queue.shift()!.data);
-        if (!this.cutOff && queue.length > 0) timer = setTimeout(flow.flush, Math.max(0, queue[0]!.at - performance.now()));
-      },
-    };
-    this.flows.add(flow);
-    from.on('data', (data: Buffer) => {
-      queue.push({ at: performance.now() + this.delayMs, data });
-      if (this.delayMs === 0) flow.flush();
-      else if (!timer) flow.flush();
+  private command(line: string): Promise<void> {
+    return new Promise((resolve) => {
+      this.replies.push(resolve);
+      this.child.stdin!.write(`${line}\n`);
     });
-    from.on('close', () => this.flows.delete(flow));
   }
 
-  cut(): void {
-    this.cutOff = true;
+  cut(): Promise<void> {
+    return this.command('cut');
   }
 
-  restore(): void {
-    this.cutOff = false;
-    for (const flow of this.flows) flow.flush();
+  restore(): Promise<void> {
+    return this.command('restore');
   }
 
   close(): void {
-    this.server.close();
+    this.child.stdin!.end();
+    this.child.kill();
   }
 }
