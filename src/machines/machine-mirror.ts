@@ -125,7 +125,9 @@ export class MachineMirror {
   input(pane: ForeignPane, data: string): void {
     const client = this.state === 'connected' ? this.client : null;
     if (!client) throw new CorralError('machine_unreachable', `machine ${this.machine} is ${this.state}: keys are not sent (they would arrive late)`, { machine: this.machine });
-    void client.request('pane.input', { pane_id: pane.remote.id, data }).catch(() => {});
+    // A notification: the echo is the answer, and an ack would be one more packet on the link
+    // per key. A remote that refuses it (its gate, a process it cannot place) logs why there.
+    client.notify('pane.input', { pane_id: pane.remote.id, data });
   }
 
   /** Forwards an action to the remote server (a split, a close, a rename typed in the TUI). */

@@ -121,6 +121,11 @@ export class RpcClient implements MethodCaller {
     });
   }
 
+  /** Sends a notification: no id, no answer (a mirrored pane's keystrokes: one packet each way, not two). */
+  notify(method: string, params: object = {}): void {
+    if (!this.closed) this.socket.write(encodeLine({ jsonrpc: '2.0', method, params: stripUndefined({ ...this.defaults, ...params }) }));
+  }
+
   /** Every later request goes to machine `name` (SPEC §14: `corral --machine NAME <verb>`). */
   forMachine(name: string): this {
     this.defaults = { ...this.defaults, machine: name };

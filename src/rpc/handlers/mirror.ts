@@ -10,6 +10,10 @@ import { optInt, str, type Params } from '../params.js';
 import { mirrorLogOf } from '../mirror-log.js';
 import { MirrorPublisher } from '../mirror-publisher.js';
 import type { HandlerGroup, RequestContext } from './context.js';
+import { OnceLog } from '../once-log.js';
+
+/** Keys refused from a caller that is no link (logged once per caller). */
+const refusedInput = new OnceLog();
 
 /** A mirrored pane's keys arrive as a person types: far below the RPC line limit per call. */
 const MAX_INPUT_CHARS = 64 * 1024;
@@ -56,7 +60,13 @@ export const mirrorHandlers = {
     return { applied: ctx.clients?.layOutForLink(cols, rows) ?? false };
   },
   'pane.input': (p, ctx) => {
-    assertPersonChannel(ctx);
+    try {
+      assertPersonChannel(ctx);
+    } catch (error) {
+      // Sent as a notification by a link, so nobody would hear the refusal: the log does, once.
+      refusedInput.note(`${ctx.peer.pid}`, `pane.input refused from pid ${ctx.peer.pid ?? 'unknown'}: ${(error as Error).message}`);
+      throw error;
+    }
     const data = str(p, 'data');
     if (data.length > MAX_INPUT_CHARS) throw new CorralError('invalid_params', `param "data" is longer than ${MAX_INPUT_CHARS} characters`);
     const pane = ctx.core.resolveOne(str(p, 'pane_id'));
