@@ -28,8 +28,9 @@ function marker(focused: boolean): Segment {
   return focused ? { text: GLYPH.focusBar, style: THEME.focusMarker } : { text: ' ' };
 }
 
-/** `▌1 api          ● `: focus bar, switch key, label, rollup badge. */
+/** `▌1 api          ● `: focus bar, switch key, label, rollup badge; a machine's heading is one muted line. */
 export function workspaceRow(ws: SidebarWorkspace, width: number): Segment[] {
+  if (ws.heading) return [{ text: ' ' }, { text: fit(ws.label, Math.max(0, width - 1)), style: THEME.heading }];
   const badge = badgeFor(ws.badge);
   const index = String(ws.index);
   const labelWidth = Math.max(0, width - textWidth(index) - 4);

@@ -16,6 +16,8 @@ export interface SidebarWorkspace {
   focused: boolean;
   /** Rollup of its agents (SPEC §4): blocked > working > done > idle > unknown; null without agents. */
   badge: AgentStatus | null;
+  /** A machine's heading row (SPEC §14): its workspaces follow it. Clicking it goes to the first. */
+  heading?: boolean;
 }
 
 export interface SidebarAgent {

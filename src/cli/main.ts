@@ -16,6 +16,7 @@ import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
+import { bridgeCommand, machineCommand } from './commands/machine.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -55,6 +56,8 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   flowCommand,
   hookCommand,
   hooksCommand,
+  machineCommand,
+  bridgeCommand,
 ];
 
 /** Builds the yargs parser for `args` (without node and script). */
@@ -79,7 +82,8 @@ export function buildCli(args: readonly string[]): Argv {
     // Untyped values stay text: numeric flags parse theirs strictly (numbers.ts).
     .parserConfiguration({ 'populate--': true, 'parse-numbers': false })
     .option('socket', { type: 'string', global: true, describe: 'server socket path (default: $CORRAL_SOCKET, else per session)' })
-    .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' });
+    .option('session', { type: 'string', global: true, describe: 'session name (default: $CORRAL_SESSION or "default")' })
+    .option('machine', { type: 'string', global: true, describe: 'run the verb against a saved machine (docs/machines.md); NAME/… selectors do the same' });
   for (const verb of VERBS) cli.command(verb);
   return cli
     .strict()

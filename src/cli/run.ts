@@ -13,6 +13,8 @@ import { endQuietlyOnClosedPipe } from './closed-pipe.js';
 export interface GlobalArgs {
   socket?: string;
   session?: string;
+  /** `--machine NAME`: the verb runs against that saved machine (SPEC §14). */
+  machine?: string;
 }
 
 /** The socket a verb talks to (SPEC §1). */
@@ -63,6 +65,7 @@ export async function withClient(argv: GlobalArgs, body: (client: RpcClient) => 
   try {
     const socketPath = socketPathOf(argv);
     client = await connect(socketPath);
+    if (argv.machine !== undefined && argv.machine !== '') client.forMachine(argv.machine);
     await body(client);
   } catch (error) {
     reportError(error, context);

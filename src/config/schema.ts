@@ -19,6 +19,12 @@ export interface Config {
   keys: KeysConfig;
   ui: UiConfig;
   notify: NotifyConfig;
+  machines: MachinesConfig;
+}
+
+export interface MachinesConfig {
+  /** The ssh program and its leading arguments for machine links (SPEC §14); `CORRAL_SSH` overrides. */
+  ssh: readonly string[];
 }
 
 export interface KeysConfig {
@@ -76,6 +82,9 @@ export const isChord: Check = (v) =>
     : 'must be a key chord like "ctrl+b", "alt+x", "f5" or a single character';
 
 const isString: Check = (v) => (typeof v === 'string' ? null : 'must be a string');
+
+const wordList: Check = (v) =>
+  Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x !== '') ? null : 'must be a non-empty list of non-empty strings (a program and its arguments)';
 
 const statusList: Check = (v) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string' && (NOTIFY_STATUSES as readonly string[]).includes(x))
@@ -141,10 +150,16 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '""',
     doc: 'a shell command run with each notification as JSON on stdin ("" for none)',
   },
+  {
+    path: 'machines.ssh',
+    check: wordList,
+    defaultText: '["ssh"]',
+    doc: 'the ssh program and its leading arguments for machine links (docs/machines.md); CORRAL_SSH overrides it',
+  },
 ];
 
 /** Tables the config may contain; anything else at the top level that is a table is unknown. */
-export const CONFIG_TABLES = ['keys', 'ui', 'notify'] as const;
+export const CONFIG_TABLES = ['keys', 'ui', 'notify', 'machines'] as const;
 
 const DEFAULT_SHELL = '/bin/sh';
 
@@ -164,5 +179,6 @@ export function defaultConfig(env: Env = process.env): Config {
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },
+    machines: { ssh: ['ssh'] },
   };
 }

@@ -5,7 +5,7 @@
  */
 
 /** The codes that mean "what you named is not there" (or names several): the CLI exits 3 (SPEC §6). */
-const TARGET_ERROR_CODES = ['target_not_found', 'target_ambiguous', 'workspace_not_found', 'tab_not_found', 'pane_not_found', 'agent_not_found', 'client_not_found'] as const;
+const TARGET_ERROR_CODES = ['target_not_found', 'target_ambiguous', 'workspace_not_found', 'tab_not_found', 'pane_not_found', 'agent_not_found', 'client_not_found', 'machine_not_found'] as const;
 
 /** Stable string codes carried in a JSON-RPC error's `data.code` (SPEC §3). */
 export const ERROR_CODES = [
@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'scripting_disabled',
   // A hook notification's process is not inside the pane it names (SPEC §8: hooks speak only for their own pane).
   'peer_not_in_pane',
+  // A machine's link is not up (SPEC §14): `data.machine`, and the message says why.
+  'machine_unreachable',
   'server_busy',
   'parse_error',
   'internal_error',

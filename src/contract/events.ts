@@ -3,7 +3,7 @@
  * the contract does not name and a listener narrows on `type` to read the fields it carries.
  * The wire format is exactly these objects, one JSON line each, plus the control frames.
  */
-import type { AgentStatus, ConductorState } from './objects.js';
+import type { AgentStatus, ConductorState, MachineState } from './objects.js';
 
 /** Lifecycle and activity events (SPEC §7). */
 export const EVENT_TYPES = [
@@ -37,6 +37,8 @@ export const EVENT_TYPES = [
   'session.restored',
   'client.attached',
   'client.detached',
+  // A machine's link changed state (SPEC §14).
+  'machine.state_changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -165,6 +167,17 @@ export interface ClientDetachedEvent extends Timed {
   client_id: string;
 }
 
+/** A machine's link changed state (SPEC §14); `machine` names it. */
+export interface MachineStateChangedEvent extends Timed {
+  type: 'machine.state_changed';
+  machine: string;
+  state: MachineState;
+  previous_state: MachineState;
+  latency_ms: number | null;
+  remote_version: string | null;
+  last_error: string | null;
+}
+
 // -- agents -----------------------------------------------------------------
 
 /** An `ai.*` event, from the agent's hook or from the screen (SPEC §7). */
@@ -226,6 +239,7 @@ export type CorralEvent =
   | SessionRestoredEvent
   | ClientAttachedEvent
   | ClientDetachedEvent
+  | MachineStateChangedEvent
   | AiEvent
   | AgentDetectedEvent
   | AgentStatusChangedEvent;

@@ -26,6 +26,7 @@ import type {
   SurfaceStatus,
   TabInfo,
   WorkspaceInfo,
+  MachineInfo,
 } from './objects.js';
 
 /**
@@ -197,6 +198,12 @@ export interface MethodParams {
   'session.save': NoParams;
   'session.info': NoParams;
   'session.forget': NoParams;
+  'machine.list': NoParams;
+  'machine.reload': NoParams;
+  'machine.read': PaneId & ReadParams;
+  'mirror.subscribe': { resume?: Record<string, number> };
+  'mirror.viewport': { cols: number; rows: number };
+  'pane.input': { pane_id: string; data: string };
 }
 
 // ---------------------------------------------------------------------------
@@ -234,7 +241,7 @@ export interface WaitForOutputResult {
 /** Results of every method, by name. */
 export interface MethodResults {
   'system.ping': { pong: true; version: string };
-  'system.identify': { name: 'corral'; version: string; protocol: 'jsonrpc-2.0'; pid: number; socket: string };
+  'system.identify': { name: 'corral'; version: string; protocol: 'jsonrpc-2.0'; pid: number; socket: string; machine_protocol: number };
   'system.capabilities': { scripting: boolean; methods: MethodName[] };
   'system.stats': ServerStats;
   'fleet.list': FleetListResult;
@@ -293,6 +300,12 @@ export interface MethodResults {
   'session.save': { path: string; bytes: number };
   'session.info': SessionInfo;
   'session.forget': { path: string; forgotten: boolean };
+  'machine.list': { machines: MachineInfo[]; file: string; problem: string | null };
+  'machine.reload': { machines: MachineInfo[]; file: string; problem: string | null };
+  'machine.read': PaneReadResult;
+  'mirror.subscribe': { subscribed: true };
+  'mirror.viewport': { applied: boolean };
+  'pane.input': { sent: boolean };
 }
 
 /** Percentiles of the latest durations of one kind (`system.stats`), in milliseconds. */
@@ -428,6 +441,17 @@ export const METHOD_TABLE = {
   'session.info': { gated: 'read', cli: null, summary: 'Where the session is saved, when, what it was restored from, and any problems.' },
   // `kill-server --forget`: deletes the saved session, as kill-server itself ends every pane.
   'session.forget': { gated: 'never', cli: 'kill-server --forget', summary: 'Removes the saved session so the next start is empty.' },
+  // Machines (SPEC §14). The file is the user's; reloading applies what it says (a program
+  // that can write it could as well run ssh itself), and touches no pane's input.
+  'machine.list': { gated: 'read', cli: 'machine list', summary: 'The saved machines and the state of each link.' },
+  'machine.reload': { gated: 'never', cli: 'machine add|remove|enable|disable', summary: 'Reads machines.toml again and starts or stops links to match.' },
+  'machine.read': { gated: 'read', cli: 'machine read', summary: "A remote pane's text as this server's mirror of it shows it (`build/w1:p2`), with no round trip." },
+  // The far side of a machine link (SPEC §14). The mirror reads panes; the viewport sizes
+  // layouts only while no client is attached here; `pane.input` is a person's keys through a
+  // link and is taken only from a process sshd started outside every pane (or with the gate open).
+  'mirror.subscribe': { gated: 'read', cli: null, streams: true, summary: "Streams this server's structure and every pane's screen and output to a mirroring server." },
+  'mirror.viewport': { gated: 'never', cli: null, summary: "Lays this server's tabs out for a mirroring server's screen while no client is attached here." },
+  'pane.input': { gated: 'by-peer', cli: null, summary: "A person's keys typed into a mirrored pane, through a machine link." },
   'client.detach': { gated: 'by-peer', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
 } as const satisfies Record<keyof MethodParams, MethodEntry>;
 

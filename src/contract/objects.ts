@@ -109,6 +109,8 @@ export interface PaneRead {
 }
 
 export interface SurfaceRow {
+  /** The machine the pane runs on (SPEC §14); null for this one. */
+  machine: string | null;
   surface_id: number;
   pane_id: string;
   name: string | null;
@@ -125,6 +127,8 @@ export interface SurfaceRow {
 
 /** One row of `fleet.list`. */
 export interface FleetRow {
+  /** The machine the agent runs on (SPEC §14); null for this one. */
+  machine: string | null;
   pid: number | null;
   tool: string;
   state: ConductorState;
@@ -248,3 +252,82 @@ export interface ClientInfo {
    */
   view_only: string | null;
 }
+
+/** A machine link's state (SPEC §14). */
+export const MACHINE_STATES = ['connecting', 'connected', 'reconnecting', 'unreachable', 'disabled'] as const;
+export type MachineState = (typeof MACHINE_STATES)[number];
+
+/**
+ * The machine protocol: what a link and `corral bridge` speak on top of the socket's JSON-RPC
+ * (the mirror methods, forwarding). A remote with another number is `unreachable` until the
+ * same version is installed there (`corral machine install`).
+ */
+export const MACHINE_PROTOCOL = 1;
+
+/** One saved machine and its link, as `machine.list` reports it (SPEC §14). */
+export interface MachineInfo {
+  name: string;
+  label: string;
+  target: string;
+  session: string;
+  enabled: boolean;
+  state: MachineState;
+  /** Round trip of the last ping through the link, null before one. */
+  latency_ms: number | null;
+  remote_version: string | null;
+  /** Live agents on that machine, from its fleet. */
+  agents: number;
+  /** What went wrong last, with what to run about it; null when nothing did. */
+  last_error: string | null;
+}
+
+// ---------------------------------------------------------------------------
+// The mirror (SPEC §14): what a machine's server sends the server that mirrors it, as
+// `mirror.event` notifications on the link after `mirror.subscribe`.
+
+/** A tab's split layout, as the mirror carries it. */
+export type MirrorLayout =
+  | { kind: 'leaf'; paneId: string }
+  | { kind: 'split'; direction: 'right' | 'down'; ratio: number; first: MirrorLayout; second: MirrorLayout };
+
+export interface MirrorWorkspace {
+  id: string;
+  label: string;
+  cwd: string;
+  tabs: string[];
+  focused_tab: string;
+}
+
+export interface MirrorTab {
+  id: string;
+  workspace_id: string;
+  label: string;
+  layout: MirrorLayout;
+  focused_pane: string;
+  zoomed_pane: string | null;
+}
+
+export interface MirrorPane {
+  id: string;
+  surface_id: number;
+  workspace_id: string;
+  tab_id: string;
+  name: string | null;
+  cwd: string;
+  cmd: string;
+  title: string;
+  agent: { kind: string; name: string | null; status: AgentStatus; seen: boolean; message: string | null } | null;
+}
+
+export type MirrorMessage =
+  /** Everything but the screens: sent first and again after every structural change. */
+  | { kind: 'structure'; workspaces: MirrorWorkspace[]; tabs: MirrorTab[]; panes: MirrorPane[]; focused_workspace: string | null }
+  /** A pane as it is, at batch `seq`: write `data` into a fresh terminal of `cols` × `rows`. */
+  | { kind: 'snapshot'; surface_id: number; seq: number; cols: number; rows: number; data: string }
+  /** The pane's batch `seq`: bytes it printed (base64). */
+  | { kind: 'output'; surface_id: number; seq: number; data: string }
+  /** The pane's batch `seq`: it was resized. */
+  | { kind: 'resize'; surface_id: number; seq: number; cols: number; rows: number };
+
+/** The notification that carries one `MirrorMessage`. */
+export const MIRROR_NOTIFICATION = 'mirror.event';

@@ -8,7 +8,10 @@ import { LIMITS, eventSurfaceId, type ControlFrame, type CorralEvent, type Event
 import type { Disposable } from '../contract/disposable.js';
 import { DurationRing } from './duration-ring.js';
 
-export type Frame = CorralEvent | ControlFrame;
+/** An event of another machine's server, tagged with that machine's name (SPEC §14). */
+export type RemoteEventFrame = { type: string; machine: string; [field: string]: unknown };
+
+export type Frame = CorralEvent | ControlFrame | RemoteEventFrame;
 
 /** Where a subscription's frames go: `write` returns false when the sink is backed up. */
 export interface FrameSink {
@@ -21,6 +24,8 @@ export interface SubscriptionFilter {
   surfaces?: ReadonlySet<number>;
   /** Only these event types. */
   types?: ReadonlySet<string>;
+  /** Only events of this machine (SPEC §14), or of this one (`null`); undefined: every machine's. */
+  machine?: string | null;
 }
 
 /** One subscriber: a filter, a bounded queue and a heartbeat timer. */
@@ -56,14 +61,26 @@ export class Subscription implements Disposable {
 
   /** Whether this subscriber wants the event. */
   accepts(event: CorralEvent): boolean {
+    if (this.filter.machine !== undefined && this.filter.machine !== null) return false;
     if (this.filter.types && !this.filter.types.has(event.type)) return false;
     const surfaceId = eventSurfaceId(event);
     if (this.filter.surfaces && surfaceId !== undefined && !this.filter.surfaces.has(surfaceId)) return false;
     return true;
   }
 
+  /**
+   * Queues or writes another machine's event, if the filter wants it: by type and machine
+   * (the surface filter names local panes, so a filtered subscription gets no remote pane's events).
+   */
+  pushRemote(frame: RemoteEventFrame): void {
+    if (this.filter.machine !== undefined && this.filter.machine !== frame.machine) return;
+    if (this.filter.types && !this.filter.types.has(frame.type)) return;
+    if (this.filter.surfaces && 'surface_id' in frame) return;
+    this.push(frame);
+  }
+
   /** Queues or writes one event. */
-  push(event: CorralEvent): void {
+  push(event: CorralEvent | RemoteEventFrame): void {
     if (this.disposed) return;
     if (!this.backedUp && this.queue.length === 0 && this.droppedCount === 0) {
       this.send(event);

@@ -38,7 +38,7 @@ export function agentView(core: CorralCore, pane: PaneRecord): AgentInfo {
 }
 
 /** What a rollup reads of the core (a TUI client's view of it too). */
-type RollupCore = Pick<CorralCore, 'agents' | 'model'>;
+type RollupCore = { agents: { agentIn(pane: PaneRecord): { state: { status: AgentStatus } } | null }; model: Pick<CorralCore['model'], 'tabPanes'> };
 
 /** Rollup of the agents in some panes (SPEC §4), null when none hosts an agent. */
 function rollupOf(core: RollupCore, panes: Iterable<PaneRecord>): AgentStatus | null {
@@ -75,6 +75,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord): FleetRow {
   const tracked = core.agents.agentIn(pane)!;
   const reason: FleetRow['reason'] = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
   return {
+    machine: null,
     pid: agent.pid,
     tool: agent.kind,
     state: agent.state,
@@ -162,6 +163,7 @@ export function workspaceView(core: CorralCore, workspace: WorkspaceRecord): Wor
 export function surfaceRow(core: CorralCore, pane: PaneRecord): SurfaceRow {
   const host = safeHost(core, pane);
   return {
+    machine: null,
     surface_id: pane.surfaceId,
     pane_id: pane.id,
     name: pane.name,

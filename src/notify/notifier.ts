@@ -12,7 +12,8 @@
  */
 import type { CorralCore } from '../core/corral-core.js';
 import type { Disposable } from '../contract/disposable.js';
-import { eventSurfaceId, type CorralEvent } from '../contract/protocol.js';
+import { eventSurfaceId, type AgentStatus, type CorralEvent } from '../contract/protocol.js';
+import type { PaneRecord } from '../session/model.js';
 import type { NotifyConfig } from '../config/schema.js';
 import { notificationBytes } from './notify-text.js';
 import { runNotifyCommand } from './notify-command.js';
@@ -26,7 +27,9 @@ export const NOTIFY_TIMING = {
 
 export interface NotifierOptions {
   /** What it reads of the core (a client's view of it, or the core itself). */
-  core: Pick<CorralCore, 'agents' | 'isWatched' | 'listen' | 'paneBySurface'>;
+  core: Pick<CorralCore, 'isWatched' | 'listen' | 'paneBySurface'> & {
+    agents: { agentIn(pane: PaneRecord): { kind: string; name: string | null; state: { status: AgentStatus; snapshot(): { message: string | null } } } | null };
+  };
   config: NotifyConfig;
   timing?: Partial<typeof NOTIFY_TIMING>;
 }

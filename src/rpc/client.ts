@@ -5,7 +5,8 @@
  * invocation, importing json-rpc-2.0 costs ~3 ms of startup (its CJS index drags in the
  * server half too), and the client side of the protocol is a map of pending ids.
  */
-import { connect as netConnect, type Socket } from 'node:net';
+import { connect as netConnect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { dirname } from 'node:path';
 import { assertPrivateDir } from '../socket-dir.js';
 import { CorralError, errorCodeForRpc, type ErrorCode, type MethodCaller, type MethodName, type MethodParams, type MethodResults, type MethodWithoutRequiredParams } from '../contract/protocol.js';
@@ -47,9 +48,11 @@ export class RpcClient implements MethodCaller {
   private readonly notificationHandlers = new Set<NotificationHandler>();
   private readonly closeHandlers = new Set<(error?: CorralError) => void>();
   private closed = false;
+  /** Params every request carries (`machine`, from `corral --machine NAME`). */
+  private defaults: Record<string, unknown> = {};
 
   private constructor(
-    private readonly socket: Socket,
+    private readonly socket: Duplex,
     readonly socketPath: string,
   ) {
     const splitter = new LineSplitter({
@@ -61,6 +64,14 @@ export class RpcClient implements MethodCaller {
     });
     socket.on('error', (err) => this.fail(new CorralError('internal_error', `socket error: ${err.message}`)));
     socket.on('close', () => this.fail(new CorralError('internal_error', 'the corral server closed the connection')));
+  }
+
+  /**
+   * Speaks to a server over any byte stream: a machine link's ssh child (SPEC §14), whose
+   * stdio carries the socket's protocol through `corral bridge`. `label` names it in errors.
+   */
+  static over(stream: Duplex, label: string): RpcClient {
+    return new RpcClient(stream, label);
   }
 
   /** Connects to the server at `socketPath`; a missing or dead socket is `server_not_running`. */
@@ -106,8 +117,19 @@ export class RpcClient implements MethodCaller {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.socket.write(encodeLine({ jsonrpc: '2.0', id, method, params: stripUndefined(params) }));
+      this.socket.write(encodeLine({ jsonrpc: '2.0', id, method, params: stripUndefined({ ...this.defaults, ...params }) }));
     });
+  }
+
+  /** Sends a notification: no id, no answer (a mirrored pane's keystrokes: one packet each way, not two). */
+  notify(method: string, params: object = {}): void {
+    if (!this.closed) this.socket.write(encodeLine({ jsonrpc: '2.0', method, params: stripUndefined({ ...this.defaults, ...params }) }));
+  }
+
+  /** Every later request goes to machine `name` (SPEC §14: `corral --machine NAME <verb>`). */
+  forMachine(name: string): this {
+    this.defaults = { ...this.defaults, machine: name };
+    return this;
   }
 
   /** Registers a handler for server notifications (e.g. events); returns a disposer. */

@@ -17,6 +17,8 @@ import { HANDLERS as UNGATED, checkHandlerTable } from './handlers/table.js';
 import { withGate } from './gate.js';
 import { RequestTimings } from './request-timings.js';
 import { peerOf, type PeerCaller } from './peer.js';
+import { machineRoute, tagRows } from './machine-routing.js';
+import type { MachineService, NotificationStream } from './handlers/context.js';
 
 /** A subscriber socket with more than this many unsent bytes counts as backed up. */
 const SOCKET_HIGH_WATER_BYTES = 256 * 1024;
@@ -95,10 +97,13 @@ export function transportOptions(env: NodeJS.ProcessEnv = process.env): Transpor
  * UTF-8 again by each socket's write).
  */
 const notificationLines = new WeakMap<Frame, Buffer>();
+const CONTROL_FRAMES: ReadonlySet<string> = new Set(['subscribed', 'heartbeat', 'dropped']);
 function notificationLine(frame: Frame): Buffer {
   let line = notificationLines.get(frame);
   if (line === undefined) {
-    line = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: EVENT_NOTIFICATION, params: frame }) + '\n');
+    // Every event says which machine it is about (SPEC §14): a remote one carries its name, this one's null.
+    const params = 'machine' in frame || CONTROL_FRAMES.has(frame.type) ? frame : { ...frame, machine: null };
+    line = Buffer.from(JSON.stringify({ jsonrpc: '2.0', method: EVENT_NOTIFICATION, params }) + '\n');
     notificationLines.set(frame, line);
   }
   return line;
@@ -144,6 +149,7 @@ class Connection {
     private readonly timings: RequestTimings,
     /** Runs as each request starts. */
     private readonly onRequest: () => void,
+    private readonly machines: MachineService | null,
   ) {
     // At accept, before the peer can exit: its pid (and pidfd) as of connect().
     this.peer = peerOf(socket, core);
@@ -257,6 +263,7 @@ class Connection {
       core: this.core,
       signal: this.abort.signal,
       sink: this.sink,
+      stream: this.stream,
       afterResponse: (callback) => after.push(callback),
       onClose: (callback) => this.closeCallbacks.push(callback),
       holdStream: () => {
@@ -265,6 +272,7 @@ class Connection {
       clients: this.clients,
       timings: this.timings,
       peer: this.peer,
+      machines: this.machines,
       takeOver: (receive) => after.push(() => this.handOver(receive)),
     };
     this.inFlight++;
@@ -300,7 +308,7 @@ class Connection {
     if (!Array.isArray(message) || message.length === 0) {
       const problem = Array.isArray(message) ? null : requestShapeProblem(message);
       if (problem !== null) return errorResponse(null, 'invalid_request', problem);
-      return withDataCode(await this.dispatcher.receive(message as never, ctx)) as JSONRPCResponse | JSONRPCResponse[] | null;
+      return this.receive(message, ctx);
     }
     const responses: JSONRPCResponse[] = [];
     let bytes = 0;
@@ -315,7 +323,7 @@ class Connection {
         if (id !== undefined) responses.push(errorResponse(id, 'server_busy', `server busy: this batch's replies passed ${LIMITS.maxQueuedReplyBytes} bytes; send the rest again`));
         continue;
       }
-      const response = withDataCode(await this.dispatcher.receive(item as never, ctx)) as JSONRPCResponse | null;
+      const response = (await this.receive(item, ctx)) as JSONRPCResponse | null;
       if (response) {
         responses.push(response);
         bytes += JSON.stringify(response).length;
@@ -323,6 +331,37 @@ class Connection {
     }
     return responses.length > 0 ? responses : null;
   }
+
+  /**
+   * One request: answered here, or — when it names another machine (`machine` param, a
+   * `NAME/` selector) — forwarded to that machine's server and its answer returned (SPEC §14).
+   */
+  private async receive(message: unknown, ctx: RequestContext): Promise<JSONRPCResponse | JSONRPCResponse[] | null> {
+    const { id, method, params } = message as { id?: unknown; method: string; params?: unknown };
+    let route;
+    try {
+      route = machineRoute(method, params, this.machines);
+    } catch (error) {
+      return id === undefined ? null : { jsonrpc: '2.0', id: id as never, error: toRpcError(error).toObject() };
+    }
+    if (route === null) return withDataCode(await this.dispatcher.receive(message as never, ctx)) as JSONRPCResponse | JSONRPCResponse[] | null;
+    try {
+      const result = tagRows(method, route.machine, await this.machines!.forward(route.machine, method, route.params, route.timeoutMs));
+      return id === undefined ? null : { jsonrpc: '2.0', id: id as never, result };
+    } catch (error) {
+      return id === undefined ? null : { jsonrpc: '2.0', id: id as never, error: toRpcError(error).toObject() };
+    }
+  }
+
+  /** A streaming method's own notifications (the mirror), with the socket's backlog for its bound. */
+  private readonly stream: NotificationStream = {
+    send: (method, params) => {
+      this.write(JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n');
+      return this.socket.writableLength < SOCKET_HIGH_WATER_BYTES;
+    },
+    backlog: () => this.socket.writableLength,
+    onDrain: (listener) => this.drainListeners.push(listener),
+  };
 
   /** Event frames go out as JSON-RPC notifications on this connection. */
   private readonly sink: FrameSink = {
@@ -375,6 +414,7 @@ export class RpcServer {
     private readonly core: CorralCore,
     private readonly options: TransportOptions = transportOptions(),
     private readonly clients: ClientService | null = null,
+    private readonly machines: MachineService | null = null,
   ) {
     this.server = createServer((socket) => this.accept(socket));
   }
@@ -403,7 +443,7 @@ export class RpcServer {
       return;
     }
     this.connections.add(socket);
-    new Connection(socket, this.core, this.dispatcher, this.options, this.clients, this.timings, () => this.requestListener());
+    new Connection(socket, this.core, this.dispatcher, this.options, this.clients, this.timings, () => this.requestListener(), this.machines);
   }
 
   /** `listener` runs as each request starts (the idle trim's sign of activity). */

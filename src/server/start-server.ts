@@ -15,6 +15,9 @@ import { stateSessionName } from '../persist/state-files.js';
 import { ClientHub } from '../tui/client-hub.js';
 import { transportOptions } from '../rpc/server.js';
 import { trimWhenIdle } from '../terminal/memory-release.js';
+import { MachineHub } from '../machines/machine-hub.js';
+import { fleetNotifyView } from '../machines/fleet-notify.js';
+import { visibleControls } from '../terminal/control-chars.js';
 
 export interface StartOptions {
   socket?: string;
@@ -57,15 +60,26 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     baseEnv: env,
     agentRules: rulesInUse(loadAllRules(), env),
   });
-  const notifier = new Notifier({ core, config: config.notify });
+  // Links to the saved machines (SPEC §14); they start once the socket answers.
+  const machines = new MachineHub({
+    env,
+    runtimeDir: resolveRuntimeDir(env),
+    sshConfig: config.machines.ssh,
+    scrollback: config.scrollback_lines,
+    emit: (event) => core.bus.emit(event),
+    // Link errors quote what ssh and the far side printed: peer text, shown with its controls visible.
+    log: (message) => process.stderr.write(`corral server: ${visibleControls(message)}\n`),
+  });
+  // Notifications cover every machine's agents (SPEC §14).
+  const notifier = new Notifier({ core: fleetNotifyView(core, machines), config: config.notify });
   const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
   // Restored before the socket answers, so the first client already sees the old session.
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
   core.persistence = persistence;
   // The last workspace closed under attached clients: they leave as a quitting TUI did.
   let socketIno: number | null = null;
-  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno });
-  const rpc = new RpcServer(core, transportOptions(env), clients);
+  const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno, mirrors: machines });
+  const rpc = new RpcServer(core, transportOptions(env), clients, machines);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
     await rpc.close();
@@ -73,6 +87,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     throw error;
   });
   socketIno = socketIdentity.ino;
+  machines.reload();
   // Gives back the young generation V8 grew for a busy spell, once the server is idle again:
   // looked at after start-up and after activity (events, requests), never on an idle server.
   const idleTrim = trimWhenIdle();
@@ -87,6 +102,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Attached clients hear why before their connections close (they exit 1 and say so).
       const told = clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
+      machines.close();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       // Terminals the server wrote to directly are handed back before the sockets close.

@@ -139,6 +139,7 @@ export class PaneTerminal implements PaneView {
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
   private readonly replyEmitter = new Emitter<string>();
+  private readonly resizeEmitter = new Emitter<{ cols: number; rows: number }>();
   /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
   readonly keyboard: KeyboardModes;
   private readonly pendingWrites = new Set<() => void>();
@@ -284,6 +285,12 @@ export class PaneTerminal implements PaneView {
     if (cols === this.xterm.cols && rows === this.xterm.rows) return;
     this._resizes++;
     this.lines.resize(cols, rows);
+    this.resizeEmitter.fire({ cols, rows });
+  }
+
+  /** Called after each resize, in order with the output around it (a mirror replays both, SPEC §14). */
+  onResize(listener: (size: { cols: number; rows: number }) => void): Disposable {
+    return this.resizeEmitter.on(listener);
   }
 
   /**
@@ -412,6 +419,19 @@ export class PaneTerminal implements PaneView {
   /** Escape sequences that recreate the terminal's contents and modes (for reattach). */
   serialize(): string {
     return this.serializer.serialize();
+  }
+
+  /**
+   * What a mirror writes into a fresh terminal of this size to show this pane as it is now
+   * (SPEC §14): up to `historyLines` rows of the normal screen's scrollback as coloured lines
+   * (the compact store's rows included), then the screens and modes as the serializer writes them.
+   */
+  mirrorSnapshot(historyLines: number): string {
+    const normal = this.lines.normal;
+    const top = normal.baseY;
+    const start = Math.max(0, top - Math.max(0, historyLines));
+    const history = top > start ? `${this.rowsText(normal, start, top, 'ansi').replace(/\n/g, '\r\n')}\x1b[0m\r\n` : '';
+    return history + this.serializer.serialize({ scrollback: 0 });
   }
 
   /** Read one of the SPEC §5 sources. */

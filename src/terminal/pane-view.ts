@@ -49,8 +49,10 @@ export interface PaneView extends PaneScreen {
   readonly lastDamage: Damage;
   /** Called with the new revision after each parsed batch of output. */
   onRevision(listener: (revision: number) => void): Disposable;
-  /** Called with each piece of output just before it is parsed (for echo prediction). */
+  /** Called with each piece of output just before it is parsed (for echo prediction, mirrors). */
   onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable;
+  /** Called after each resize, in order with the output around it (mirrors replay both). */
+  onResize(listener: (size: { cols: number; rows: number }) => void): Disposable;
 
   // -- what the application set
   /** The last OSC 0/2 window title ('' until one is set). */
@@ -73,6 +75,8 @@ export interface PaneView extends PaneScreen {
   // -- text and history
   /** Absolute number one past the last row with content (see ReadResult.endLine). */
   readonly endLine: number;
+  /** What a mirror writes into a fresh terminal of this size to show the pane as it is (SPEC §14). */
+  mirrorSnapshot(historyLines: number): string;
   /** Reads one of the SPEC §5 sources. */
   read(options: ReadOptions): ReadResult;
   /** Searches scrollback and screen, logical line by logical line, oldest first. */

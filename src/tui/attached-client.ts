@@ -20,6 +20,7 @@ import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientPlace } from './client-view.js';
 import type { ClientRights } from './client-rights.js';
+import type { MirrorDirectory } from '../machines/machine-hub.js';
 
 /** The terminal's focus-out report (DECSET 1004), as one input message. */
 const FOCUS_OUT = Buffer.from('\x1b[O');
@@ -35,6 +36,8 @@ export interface AttachedClientOptions {
   core: CorralCore;
   /** What this client may do (SPEC §8), decided when it was accepted. */
   rights: ClientRights;
+  /** Other machines' sessions, shown after this one's (SPEC §14). */
+  mirrors: MirrorDirectory;
   notifier: Notifier;
   renderer: ChromeRenderer;
   startupMessage: { text: string; error: boolean } | null;
@@ -89,7 +92,7 @@ export class AttachedClient {
     this.socket = options.socket;
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
-    this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace), options.rights);
+    this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace), options.rights, options.mirrors);
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,
@@ -116,6 +119,8 @@ export class AttachedClient {
       ownsLayout: () => options.isActive(this),
       inputRefusal: () => this.view.rights.refusal(options.core.scripting),
     });
+    this.view.onRemoteError = (message) => this.controller.showMessage(message, true);
+    this.view.onLocalChange = () => this.controller.refreshView();
     this.socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.socket.on('close', () => options.onGone(this));
     this.socket.on('error', () => this.socket.destroy());

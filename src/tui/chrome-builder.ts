@@ -70,6 +70,13 @@ export function buildChrome(core: ClientCore, geometry: ScreenGeometry, ui: UiSt
     focused: model.focusedWorkspace === w.id,
     badge: workspaceRollup(core, w),
   }));
+  // Other machines (SPEC §14): a heading with its state and round trip, then its workspaces.
+  for (const machine of core.machines?.() ?? []) {
+    const at = workspaces.findIndex((w) => w.id.startsWith(`${machine.name}/`));
+    const latency = machine.latencyMs === null ? '' : ` ${Math.round(machine.latencyMs)}ms`;
+    const heading: SidebarWorkspace = { id: `machine:${machine.name}`, label: shown(`${machine.label} · ${machine.state}${latency}`), index: 0, focused: false, badge: null, heading: true };
+    workspaces.splice(at === -1 ? workspaces.length : at, 0, heading);
+  }
   const focusedWorkspace = model.focusedWorkspace ? model.workspaces.get(model.focusedWorkspace) : undefined;
   const tabs: TabEntry[] = (focusedWorkspace?.tabs ?? []).map((id, i) => ({
     id,
@@ -86,7 +93,7 @@ export function buildChrome(core: ClientCore, geometry: ScreenGeometry, ui: UiSt
     return {
       paneId,
       rect,
-      title: paneTitle(core, paneId) + (ui.notify?.isMuted(pane.surfaceId) ? ' · muted' : ''),
+      title: paneTitle(core, paneId) + (ui.notify?.isMuted(pane.surfaceId) ? ' · muted' : '') + machineNote(core, paneId),
       focused: focusedPane?.id === paneId,
       zoomed: tab.zoomedPane === paneId,
       agentStatus: core.agents.agentIn(pane)?.state.status ?? null,
@@ -140,6 +147,14 @@ function paneTitle(core: ClientCore, paneId: string): string {
     if (title) parts.push(`· ${title}`);
   }
   return shown(parts.join(' '));
+}
+
+/** ` · reconnecting` on a pane of a machine whose link is not up (its keys are refused meanwhile). */
+function machineNote(core: ClientCore, paneId: string): string {
+  const slash = paneId.indexOf('/');
+  if (slash <= 0) return '';
+  const machine = core.machines?.().find((m) => m.name === paneId.slice(0, slash));
+  return machine && machine.state !== 'connected' ? ` · ${machine.state}` : '';
 }
 
 /** The next agent that needs the user: blocked ones first, then finished (done) ones. */

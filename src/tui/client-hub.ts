@@ -18,6 +18,9 @@ import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
 import { ClientRights } from './client-rights.js';
+import { frameInterior } from '../../components/geometry.js';
+import type { MirrorDirectory } from '../machines/machine-hub.js';
+import { NO_MIRRORS } from './foreign-model.js';
 import type { PeerPlace } from '../pty/peer-place.js';
 import type { ChromeRenderer } from './controller.js';
 
@@ -35,6 +38,8 @@ export interface ClientHubOptions {
   onEmpty(): void;
   /** The inode of the socket file the server listens on, once bound (a direct-tty claim must name it). */
   socketIno?: () => number | null;
+  /** Other machines' sessions (SPEC §14); none without machine links. */
+  mirrors?: MirrorDirectory;
 }
 
 /**
@@ -69,6 +74,10 @@ export class ClientHub {
 
   constructor(private readonly options: ClientHubOptions) {
     this.focusReports = new PaneFocusReports(options.core);
+    // A machine's structure or state changed: every client looks again.
+    options.mirrors?.onChange(() => {
+      for (const client of this.clients.values()) client.controller.refreshView();
+    });
     const core = options.core;
     this.claimContext = {
       bootId: bootId(),
@@ -145,6 +154,7 @@ export class ClientHub {
       hello,
       core,
       rights,
+      mirrors: this.options.mirrors ?? NO_MIRRORS,
       notifier: this.options.notifier,
       renderer,
       startupMessage: this.startupMessage(),
@@ -286,6 +296,17 @@ export class ClientHub {
     }
     for (const client of chosen) void this.drop(client, 0, '[detached from corral by `corral detach`: the panes keep running]');
     return chosen.map((c) => c.id);
+  }
+
+  /**
+   * A mirroring server's screen (SPEC §14): while no client is attached here, this server's
+   * tabs are laid out for that screen's main area, framed as its TUI frames panes, so each
+   * mirrored pane has the size it is shown at there. An attached client decides otherwise.
+   */
+  layOutForLink(cols: number, rows: number): boolean {
+    if (this.clients.size > 0) return false;
+    this.options.core.setViewport(cols, rows, frameInterior);
+    return true;
   }
 
   /** The server is stopping: every client is told why and let go. */

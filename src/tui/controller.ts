@@ -342,7 +342,7 @@ export class TuiController {
     } catch (error) {
       // A view-only client (SPEC §8) is told why; a pane that exited between the key and the
       // write says nothing here, its close event follows.
-      if (error instanceof CorralError && error.code === 'scripting_disabled') {
+      if (error instanceof CorralError && (error.code === 'scripting_disabled' || error.code === 'machine_unreachable')) {
         this.echoPending = null;
         this.flash(error.message, true);
       }
@@ -619,6 +619,19 @@ export class TuiController {
     }
     this.scheduleLayers();
     this.scheduleChrome();
+  }
+
+  /**
+   * Something this client shows changed outside the core's events (another machine's
+   * structure or state, SPEC §14, or this client's own move onto it): draw layers and chrome again.
+   */
+  refreshView(): void {
+    this.onCoreEvent('view');
+  }
+
+  /** Shows a message on the status line (an action forwarded to another machine failed). */
+  showMessage(text: string, error: boolean): void {
+    this.flash(text, error);
   }
 
   /** Terminal resized: lay everything out again and resize every pty. */

@@ -158,6 +158,12 @@ describe('the gate closed (real server, real bash)', () => {
       'client.attach': async () => ({ protocol: 1, cols: 80, rows: 24, pid: process.pid, tty: '', cwd: server.home, term: 'xterm-256color', colorterm: '', capabilities: {} }),
       'client.list': async () => ({}),
       'client.detach': async () => ({ all: true }),
+      'machine.list': async () => ({}),
+      'machine.reload': async () => ({}),
+      'machine.read': async () => ({ pane_id: 'build/w1:p1' }),
+      'mirror.subscribe': async () => ({}),
+      'mirror.viewport': async () => ({ cols: 120, rows: 40 }),
+      'pane.input': async () => ({ pane_id: pane, data: 'x' }),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 
@@ -170,14 +176,19 @@ describe('the gate closed (real server, real bash)', () => {
       const attaching = method === 'client.attach' ? await server.connect() : null;
       const response = await (attaching ?? client).request(method, params);
       attaching?.close();
-      if (spec.gated === 'always' || spec.gated === 'when-submitting') {
+      if (method === 'pane.input') {
+        // A person's keys through a machine link (SPEC §14): this test is no bridge sshd started.
+        expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
+        refused.push(method);
+      } else if (spec.gated === 'always' || spec.gated === 'when-submitting') {
         expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
         expect(response.error.message).toMatch(/--scripting/);
         refused.push(method);
       } else if (spec.gated === 'read') {
         expect(errorCode(response), method).not.toBe('scripting_disabled');
         // The agent reads need an agent, which a plain bash pane does not have.
-        if (!method.startsWith('agent.')) expect(response.error, `${method} is a read: ${JSON.stringify(response.error)}`).toBeUndefined();
+        // The agent reads need an agent; machine.read needs a machine (none is saved here).
+        if (!method.startsWith('agent.') && method !== 'machine.read') expect(response.error, `${method} is a read: ${JSON.stringify(response.error)}`).toBeUndefined();
       } else {
         // Not gated: allowed (agent.start fails later, for want of an executable — not at the gate).
         expect(errorCode(response), method).not.toBe('scripting_disabled');
@@ -191,7 +202,7 @@ describe('the gate closed (real server, real bash)', () => {
         expect(answer.error.message).toContain('U+001B (ESC)');
       }
     }
-    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text']);
+    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text']);
     await settle(client, pane, 'TABLE-WALKED');
     expect(promptsDrawn(server, pane)).toBe(before);
     expect(existsSync(marker)).toBe(false);

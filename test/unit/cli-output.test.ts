@@ -16,6 +16,7 @@ import { errorFromRpc } from '../../src/rpc/client.js';
 import { CorralError, EXIT, type FleetRow, type SurfaceStatus } from '../../src/contract/protocol.js';
 
 const row = (over: Partial<FleetRow>): FleetRow => ({
+  machine: null,
   pid: 100,
   tool: 'claude',
   state: 'thinking',
@@ -82,7 +83,7 @@ describe('tables', () => {
   it('ls marks the focused pane and shows - for missing values', () => {
     const text = formatSurfaces({
       surfaces: [
-        { surface_id: 1, pane_id: 'w1:p1', name: null, title: '', cwd: '/src', cmd: 'bash', workspace: 'w1', tab: 'w1:t1', focused: true },
+        { machine: null, surface_id: 1, pane_id: 'w1:p1', name: null, title: '', cwd: '/src', cmd: 'bash', workspace: 'w1', tab: 'w1:t1', focused: true },
       ],
     });
     expect(text.split('\n')[1]).toBe('1*       w1:p1  -     w1         w1:t1  /src  bash');
@@ -91,7 +92,7 @@ describe('tables', () => {
   it('shows peer text with its control characters made visible, each row on its own line', () => {
     const text = formatSurfaces({
       surfaces: [
-        { surface_id: 1, pane_id: 'w1:p1', name: 'n\x1b]0;pwn\x07', title: '', cwd: '/x\x1b]52;c;cHduZWQ=\x07\x1b[2J', cmd: 'vi\nfake row', workspace: 'w1', tab: 'w1:t1', focused: false },
+        { machine: null, surface_id: 1, pane_id: 'w1:p1', name: 'n\x1b]0;pwn\x07', title: '', cwd: '/x\x1b]52;c;cHduZWQ=\x07\x1b[2J', cmd: 'vi\nfake row', workspace: 'w1', tab: 'w1:t1', focused: false },
       ],
     });
     expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/);

@@ -29,6 +29,7 @@ describe('defaults', () => {
       keys: { prefix: 'ctrl+b', overrides: {} },
       ui: { sidebar_width: 28 },
       notify: { on: ['blocked', 'done'], command: '' },
+      machines: { ssh: ['ssh'] },
     });
   });
 

@@ -30,7 +30,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['agents'],
   ['core', 'orchestration'],
   ['actions', 'persist'],
-  ['rpc', 'notify'],
+  ['rpc', 'notify', 'machines'],
   ['components'],
   ['tui'],
   ['server'],

@@ -1,7 +1,8 @@
 /** What every RPC handler gets besides its params. */
 import type { CorralCore } from '../../core/corral-core.js';
 import type { FrameSink } from '../../core/event-bus.js';
-import type { ClientInfo, HookMethod, MethodName, MethodResults } from '../../contract/protocol.js';
+import type { ClientInfo, FleetRow, HookMethod, MachineInfo, MethodName, MethodResults, PaneRead, SurfaceRow } from '../../contract/protocol.js';
+import type { ReadOptions } from '../../actions/pane-io.js';
 import type { Params } from '../params.js';
 import type { RequestTimings } from '../request-timings.js';
 import type { Socket } from 'node:net';
@@ -21,6 +22,43 @@ export interface ClientService {
   list(): ClientInfo[];
   /** `caller`: where the process asking stands; from inside a pane it reaches only its own clients. */
   detach(target: { clientId?: string; all?: boolean; current?: boolean }, caller: PeerPlace): string[];
+  /**
+   * Lays tabs out for a mirroring server's screen (SPEC §14) unless a client attached here
+   * decides the layout; returns whether it applied.
+   */
+  layOutForLink(cols: number, rows: number): boolean;
+}
+
+/** An event of a remote machine's server, tagged with the machine's name (SPEC §14). */
+export type RemoteFrame = Record<string, unknown> & { type: string; machine: string };
+
+/** The server's machine links, as the RPC layer sees them (implemented in src/machines/machine-hub.ts). */
+export interface MachineService {
+  has(name: string): boolean;
+  names(): string[];
+  list(): MachineInfo[];
+  /** Reads machines.toml again and brings the links in line with it. */
+  reload(): MachineInfo[];
+  /** The machines file, and what is wrong with it (null: nothing). */
+  readonly file: string;
+  readonly fileProblem: string | null;
+  /** One request to a machine's server; its result, or its error. */
+  forward(machine: string, method: string, params: Record<string, unknown>, timeoutMs?: number): Promise<unknown>;
+  fleetRows(): Promise<FleetRow[]>;
+  surfaceRows(): Promise<SurfaceRow[]>;
+  /** What this server's mirror of a remote pane (`build/w1:p2`) shows. */
+  readMirror(paneId: string, options: ReadOptions): PaneRead;
+  /** Remote events as they arrive; returns the disposer. */
+  onEvent(listener: (frame: RemoteFrame) => void): () => void;
+}
+
+/** Notifications a streaming method sends on the caller's connection, with its backlog. */
+export interface NotificationStream {
+  /** Sends one notification; false once the connection is backed up (wait for `onDrain`). */
+  send(method: string, params: unknown): boolean;
+  /** Bytes written and not yet taken by the peer. */
+  backlog(): number;
+  onDrain(listener: () => void): void;
 }
 
 export interface RequestContext {
@@ -29,6 +67,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** Where a subscription on this connection writes its frames. */
   sink: FrameSink;
+  /** Raw notifications on this connection (the mirror's stream). */
+  stream: NotificationStream;
   /** Runs after this request's response was written (subscriptions start there). */
   afterResponse(callback: () => void): void;
   /** Ties a resource's life to the connection. */
@@ -41,6 +81,8 @@ export interface RequestContext {
   clients: ClientService | null;
   /** The process that sent this request, as the kernel knows it (SPEC §8). */
   peer: PeerCaller;
+  /** The machine links (SPEC §14), or null on a server without them (tests). */
+  machines: MachineService | null;
   /**
    * Ends JSON-RPC on this connection after this request's response: the socket goes to
    * `receive` (an attaching client's frames). The peer must wait for the response before it

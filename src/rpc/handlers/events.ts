@@ -27,11 +27,18 @@ export const eventHandlers = {
     const surfaces = selectors
       ? new Set(selectors.flatMap((selector) => ctx.core.resolve(selector, { allowMany: true }).map((pane) => pane.surfaceId)))
       : undefined;
-    const subscription = ctx.core.bus.subscribe({ surfaces, types: types ? new Set(types) : undefined }, ctx.sink, { paused: true });
+    // `machine`: only that machine's events (SPEC §14); without it, this machine's and every connected one's.
+    const machine = typeof p.machine === 'string' ? p.machine : undefined;
+    if (machine !== undefined && !ctx.machines?.has(machine)) throw new CorralError('machine_not_found', `no machine named ${JSON.stringify(machine)}`, { machine });
+    const subscription = ctx.core.bus.subscribe({ surfaces, types: types ? new Set(types) : undefined, machine }, ctx.sink, { paused: true });
+    const remote = ctx.machines?.onEvent((frame) => subscription.pushRemote(frame));
     ctx.afterResponse(() => subscription.start());
     // A subscriber may legitimately say nothing for hours: its connection is not idle.
     ctx.holdStream();
-    ctx.onClose(() => subscription.dispose());
+    ctx.onClose(() => {
+      remote?.();
+      subscription.dispose();
+    });
     return { type: 'subscribed', id: subscription.id };
   },
 } satisfies HandlerGroup;

@@ -23,13 +23,19 @@ function target(core: CorralCore, p: Params): PaneRecord {
 }
 
 export const surfaceHandlers = {
-  'fleet.list': (_p, { core }) => ({ agents: [...core.agents.agents()].map(({ pane }) => fleetRow(core, pane)) }),
-  'surface.list': (p, { core }) => {
+  // This machine's agents, then every connected machine's (SPEC §14), each row with its `machine`.
+  'fleet.list': async (_p, { core, machines }) => ({
+    agents: [...[...core.agents.agents()].map(({ pane }) => fleetRow(core, pane)), ...((await machines?.fleetRows()) ?? [])],
+  }),
+  'surface.list': async (p, { core, machines }) => {
     const workspace = optStr(p, 'workspace');
     const match = optStr(p, 'match');
     if (workspace) core.model.workspace(workspace);
     const panes = match ? core.resolve(match, { allowMany: true }) : [...core.model.tabs.values()].flatMap((t) => core.model.tabPanes(t.id));
-    return { surfaces: panes.filter((pane) => !workspace || pane.workspaceId === workspace).map((pane) => surfaceRow(core, pane)) };
+    const local = panes.filter((pane) => !workspace || pane.workspaceId === workspace).map((pane) => surfaceRow(core, pane));
+    // A listing narrowed to a local workspace or selector is about this machine only.
+    const remote = workspace || match ? [] : ((await machines?.surfaceRows()) ?? []);
+    return { surfaces: [...local, ...remote] };
   },
   'surface.status': (p, { core }) => surfaceStatus(core, target(core, p)),
   'surface.read': (p, { core }) => {

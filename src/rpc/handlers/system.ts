@@ -1,5 +1,5 @@
 /** `system.*`: liveness, identity and what this server can do. */
-import { METHODS } from '../../contract/protocol.js';
+import { MACHINE_PROTOCOL, METHODS } from '../../contract/protocol.js';
 import { VERSION } from '../../version.js';
 import type { HandlerGroup } from './context.js';
 
@@ -11,6 +11,8 @@ export const systemHandlers = {
     protocol: 'jsonrpc-2.0',
     pid: process.pid,
     socket: core.options.socketPath,
+    // What a machine link checks before it mirrors this server (SPEC §14).
+    machine_protocol: MACHINE_PROTOCOL,
   }),
   'system.capabilities': (_p, { core }) => ({ scripting: core.scripting, methods: [...METHODS] }),
   'system.stats': (_p, { core, timings }) => {

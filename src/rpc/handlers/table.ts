@@ -16,6 +16,8 @@ import { agentHandlers, hookHandlers } from './agents.js';
 import { upHandlers } from './up.js';
 import { clientHandlers } from './clients.js';
 import { sessionHandlers } from './session.js';
+import { machineHandlers } from './machines.js';
+import { mirrorHandlers } from './mirror.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -28,6 +30,8 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...upHandlers,
   ...clientHandlers,
   ...sessionHandlers,
+  ...machineHandlers,
+  ...mirrorHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */

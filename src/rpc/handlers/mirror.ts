@@ -1,0 +1,76 @@
+/**
+ * The far side of a machine link (SPEC §14): `mirror.subscribe` streams this server's panes to
+ * the server that mirrors it, `mirror.viewport` lays this server's tabs out for that server's
+ * screen while no client is attached here, and `pane.input` takes a person's keys typed into a
+ * mirrored pane over there.
+ */
+import { CorralError } from '../../contract/protocol.js';
+import { MAX_TERMINAL_SIDE } from '../../contract/frame-protocol.js';
+import { optInt, str, type Params } from '../params.js';
+import { mirrorLogOf } from '../mirror-log.js';
+import { MirrorPublisher } from '../mirror-publisher.js';
+import type { HandlerGroup, RequestContext } from './context.js';
+import { OnceLog } from '../once-log.js';
+
+/** Keys refused from a caller that is no link (logged once per caller). */
+const refusedInput = new OnceLog();
+
+/** A mirrored pane's keys arrive as a person types: far below the RPC line limit per call. */
+const MAX_INPUT_CHARS = 64 * 1024;
+
+/** `resume`: the last batch number the mirror holds, per surface id. */
+function resumeParam(p: Params): Record<string, number> {
+  const value = p.resume;
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new CorralError('invalid_params', 'param "resume" must be an object of surface id → batch number');
+  const out: Record<string, number> = {};
+  for (const [key, seq] of Object.entries(value)) {
+    if (!/^\d+$/.test(key) || typeof seq !== 'number' || !Number.isInteger(seq) || seq < 0) throw new CorralError('invalid_params', `param "resume": ${JSON.stringify(key)} must map to a batch number`);
+    out[key] = seq;
+  }
+  return out;
+}
+
+/**
+ * A person's keys from a machine link: the caller must be a link (a process sshd started,
+ * outside every pane here) — or the gate open. A script anywhere else is refused: for a script,
+ * typing that submits goes through the gated methods.
+ */
+function assertPersonChannel(ctx: RequestContext): void {
+  if (ctx.core.scripting) return;
+  // sshd first (read once per connection); then the place, which a process started by sshd
+  // outside every pane keeps for its life (a process never moves into a pane's tree).
+  if (ctx.peer.startedBySsh() && ctx.peer.placeOnce(false).kind === 'outside') return;
+  throw new CorralError('scripting_disabled', 'pane.input carries the keys of a person at another machine through its link (a process sshd started, outside every pane); other callers type with pane.send_text, or submit with the scripting gate open');
+}
+
+export const mirrorHandlers = {
+  'mirror.subscribe': (p, ctx) => {
+    const resume = resumeParam(p);
+    const publisher = new MirrorPublisher(ctx.core, mirrorLogOf(ctx.core), ctx.stream, ctx.core.config.persist_scrollback_lines);
+    ctx.afterResponse(() => publisher.start(resume));
+    ctx.holdStream();
+    ctx.onClose(() => publisher.dispose());
+    return { subscribed: true };
+  },
+  'mirror.viewport': (p, ctx) => {
+    const cols = optInt(p, 'cols', 1, MAX_TERMINAL_SIDE) ?? 0;
+    const rows = optInt(p, 'rows', 1, MAX_TERMINAL_SIDE) ?? 0;
+    if (cols === 0 || rows === 0) throw new CorralError('invalid_params', 'params "cols" and "rows" are required');
+    return { applied: ctx.clients?.layOutForLink(cols, rows) ?? false };
+  },
+  'pane.input': (p, ctx) => {
+    try {
+      assertPersonChannel(ctx);
+    } catch (error) {
+      // Sent as a notification by a link, so nobody would hear the refusal: the log does, once.
+      refusedInput.note(`${ctx.peer.pid}`, `pane.input refused from pid ${ctx.peer.pid ?? 'unknown'}: ${(error as Error).message}`);
+      throw error;
+    }
+    const data = str(p, 'data');
+    if (data.length > MAX_INPUT_CHARS) throw new CorralError('invalid_params', `param "data" is longer than ${MAX_INPUT_CHARS} characters`);
+    const pane = ctx.core.resolveOne(str(p, 'pane_id'));
+    ctx.core.writeToPane(pane, data);
+    return { sent: true };
+  },
+} satisfies HandlerGroup;
