@@ -16,6 +16,7 @@ import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
+import { worktreeCommand } from './commands/worktree.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -41,6 +42,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   groupOf(CALL_GROUPS.tab),
   groupOf(CALL_GROUPS.pane),
   agentCommand,
+  worktreeCommand,
   psCommand,
   lsCommand,
   statusCommand,

@@ -37,6 +37,8 @@ export const EVENT_TYPES = [
   'session.restored',
   'client.attached',
   'client.detached',
+  // A worktree's branch or diff size changed (SPEC §15: the sidebar's `+added −removed`).
+  'worktree.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -165,6 +167,21 @@ export interface ClientDetachedEvent extends Timed {
   client_id: string;
 }
 
+/**
+ * A worktree was made, merged, refreshed or removed (SPEC §15): its branch and diff size as
+ * now known (`gone` when it is removed). Refreshed when an agent in it changes state,
+ * never on a timer.
+ */
+export interface WorktreeChangedEvent extends Timed {
+  type: 'worktree.changed';
+  worktree: string;
+  branch: string;
+  added: number | null;
+  removed: number | null;
+  /** The worktree is gone (discarded or pruned). */
+  gone: boolean;
+}
+
 // -- agents -----------------------------------------------------------------
 
 /** An `ai.*` event, from the agent's hook or from the screen (SPEC §7). */
@@ -226,6 +243,7 @@ export type CorralEvent =
   | SessionRestoredEvent
   | ClientAttachedEvent
   | ClientDetachedEvent
+  | WorktreeChangedEvent
   | AiEvent
   | AgentDetectedEvent
   | AgentStatusChangedEvent;

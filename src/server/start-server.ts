@@ -15,6 +15,8 @@ import { stateSessionName } from '../persist/state-files.js';
 import { ClientHub } from '../tui/client-hub.js';
 import { transportOptions } from '../rpc/server.js';
 import { trimWhenIdle } from '../terminal/memory-release.js';
+import { WorktreeWatch } from '../actions/worktree-watch.js';
+import { Worktrees } from '../worktree/worktrees.js';
 
 export interface StartOptions {
   socket?: string;
@@ -58,6 +60,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     agentRules: rulesInUse(loadAllRules(), env),
   });
   const notifier = new Notifier({ core, config: config.notify });
+  // Worktrees (SPEC §15): the registry read once, then kept current from events.
+  const worktrees = new WorktreeWatch(core, new Worktrees(config.worktree, env));
+  core.worktrees = worktrees;
+  await worktrees.start();
   const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
   // Restored before the socket answers, so the first client already sees the old session.
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
@@ -68,6 +74,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const rpc = new RpcServer(core, transportOptions(env), clients);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
+    worktrees.dispose();
     await rpc.close();
     await core.shutdown();
     throw error;
@@ -87,6 +94,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       // Attached clients hear why before their connections close (they exit 1 and say so).
       const told = clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
+      worktrees.dispose();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       // Terminals the server wrote to directly are handed back before the sockets close.

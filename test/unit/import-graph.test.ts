@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['config', 'wait'],
   ['agents'],
   ['core', 'orchestration'],
-  ['actions', 'persist'],
+  ['actions', 'persist', 'worktree'],
   ['rpc', 'notify'],
   ['components'],
   ['tui'],

@@ -16,6 +16,7 @@ import { agentHandlers, hookHandlers } from './agents.js';
 import { upHandlers } from './up.js';
 import { clientHandlers } from './clients.js';
 import { sessionHandlers } from './session.js';
+import { worktreeHandlers } from './worktrees.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -28,6 +29,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...upHandlers,
   ...clientHandlers,
   ...sessionHandlers,
+  ...worktreeHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */
