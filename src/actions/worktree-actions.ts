@@ -144,12 +144,17 @@ export function worktreeNamed(core: CorralCore, name: string): Promise<WorktreeR
   return worktreeWatch(core).worktrees.get(name);
 }
 
-/** The worktree the agent in `pane` works in; `worktree_not_found` when it works in none of corral's. */
+/** The worktree the agent (or shell) in `pane` works in; `worktree_not_found` when it works in none of corral's. */
 export async function agentWorktree(core: CorralCore, pane: PaneRecord): Promise<WorktreeRecord> {
   const cwd = core.paneCwd(pane, 0);
   const record = (await worktreeWatch(core).worktrees.records()).find((r) => isInside(cwd, r.path));
-  if (!record) throw new CorralError('worktree_not_found', `the agent in ${pane.id} works in ${cwd}, which is in no corral worktree`, { pane_id: pane.id });
+  if (!record) throw new CorralError('worktree_not_found', `pane ${pane.id} works in ${cwd}, which is in no corral worktree`, { pane_id: pane.id });
   return record;
+}
+
+/** The diff of the worktree a pane works in, patch included (the TUI's review view). */
+export async function paneWorktreeDiff(core: CorralCore, pane: PaneRecord): Promise<WorktreeDiffResult> {
+  return diffWorktree(core, await agentWorktree(core, pane), true);
 }
 
 /** Every worktree corral made (or those of the repository holding `dir`), with what git and the panes say now. */

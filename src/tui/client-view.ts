@@ -8,9 +8,10 @@
  * own (`TabRecord.focusedPane`), so it stays shared.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { PaneRead } from '../contract/protocol.js';
+import type { PaneRead, WorktreeDiffResult, WorktreeMergeResult } from '../contract/protocol.js';
 import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
+import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/worktree-actions.js';
 import type { IdCounters } from '../session/ids.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { ClientRights } from './client-rights.js';
@@ -113,6 +114,7 @@ export interface ClientCore
     Pick<
       CorralCore,
       | 'agents'
+      | 'worktrees'
       | 'config'
       | 'scripting'
       | 'setScripting'
@@ -149,6 +151,10 @@ export interface ClientCore
    * core, so the TUI itself never reaches a pane's host (test/unit/read-interface.test.ts).
    */
   readAgent(pane: PaneRecord, opts: ReadOptions): Promise<PaneRead>;
+  /** The diff of the worktree a pane works in (the review view, prefix D): an action, which runs git; the TUI never does. */
+  reviewDiff(pane: PaneRecord): Promise<WorktreeDiffResult>;
+  /** Merges a worktree back, as `worktree merge` does: a person's decision, so a view-only client may not. */
+  mergeWorktree(name: string): Promise<WorktreeMergeResult>;
 }
 
 /** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
@@ -177,6 +183,9 @@ export class ClientCoreView implements ClientCore {
   get config(): CorralCore['config'] {
     return this.core.config;
   }
+  get worktrees(): CorralCore['worktrees'] {
+    return this.core.worktrees;
+  }
   get scripting(): boolean {
     return this.core.scripting;
   }
@@ -191,6 +200,11 @@ export class ClientCoreView implements ClientCore {
   readonly tabRects: ClientCore['tabRects'] = (tab) => this.core.tabRects(tab);
   readonly view: ClientCore['view'] = (pane) => this.core.view(pane);
   readonly readAgent: ClientCore['readAgent'] = (pane, opts) => readAgent(this.core, pane, opts);
+  readonly reviewDiff: ClientCore['reviewDiff'] = (pane) => paneWorktreeDiff(this.core, pane);
+  readonly mergeWorktree: ClientCore['mergeWorktree'] = async (name) => {
+    this.rights.assertMayType(this.core.scripting);
+    return mergeWorktreeBack(this.core, await worktreeNamed(this.core, name), { mode: 'merge' });
+  };
   readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => {
     this.rights.assertMayType(this.core.scripting);
     this.core.writeToPane(pane, data);
