@@ -48,7 +48,7 @@ function requireOutsideOrGate(ctx: Pick<RequestContext, 'core' | 'peer'>, what: 
   throw new CorralError(
     'scripting_disabled',
     `${what} ${from} needs the scripting gate: an agent must not merge or throw away work behind the person's review. ` +
-      `Run it from a terminal outside corral, press m or X in the review view (prefix D), or ${GATE_HOW_TO_OPEN}`,
+      `Run it from a terminal outside corral, press m in the review view (prefix D), or ${GATE_HOW_TO_OPEN}`,
   );
 }
 
