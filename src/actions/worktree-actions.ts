@@ -4,13 +4,13 @@
  * shown, when a worktree is too busy to remove. The RPC handlers, `agent start`, `up` and the
  * TUI's review view all come through here.
  */
-import path from 'node:path';
 import { CorralError, type PaneInfo, type TabInfo, type WorkspaceInfo, type WorktreeCreated, type WorktreeDiffResult, type WorktreeInfo, type WorktreeIncludeReport, type WorktreeMergeResult, type WorktreePruneResult, type WorktreeSetupReport } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { processesInside } from '../worktree/busy.js';
 import type { MergeOptions } from '../worktree/merge.js';
 import { isInside } from '../worktree/paths.js';
+import { pruneReasons } from '../worktree/prune.js';
 import type { WorktreeRecord } from '../worktree/worktrees.js';
 import { onlySgr } from '../persist/saved-scrollback.js';
 import { shellStarted, waitForQuiet } from './pane-settle.js';
@@ -215,11 +215,7 @@ export async function pruneWorktrees(core: CorralCore, opts: { dryRun: boolean; 
   const result: WorktreePruneResult = { dry_run: opts.dryRun, removed: [], kept: [] };
   for (const record of await watch.worktrees.records()) {
     const state = await watch.worktrees.state(record);
-    const reasons: string[] = [];
-    const busy = state.missing ? null : busyReason(core, record);
-    if (busy) reasons.push(busy);
-    if (!opts.force && state.dirty) reasons.push('it has uncommitted changes');
-    if (!opts.force && !state.merged) reasons.push(`its branch ${record.branch} has work not merged into ${path.basename(record.repo)}'s checked-out branch`);
+    const reasons = pruneReasons(record, state, state.missing ? null : busyReason(core, record), opts.force);
     if (reasons.length > 0) {
       result.kept.push({ name: record.name, reasons });
       continue;
