@@ -64,6 +64,8 @@ export function setupLines(text: string): string[] {
  */
 export async function setupInPane(core: CorralCore, pane: PaneRecord, record: WorktreeRecord, signal?: AbortSignal): Promise<WorktreeSetupReport> {
   const watch = worktreeWatch(core);
+  // Nothing to show, so nothing to wait for: without a setup the worktree is ready at once.
+  if (!watch.worktrees.hasSetup(record)) return { command: null, status: 'none', exit_code: null, duration_ms: 0, output_tail: '' };
   await shellStarted(core, pane, signal);
   await waitForQuiet(core, pane, WORKTREE_TIMING.promptQuietMs, Date.now() + WORKTREE_TIMING.promptWaitMs);
   const show = (text: string) => {

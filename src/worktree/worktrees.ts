@@ -16,7 +16,7 @@ import { assertRealDirectory, prepareWorktreePath, worktreeRoot } from './paths.
 import { WorktreeRegistry, type WorktreeRecord } from './registry.js';
 import { anyChanges, branchExists, checkBranchName, findRepo, resolveCommit } from './repo.js';
 import { worktreeDiff, type WorktreeDiff } from './diff.js';
-import { runSetup } from './setup.js';
+import { runSetup, setupCommand } from './setup.js';
 
 /** What git says about a worktree now. */
 export interface WorktreeState {
@@ -86,6 +86,11 @@ export class Worktrees {
       throw error;
     }
     return { record, include: await copyIncluded(this.ctx, main, target) };
+  }
+
+  /** Whether the worktree has a setup to run (`[worktree] setup`, or the repository's script). */
+  hasSetup(record: WorktreeRecord): boolean {
+    return setupCommand(this.config.setup, record.path) !== null;
   }
 
   /** Runs the worktree's setup (SPEC §15), output to `onOutput` as it comes. */
