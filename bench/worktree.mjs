@@ -14,7 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLK_TCK, CorralServer, ROOT, cpuSeconds, median, percentile, round, sleep, timeSpawn, waitUntil } from './lib.mjs';
+import { CLK_TCK, CorralServer, ROOT, cpuSeconds, interleaved, median, percentile, round, sleep, timeSpawn, waitUntil } from './lib.mjs';
 import { RpcClient } from './agent-lib.mjs';
 
 export const description = 'workspace create --worktree (5,000 files) vs bare git worktree add; git runs and CPU while worktree agents idle';
@@ -85,23 +85,14 @@ async function createCost(quick) {
     // Warm-up: the page cache holds the repository's objects for both.
     await corralOnce('w');
     await bareOnce('w');
-    const times = { corral: [], bare: [] };
-    for (let i = 0; i < reps; i++) {
-      if (i % 2 === 0) {
-        times.corral.push(await corralOnce(i));
-        times.bare.push(await bareOnce(i));
-      } else {
-        times.bare.push(await bareOnce(i));
-        times.corral.push(await corralOnce(i));
-      }
-    }
-    const value = median(times.corral);
-    const bare = median(times.bare);
+    const times = await interleaved(reps, corralOnce, bareOnce);
+    const value = median(times.a);
+    const bare = median(times.b);
     return {
       name: `worktree: workspace create --worktree, ${FILES} files, no setup (median of ${reps})`,
       value: round(value, 1),
       unit: 'ms',
-      p95: round(percentile(times.corral, 95), 1),
+      p95: round(percentile(times.a, 95), 1),
       baseline: 'git worktree add',
       baselineValue: round(bare, 1),
       ratio: round(value / bare),

@@ -40,20 +40,8 @@ export interface WorktreeIncludeReport {
   skipped: { path: string; why: string }[];
 }
 
-/** A worktree just made, as `agent.start`, `workspace.create` and `workspace.up` report it. */
-export interface WorktreeCreated {
-  name: string;
-  path: string;
-  repo: string;
-  branch: string;
-  base: string;
-  index: number;
-  include: WorktreeIncludeReport;
-  setup: WorktreeSetupReport;
-}
-
-/** One worktree corral made (`worktree.list`, SPEC §15). */
-export interface WorktreeInfo {
+/** What corral knows of a worktree it made (and keeps in its registry, src/worktree/registry.ts). */
+export interface WorktreeFacts {
   name: string;
   path: string;
   /** The main checkout of the repository it belongs to. */
@@ -63,6 +51,16 @@ export interface WorktreeInfo {
   base: string;
   /** 1, 2, … unique among the live worktrees of its repository (`CORRAL_WORKTREE_INDEX`). */
   index: number;
+}
+
+/** A worktree just made, as `agent.start`, `workspace.create` and `workspace.up` report it. */
+export interface WorktreeCreated extends WorktreeFacts {
+  include: WorktreeIncludeReport;
+  setup: WorktreeSetupReport;
+}
+
+/** One worktree corral made (`worktree.list`, SPEC §15). */
+export interface WorktreeInfo extends WorktreeFacts {
   created_at: string;
   /** The live agent working in it (its name, else its kind), or null. */
   agent: string | null;

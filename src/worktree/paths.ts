@@ -5,7 +5,8 @@
  * planted at `<root>/<name>` would send a creation, a copy or a removal somewhere else.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, mkdirSync, realpathSync } from 'node:fs';
+import { lstatOrNull } from '../persist/state-files.js';
 import os from 'node:os';
 import path from 'node:path';
 import { CorralError } from '../contract/protocol.js';
@@ -34,15 +35,6 @@ export function worktreeRoot(configured: string, repo: string, env: Env): string
   const home = env.HOME || os.homedir();
   const expanded = configured === '~' ? home : configured.startsWith('~/') ? path.join(home, configured.slice(2)) : configured;
   return path.resolve(repo, expanded);
-}
-
-function lstatOrNull(p: string): Stats | null {
-  try {
-    return lstatSync(p);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
 }
 
 /**

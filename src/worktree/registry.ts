@@ -11,21 +11,12 @@ import { constants } from 'node:fs';
 import { link, open, readdir, unlink } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { CorralError, WORKTREE_NAME_PATTERN } from '../contract/protocol.js';
+import { CorralError, WORKTREE_NAME_PATTERN, type WorktreeFacts } from '../contract/protocol.js';
 import { ensurePrivateStateDir, readPrivateFile } from '../persist/state-files.js';
 import { KeyedQueue } from './keyed-queue.js';
 
-/** One worktree corral made. */
-export interface WorktreeRecord {
-  name: string;
-  path: string;
-  /** The repository's main checkout. */
-  repo: string;
-  branch: string;
-  /** The commit it started from. */
-  base: string;
-  /** 1, 2, … unique among the repository's live worktrees (`CORRAL_WORKTREE_INDEX`). */
-  index: number;
+/** One worktree corral made: its facts and when it was made. */
+export interface WorktreeRecord extends WorktreeFacts {
   created_at: string;
 }
 

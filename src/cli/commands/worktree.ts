@@ -9,35 +9,23 @@ import type { MethodName, MethodParams, MethodResults, WorktreeDiffResult, Workt
 import { WORKTREE_NAME_RULE } from '../../contract/protocol.js';
 import { diffLines, statLines } from '../../terminal/diff-lines.js';
 import { visibleControls } from '../../terminal/control-chars.js';
-import { cell, formatJsonLine, formatTable, UsageError } from '../output.js';
+import { cell, formatTable, UsageError } from '../output.js';
 import { absoluteCwd, jsonOption } from '../options.js';
-import { defineCommand, FROM_FLAGS, out, reportError, withClient, type GlobalArgs } from '../run.js';
+import { conductorCall, defineCommand, out, reportError, withClient, type GlobalArgs } from '../run.js';
 
 /** Colour only for a terminal that wants it (https://no-color.org). */
 function colourWanted(): boolean {
   return process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === '';
 }
 
-/**
- * One call, printed by `format` (which makes text from the repository visible itself, so its
- * own colours survive), or the bare result with `--json`.
- */
-export async function printCall<M extends MethodName>(
+/** One call printed by a formatter that makes the repository's text visible itself (so its colours survive), or `--json`. */
+export function printCall<M extends MethodName>(
   argv: GlobalArgs & { json?: boolean },
   method: M,
   params: () => MethodParams[M],
   format: (result: MethodResults[M]) => string,
 ): Promise<void> {
-  let built: MethodParams[M];
-  try {
-    built = params();
-  } catch (error) {
-    return reportError(error);
-  }
-  await withClient(argv, async (client) => {
-    const result = await client.call(method, built);
-    out(argv.json ? `${formatJsonLine(result)}\n` : format(result));
-  }, FROM_FLAGS);
+  return conductorCall(argv, method, params, format, { styled: true });
 }
 
 /** How a diff prints: the patch (default), `--stat` or `--name-only`. */
