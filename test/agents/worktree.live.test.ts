@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from '../integration/harness.js';
 import { GIT_TEST_ENV } from '../unit/support/git-repo.js';
-import { AGENTS_DIR, agentEnvironment, startFakeModel } from './lab.js';
+import { AGENTS_DIR, agentEnvironment, endCodexDaemonsOf, startFakeModel } from './lab.js';
 
 const AGENTS = [
   { kind: 'claude', name: 'claude-wt' },
@@ -27,10 +27,12 @@ describe('Claude Code and Codex edit the same file, each in its own worktree', (
   let model: { stop: () => void };
   let repo: string;
   let root: string;
+  let home: string;
   const panes: Record<string, string> = {};
 
   beforeAll(async () => {
     const probe = new TestServer({ scripting: true });
+    home = probe.home;
     root = join(probe.dir, 'worktrees');
     mkdirSync(root, { mode: 0o700 });
     writeFileSync(join(probe.home, '.config', 'corral', 'config.toml'), `[worktree]\nroot = "${root}"\n`);
@@ -56,6 +58,7 @@ describe('Claude Code and Codex edit the same file, each in its own worktree', (
   afterAll(async () => {
     await server?.stop();
     model?.stop();
+    if (home) endCodexDaemonsOf(home);
   });
 
   it('start in worktrees of their own names, one after the other in one repository', async () => {
