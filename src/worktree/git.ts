@@ -4,9 +4,14 @@
  * repository, with output read as bytes (paths with `-z`, so nothing is quoted or mangled).
  * Every other module of src/worktree/ talks to git through `git()` here.
  *
- * git is started through the panes' fd-closing step (src/pty/isolated-exec.ts): it runs the
- * repository's hooks (post-checkout on `worktree add`, pre-commit on a merge's commit), which
- * must not inherit the panes' pty masters any more than a pane's own programs do (SPEC §8).
+ * A git run that may start the repository's hooks (`hooks: true`: post-checkout on `worktree
+ * add`, pre-commit on a merge's commit, post-merge, pre-rebase) goes through the panes'
+ * fd-closing step (src/pty/isolated-exec.ts): a hook can be the repository's own code
+ * (`core.hooksPath` pointing into the checkout, as husky sets it), and must not inherit the
+ * panes' pty masters any more than a pane's own programs do (SPEC §8). Other runs start git
+ * directly — the step's bash start and `env` exec doubled each git call's cost — and run no
+ * hook; the only programs they may start are the user's own configured filters (git-lfs), and
+ * never an fsmonitor hook (`core.fsmonitor` is turned off for them).
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
@@ -49,6 +54,8 @@ export interface GitRun {
   env?: Record<string, string>;
   /** A read that must not take git's optional locks (an agent may be running git in the same checkout). */
   readOnly?: boolean;
+  /** It may run the repository's hooks: started through the fd-closing step. */
+  hooks?: boolean;
   /** Written to git's stdin. */
   input?: string;
 }
@@ -82,7 +89,8 @@ export function definedOnly(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /**
  * `input` as git's stdin: a file, not a pipe. Node's pipes are socket pairs, and bash (the
- * closing step) takes a socket on stdin for a remote shell daemon and reads ~/.bashrc.
+ * closing step, for runs with hooks) takes a socket on stdin for a remote shell daemon and
+ * reads ~/.bashrc.
  */
 async function inputFile<T>(input: string | undefined, body: (fd: number | 'ignore') => Promise<T>): Promise<T> {
   if (input === undefined) return body('ignore');
@@ -100,7 +108,9 @@ async function inputFile<T>(input: string | undefined, body: (fd: number | 'igno
 
 /** Runs `git -C cwd args…`; resolves with its output whatever the exit code (see `git`). */
 export function runGit(ctx: GitContext, cwd: string, args: readonly string[], run: GitRun = {}): Promise<GitResult> {
-  const command = isolatedCommand('git', ['-C', cwd, ...args], definedOnly(gitEnvironment(ctx.env, run.env, run.readOnly)));
+  const env = gitEnvironment(ctx.env, run.env, run.readOnly);
+  const argv = [...(run.hooks ? [] : ['-c', 'core.fsmonitor=false']), '-C', cwd, ...args];
+  const command = run.hooks ? isolatedCommand('git', argv, definedOnly(env)) : { file: 'git', args: argv, env };
   return inputFile(
     run.input,
     (stdin) =>
@@ -144,7 +154,7 @@ export function gitMessage(result: Pick<GitResult, 'stderr' | 'stdout'>): string
 export async function git(ctx: GitContext, cwd: string, args: readonly string[], run: GitRun = {}): Promise<GitResult> {
   const result = await runGit(ctx, cwd, args, run);
   if (result.code !== 0 && !(run.ok ?? []).includes(result.code)) {
-    throw new CorralError('git_failed', `git ${args.filter((a) => !a.startsWith('-c')).slice(0, 2).join(' ')} failed in ${cwd}: ${gitMessage(result)}`, {
+    throw new CorralError('git_failed', `git ${args.slice(0, 2).join(' ')} failed in ${cwd}: ${gitMessage(result)}`, {
       exit_code: result.code,
     });
   }

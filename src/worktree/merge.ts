@@ -80,7 +80,7 @@ export async function commitWorktree(ctx: GitContext, record: WorktreeRecord, me
   if ((await anyChanges(ctx, record.path)).length === 0) return null;
   await git(ctx, record.path, ['add', '--all']);
   // The repository's hooks run, as for any commit: a hook that refuses leaves the work staged, nothing lost.
-  await git(ctx, record.path, ['commit', '--quiet', '-m', message]);
+  await git(ctx, record.path, ['commit', '--quiet', '-m', message], { hooks: true });
   return revParse(ctx, record.path, 'HEAD');
 }
 
@@ -95,7 +95,7 @@ async function failedMerge(ctx: GitContext, record: WorktreeRecord, into: string
     });
   }
   const files = await conflictedFiles(ctx, main);
-  await git(ctx, main, undo);
+  await git(ctx, main, undo, { hooks: true });
   if (files.length > 0) return conflict(record, into, files);
   return new CorralError('git_failed', `merging ${record.branch} into ${into} failed: ${gitMessage({ stderr, stdout: Buffer.alloc(0) })}; the main checkout was restored`);
 }
@@ -121,31 +121,31 @@ export async function mergeWorktree(ctx: GitContext, record: WorktreeRecord, opt
 
   switch (opts.mode) {
     case 'merge': {
-      const merged = await runGit(ctx, main, ['merge', '--no-edit', branchRef]);
+      const merged = await runGit(ctx, main, ['merge', '--no-edit', branchRef], { hooks: true });
       if (merged.code !== 0) throw await failedMerge(ctx, record, into, merged.stderr, ['merge', '--abort']);
       break;
     }
     case 'squash': {
-      const squashed = await runGit(ctx, main, ['merge', '--squash', branchRef]);
+      const squashed = await runGit(ctx, main, ['merge', '--squash', branchRef], { hooks: true });
       // A squash leaves no MERGE_HEAD to abort: the checkout was clean, so back to HEAD is back to how it was.
       if (squashed.code !== 0) throw await failedMerge(ctx, record, into, squashed.stderr, ['reset', '--quiet', '--hard', 'HEAD']);
-      const commit = await runGit(ctx, main, ['commit', '--quiet', '-m', message]);
+      const commit = await runGit(ctx, main, ['commit', '--quiet', '-m', message], { hooks: true });
       if (commit.code !== 0) {
-        await git(ctx, main, ['reset', '--quiet', '--hard', 'HEAD']);
+        await git(ctx, main, ['reset', '--quiet', '--hard', 'HEAD'], { hooks: true });
         throw new CorralError('git_failed', `the squash commit in ${main} failed: ${gitMessage(commit)}; the main checkout was restored`);
       }
       break;
     }
     case 'rebase': {
       // Rebased in the worktree, where a conflict touches only the agent's branch, then fast-forwarded.
-      const rebased = await runGit(ctx, record.path, ['rebase', intoRef]);
+      const rebased = await runGit(ctx, record.path, ['rebase', intoRef], { hooks: true });
       if (rebased.code !== 0) {
         const files = await conflictedFiles(ctx, record.path);
-        await runGit(ctx, record.path, ['rebase', '--abort']);
+        await runGit(ctx, record.path, ['rebase', '--abort'], { hooks: true });
         if (files.length > 0) throw conflict(record, into, files);
         throw new CorralError('git_failed', `rebasing ${record.branch} onto ${into} failed: ${gitMessage(rebased)}; the rebase was aborted`);
       }
-      const forward = await runGit(ctx, main, ['merge', '--ff-only', branchRef]);
+      const forward = await runGit(ctx, main, ['merge', '--ff-only', branchRef], { hooks: true });
       if (forward.code !== 0) throw await failedMerge(ctx, record, into, forward.stderr, ['reset', '--quiet', '--merge']);
       break;
     }

@@ -18,16 +18,15 @@ export interface RepoInfo {
 
 /** The repository holding `dir`; `not_a_git_repo` when there is none (or it has no commit yet). */
 export async function findRepo(ctx: GitContext, dir: string): Promise<RepoInfo> {
-  const inside = await runGit(ctx, dir, ['rev-parse', '--is-inside-work-tree'], { readOnly: true });
-  if (inside.code !== 0 || inside.stdout.toString('utf8').trim() !== 'true') {
-    throw new CorralError('not_a_git_repo', `${dir} is not in a git repository's working tree, so it cannot have a worktree`, { dir });
-  }
+  // One run: "true" and HEAD's commit; "true" alone (exit 1) in a repository with no commit yet.
+  const probe = await runGit(ctx, dir, ['rev-parse', '--is-inside-work-tree', '--verify', '--quiet', 'HEAD^{commit}'], { readOnly: true });
+  const [inside, head] = probe.stdout.toString('utf8').trim().split('\n');
+  if (inside !== 'true') throw new CorralError('not_a_git_repo', `${dir} is not in a git repository's working tree, so it cannot have a worktree`, { dir });
+  if (probe.code !== 0 || !head) throw new CorralError('not_a_git_repo', `the repository of ${dir} has no commit yet: commit something first, then a worktree can start from it`, { dir });
   const list = await git(ctx, dir, ['worktree', 'list', '--porcelain', '-z'], { readOnly: true });
   const first = nulFields(list.stdout).find((field) => field.startsWith('worktree '));
   if (!first) throw new CorralError('not_a_git_repo', `git lists no main checkout for ${dir}`, { dir });
-  const head = await runGit(ctx, dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], { readOnly: true });
-  if (head.code !== 0) throw new CorralError('not_a_git_repo', `the repository of ${dir} has no commit yet: commit something first, then a worktree can start from it`, { dir });
-  return { main: first.slice('worktree '.length), head: head.stdout.toString('utf8').trim() };
+  return { main: first.slice('worktree '.length), head };
 }
 
 /** The commit `ref` names in `repo` (a branch, tag, sha, `HEAD~2`); `ref_not_found` otherwise. */

@@ -80,7 +80,7 @@ export class Worktrees {
     const target = prepareWorktreePath(worktreeRoot(this.config.root, main, this.env), name);
     const record = await this.registry.reserve(main, (index) => ({ name, path: target, repo: main, branch, base, index, created_at: new Date().toISOString() }));
     try {
-      await git(this.ctx, main, ['worktree', 'add', '--quiet', '-b', branch, target, base]);
+      await git(this.ctx, main, ['worktree', 'add', '--quiet', '-b', branch, target, base], { hooks: true });
     } catch (error) {
       await this.registry.remove(name);
       throw error;

@@ -10,7 +10,7 @@
  * The agent is a stand-in installed as `claude` (test/fixtures/programs/worktree-agent.mjs).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TestServer, type CliResult } from './harness.js';
@@ -43,7 +43,8 @@ function makeRepo(server: TestServer, name = 'repo'): { repo: string; git: (...a
   // The setup writes what it was given next to the repository, where no diff sees it.
   writeFileSync(
     join(repo, '.corral', 'worktree-setup'),
-    '#!/bin/sh\necho "setting up $CORRAL_BRANCH"\nenv | grep ^CORRAL_ | sort > "$CORRAL_MAIN_REPO/../setup-$(basename "$CORRAL_WORKTREE_PATH").env"\n',
+    '#!/bin/sh\necho "setting up $CORRAL_BRANCH"\nenv | grep ^CORRAL_ | sort > "$CORRAL_MAIN_REPO/../setup-$(basename "$CORRAL_WORKTREE_PATH").env"\n' +
+      'ls -l /proc/$$/fd > "$CORRAL_MAIN_REPO/../setup-$(basename "$CORRAL_WORKTREE_PATH").fds"\n',
     { mode: 0o755 },
   );
   git('add', '--all');
@@ -100,6 +101,9 @@ describe('two agents, each in its own worktree of one repository', { timeout: 12
       expect(env).toBe(
         [`CORRAL_BASE=${w.base}`, `CORRAL_BRANCH=corral/${name}`, `CORRAL_MAIN_REPO=${repo}`, `CORRAL_WORKTREE_INDEX=${w.index}`, `CORRAL_WORKTREE_PATH=${w.path}`, ''].join('\n'),
       );
+      // The setup held no pane's terminal (SPEC §8): it started through the panes' fd-closing step.
+      const fds = readFileSync(join(server.home, `setup-${name}.fds`), 'utf8');
+      expect(fds).not.toMatch(/ptmx|\/dev\/pts/);
       const agent = (await server.json(['agent', 'get', name])).result.agent;
       expect(agent.cwd).toBe(w.path);
       expect(agent.worktree).toMatchObject({ name, branch: `corral/${name}` });
@@ -262,6 +266,22 @@ describe('refusals, setups and up files', { timeout: 120_000 }, () => {
     expect(result.worktree.setup.output_tail).toBe('configured setup for corral/configured\n');
     expect(existsSync(join(server.home, 'setup-configured.env'))).toBe(false);
     expect((await server.cli(['pane', 'read', pane, '--lines', '60', '--source', 'recent-unwrapped'])).stdout).toContain('configured setup for corral/configured');
+  });
+
+  it('a hook of the repository that git runs while making a worktree holds no pane\u2019s terminal', async () => {
+    const record = join(server.home, 'hook.fds');
+    writeFileSync(join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\nls -l /proc/$$/fd > '${record}'\n`, { mode: 0o755 });
+    // A pane whose terminal's master the server holds while git runs.
+    await server.json(['workspace', 'create', '--cwd', server.home, '--no-focus']);
+    try {
+      const made = await server.cli(['workspace', 'create', '--cwd', repo, '--worktree', 'hooked', '--no-focus']);
+      expect(made.code, made.stderr).toBe(0);
+      const fds = readFileSync(record, 'utf8');
+      expect(fds).toContain('0 ->');
+      expect(fds).not.toMatch(/ptmx|\/dev\/pts/);
+    } finally {
+      rmSync(join(repo, '.git', 'hooks', 'post-checkout'));
+    }
   });
 
   it('up files take worktree = "NAME": the pane starts in it after its setup', async () => {
