@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, TestServer, type CliResult } from './harness.js';
+import { ROOT, TestServer, type CliResult, type RawClient } from './harness.js';
 import { GIT_TEST_ENV } from '../unit/support/git-repo.js';
 import { processesInside } from '../../src/worktree/busy.js';
 
@@ -221,23 +221,30 @@ describe('two agents, each in its own worktree of one repository', { timeout: 12
   });
 });
 
-describe('refusals, setups and up files', { timeout: 120_000 }, () => {
+describe('one server, gate closed: refusals, setups, hooks, up files and the gate', { timeout: 120_000 }, () => {
   let server: TestServer;
+  let client: RawClient;
   let repo: string;
   let git: (...args: string[]) => string;
+  /** Markers beside the repository that make the configured setup fail or hang. */
+  const marker = (name: 'fail' | 'slow') => join(server.home, name);
 
   beforeAll(async () => {
-    server = await worktreeServer({ config: '[worktree]\nsetup = "echo configured setup for $CORRAL_BRANCH; exit ${FAIL_SETUP:-0}"\n' }).start();
+    server = await worktreeServer({
+      config: '[worktree]\nsetup = "echo setup for $CORRAL_BRANCH; [ -e ~/slow ] && sleep 30; [ ! -e ~/fail ] || exit 3"\nsetup_timeout_secs = 2\n',
+    }).start();
+    client = await server.connect();
     ({ repo, git } = makeRepo(server));
   });
   afterAll(async () => {
+    client?.close();
     await server?.stop();
   });
 
   it('a refusal creates nothing: not a repository, a bad name, a name or branch that exists, a base that names nothing', async () => {
     const plain = join(server.home, 'plain');
     mkdirSync(plain);
-    const workspacesBefore = (await server.json(['workspace', 'list'])).result.workspaces.length;
+    const workspacesBefore = (await client.call('workspace.list', {})).workspaces.length;
     const cases: [string[], string, number][] = [
       [['--cwd', plain, '--worktree', 'x'], 'not_a_git_repo', 1],
       [['--cwd', repo, '--worktree', 'Bad_Name'], 'invalid_worktree_name', 1],
@@ -250,32 +257,57 @@ describe('refusals, setups and up files', { timeout: 120_000 }, () => {
       expect([result.code, errorOf(result).code], args.join(' ')).toEqual([exit, code]);
     }
     expect((await server.cli(['workspace', 'create', '--cwd', repo, '--branch', 'b'])).code).toBe(2);
-    expect((await server.json(['workspace', 'list'])).result.workspaces.length).toBe(workspacesBefore);
-    expect((await server.json(['worktree', 'list', '--json'])).worktrees).toEqual([]);
+    expect((await client.call('workspace.list', {})).workspaces.length).toBe(workspacesBefore);
+    expect((await client.call('worktree.list', {})).worktrees).toEqual([]);
     expect(git('branch', '--list', '--format=%(refname:short)').trim()).toBe('main');
-    expect(errorOf(await server.cli(['worktree', 'diff', 'nothing'])).code).toBe('worktree_not_found');
-    expect((await server.cli(['worktree', 'diff', 'nothing'])).code).toBe(3);
+    const missing = await server.cli(['worktree', 'diff', 'nothing']);
+    expect([missing.code, errorOf(missing).code]).toEqual([3, 'worktree_not_found']);
   });
 
-  it('[worktree] setup (a command in config) runs in the worktree instead of the repository\u2019s script, its output in the pane', async () => {
-    const pane = (await server.json(['workspace', 'create', '--cwd', repo])).result.root_pane.pane_id;
+  it('[worktree] setup (a command in config) runs instead of the repository\u2019s script; a failure stops the agent unless --keep-going; a timeout is stopped', async () => {
+    const pane = (await client.call('workspace.create', { cwd: repo })).root_pane.pane_id;
     const started = await server.cli(['agent', 'start', 'configured', '--kind', 'claude', '--pane', pane, '--worktree']);
     expect(started.code, started.stderr).toBe(0);
-    const result = JSON.parse(started.stdout).result;
-    expect(result.worktree.setup).toMatchObject({ command: 'echo configured setup for $CORRAL_BRANCH; exit ${FAIL_SETUP:-0}', status: 'ok' });
-    expect(result.worktree.setup.output_tail).toBe('configured setup for corral/configured\n');
+    const setup = JSON.parse(started.stdout).result.worktree.setup;
+    expect(setup).toMatchObject({ command: expect.stringMatching(/^echo setup for/), status: 'ok', output_tail: 'setup for corral/configured\n' });
     expect(existsSync(join(server.home, 'setup-configured.env'))).toBe(false);
-    expect((await server.cli(['pane', 'read', pane, '--lines', '60', '--source', 'recent-unwrapped'])).stdout).toContain('configured setup for corral/configured');
+    expect((await client.call('pane.read', { pane_id: pane, source: 'recent-unwrapped', lines: 60 })).read.text).toContain('setup for corral/configured');
+
+    writeFileSync(marker('fail'), '');
+    try {
+      const second = (await client.call('pane.split', { pane_id: pane, direction: 'down' })).pane.pane_id;
+      const failed = await server.cli(['agent', 'start', 'one', '--kind', 'claude', '--pane', second, '--worktree']);
+      expect(errorOf(failed)).toMatchObject({ code: 'worktree_setup_failed', message: expect.stringContaining('failed (exit 3)') });
+      // No agent by that name: it was never started.
+      expect((await client.request('agent.get', { target: 'one' })).error.data.code).toBe('target_not_found');
+      expect((await client.call('worktree.list', {})).worktrees.map((w: any) => w.name)).toContain('one');
+      expect((await client.call('pane.read', { pane_id: second, source: 'recent-unwrapped', lines: 40 })).read.text).toMatch(/setup for corral\/one\n── setup failed \(exit 3\)/);
+      const third = (await client.call('pane.split', { pane_id: second, direction: 'right' })).pane.pane_id;
+      const kept = await server.cli(['agent', 'start', 'two', '--kind', 'claude', '--pane', third, '--worktree', '--keep-going']);
+      expect(kept.code, kept.stderr).toBe(0);
+      expect(JSON.parse(kept.stdout).result.worktree.setup.status).toBe('failed');
+    } finally {
+      rmSync(marker('fail'));
+    }
+
+    writeFileSync(marker('slow'), '');
+    try {
+      const started2 = Date.now();
+      const slow = await server.cli(['workspace', 'create', '--cwd', repo, '--worktree', 'slow', '--no-focus']);
+      expect(errorOf(slow).message).toContain('did not finish within setup_timeout_secs');
+      expect(Date.now() - started2).toBeLessThan(15_000);
+    } finally {
+      rmSync(marker('slow'));
+    }
   });
 
   it('a hook of the repository that git runs while making a worktree holds no pane\u2019s terminal', async () => {
     const record = join(server.home, 'hook.fds');
     writeFileSync(join(repo, '.git', 'hooks', 'post-checkout'), `#!/bin/sh\nls -l /proc/$$/fd > '${record}'\n`, { mode: 0o755 });
     // A pane whose terminal's master the server holds while git runs.
-    await server.json(['workspace', 'create', '--cwd', server.home, '--no-focus']);
+    await client.call('workspace.create', { cwd: server.home, focus: false });
     try {
-      const made = await server.cli(['workspace', 'create', '--cwd', repo, '--worktree', 'hooked', '--no-focus']);
-      expect(made.code, made.stderr).toBe(0);
+      await client.call('workspace.create', { cwd: repo, worktree: 'hooked', focus: false });
       const fds = readFileSync(record, 'utf8');
       expect(fds).toContain('0 ->');
       expect(fds).not.toMatch(/ptmx|\/dev\/pts/);
@@ -291,78 +323,38 @@ describe('refusals, setups and up files', { timeout: 120_000 }, () => {
     expect(up.code, up.stderr).toBe(0);
     const out = JSON.parse(up.stdout).result;
     expect(out.worktrees.map((w: any) => [w.name, w.setup.status])).toEqual([['from-up', 'ok']]);
-    await server.json(['pane', 'wait-output', out.panes[0].pane_id, '--match', `ran-in-${out.worktrees[0].path}`, '--timeout', '10000']);
+    await client.call('pane.wait_for_output', { pane_id: out.panes[0].pane_id, match: { type: 'substring', value: `ran-in-${out.worktrees[0].path}` }, timeout_ms: 10_000 });
     expect(out.panes[1].cwd).toBe(repo);
     // A second up with the same worktree name is refused before any pane is made.
-    const panesBefore = (await server.json(['pane', 'list'])).result.panes.length;
-    const again = await server.cli(['up', file]);
-    expect(errorOf(again).code).toBe('worktree_exists');
-    expect((await server.json(['pane', 'list'])).result.panes.length).toBe(panesBefore);
+    const panesBefore = (await client.call('pane.list', {})).panes.length;
+    expect(errorOf(await server.cli(['up', file])).code).toBe('worktree_exists');
+    expect((await client.call('pane.list', {})).panes.length).toBe(panesBefore);
   });
-});
 
-describe('a failing or slow setup', { timeout: 120_000 }, () => {
-  it('fails the start (worktree_setup_failed, agent not started, worktree kept) unless --keep-going; a timeout is stopped', async () => {
-    const server = await worktreeServer({ config: '[worktree]\nsetup = "echo preparing; [ -e \\"$CORRAL_MAIN_REPO/slow\\" ] && sleep 30; exit 3"\nsetup_timeout_secs = 1\n' }).start();
-    try {
-      const { repo } = makeRepo(server);
-      const pane = (await server.json(['workspace', 'create', '--cwd', repo])).result.root_pane.pane_id;
-      const failed = await server.cli(['agent', 'start', 'one', '--kind', 'claude', '--pane', pane, '--worktree']);
-      const error = errorOf(failed);
-      expect(error.code).toBe('worktree_setup_failed');
-      expect(error.message).toContain('failed (exit 3)');
-      expect((await server.cli(['agent', 'get', 'one'])).code).toBe(3);
-      expect((await server.json(['worktree', 'list', '--json'])).worktrees.map((w: any) => w.name)).toEqual(['one']);
-      expect((await server.cli(['pane', 'read', pane, '--lines', '40', '--source', 'recent-unwrapped'])).stdout).toMatch(/preparing\n── setup failed \(exit 3\)/);
-
-      const other = (await server.json(['pane', 'split', pane, '--direction', 'down'])).result.pane.pane_id;
-      const kept = await server.cli(['agent', 'start', 'two', '--kind', 'claude', '--pane', other, '--worktree', '--keep-going']);
-      expect(kept.code, kept.stderr).toBe(0);
-      expect(JSON.parse(kept.stdout).result.worktree.setup.status).toBe('failed');
-
-      writeFileSync(join(repo, 'slow'), '');
-      const third = (await server.json(['pane', 'split', pane, '--direction', 'right'])).result.pane.pane_id;
-      const started = Date.now();
-      const slow = await server.cli(['agent', 'start', 'three', '--kind', 'claude', '--pane', third, '--worktree']);
-      expect(errorOf(slow).message).toContain('did not finish within setup_timeout_secs');
-      expect(Date.now() - started).toBeLessThan(15_000);
-    } finally {
-      await server.stop();
-    }
-  });
-});
-
-describe('the gate: merge, discard and a forced prune from inside a pane', { timeout: 120_000 }, () => {
-  it('are refused with the gate closed, allowed from outside every pane; a plain prune is anyone\u2019s', async () => {
-    const server = await worktreeServer().start();
-    try {
-      const { repo, git } = makeRepo(server);
-      const made = (await server.json(['workspace', 'create', '--cwd', repo, '--worktree', 'inner'])).result;
-      writeFileSync(join(made.worktree.path, 'work.txt'), 'agent work\n');
-      // An `up` pane's command runs in a pane without the gate (SPEC §8): the attacker's shell.
-      const file = join(server.dir, 'attack.toml');
-      const out = join(server.dir, 'attack.out');
-      writeFileSync(
-        file,
-        `[[panes]]\ncwd = "${server.home}"\ncommand = "for v in 'worktree merge inner' 'worktree discard inner --yes' 'worktree prune --force' 'worktree prune --dry-run'; do corral $v >> ${out} 2>&1; echo \\"exit=$?\\" >> ${out}; done; echo ATTACK-$((6*7))-DONE"\n`,
-      );
-      const up = JSON.parse((await server.cli(['up', file, '--json'])).stdout).result;
-      await server.json(['pane', 'wait-output', up.panes[0].pane_id, '--match', 'ATTACK-42-DONE', '--source', 'recent-unwrapped', '--timeout', '30000']);
-      const lines = readFileSync(out, "utf8");
-      expect(lines.match(/"code":"scripting_disabled"/g)).toHaveLength(3);
-      expect(lines).toContain('from inside pane');
-      expect(lines.match(/exit=1/g)).toHaveLength(3);
-      expect(lines).toMatch(/kept inner: pane .* works in it[^\n]*\nexit=0/);
-      // Nothing changed: the work is still only in the worktree.
-      expect(existsSync(join(repo, 'work.txt'))).toBe(false);
-      expect(existsSync(join(made.worktree.path, 'work.txt'))).toBe(true);
-      // The person's own terminal (this test, outside every pane) may.
-      const merged = await server.cli(['worktree', 'merge', 'inner', '--squash', '--message', 'inner work']);
-      expect(merged.code, merged.stderr).toBe(0);
-      expect(git('log', '-1', '--format=%s').trim()).toBe('inner work');
-      expect(readFileSync(join(repo, 'work.txt'), 'utf8')).toBe('agent work\n');
-    } finally {
-      await server.stop();
-    }
+  it('the gate: merge, discard and a forced prune from inside a pane are refused, a plain prune is not; from outside, merge works', async () => {
+    const made = await client.call('workspace.create', { cwd: repo, worktree: 'inner' });
+    writeFileSync(join(made.worktree.path, 'work.txt'), 'agent work\n');
+    // An `up` pane's command runs in a pane without the gate (SPEC §8): the attacker's shell.
+    const file = join(server.dir, 'attack.toml');
+    const out = join(server.dir, 'attack.out');
+    writeFileSync(
+      file,
+      `[[panes]]\ncwd = "${server.home}"\ncommand = "for v in 'worktree merge inner' 'worktree discard inner --yes' 'worktree prune --force' 'worktree prune --dry-run'; do corral $v >> ${out} 2>&1; echo \\"exit=$?\\" >> ${out}; done; echo ATTACK-$((6*7))-DONE"\n`,
+    );
+    const up = JSON.parse((await server.cli(['up', file, '--json'])).stdout).result;
+    await client.call('pane.wait_for_output', { pane_id: up.panes[0].pane_id, source: 'recent-unwrapped', match: { type: 'substring', value: 'ATTACK-42-DONE' }, timeout_ms: 30_000 });
+    const lines = readFileSync(out, 'utf8');
+    expect(lines.match(/"code":"scripting_disabled"/g)).toHaveLength(3);
+    expect(lines).toContain('from inside pane');
+    expect(lines.match(/exit=1/g)).toHaveLength(3);
+    expect(lines).toMatch(/kept inner: pane .* works in it[^\n]*\n(kept [^\n]*\n)*exit=0/);
+    // Nothing changed: the work is still only in the worktree.
+    expect(existsSync(join(repo, 'work.txt'))).toBe(false);
+    expect(existsSync(join(made.worktree.path, 'work.txt'))).toBe(true);
+    // The person's own terminal (this test, outside every pane) may.
+    const merged = await server.cli(['worktree', 'merge', 'inner', '--squash', '--message', 'inner work']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(git('log', '-1', '--format=%s').trim()).toBe('inner work');
+    expect(readFileSync(join(repo, 'work.txt'), 'utf8')).toBe('agent work\n');
   });
 });
