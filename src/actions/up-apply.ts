@@ -95,7 +95,8 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
     const made = worktrees[i];
     if (!made) return;
     created[i] = createdView(made.record, made.include, await setupInPane(core, panes[i]!, made.record, opts.signal));
-    requireSetupOk(created[i]!, false, plan.panes[i]!.agent ? 'so its agent was not started' : 'nothing was started in it');
+    const spec = plan.panes[i]!;
+    requireSetupOk(created[i]!, false, spec.agent ? 'so its agent was not started' : spec.command ? 'so its command was not run' : `pane ${panes[i]!.id} is open in it`);
   };
   const started = await Promise.allSettled(
     plan.panes.map(async (spec, i) => {

@@ -131,7 +131,7 @@ export async function workspaceInWorktree(
   const made = await makeWorktree(core, opts.cwd, worktree);
   const created = core.createWorkspace({ ...opts, cwd: made.record.path });
   const view = createdView(made.record, made.include, await setupInPane(core, created.pane, made.record, signal));
-  requireSetupOk(view, worktree.keepGoing ?? false, 'nothing was started in it');
+  requireSetupOk(view, worktree.keepGoing ?? false, `workspace ${created.workspace.id} is open in it`);
   const pane = core.paneBySurface(created.pane.surfaceId) ?? created.pane;
   return { workspace: workspaceView(core, created.workspace), tab: tabView(core, created.tab), root_pane: paneView(core, pane), worktree: view };
 }
