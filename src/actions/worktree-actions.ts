@@ -13,6 +13,7 @@ import { isInside } from '../worktree/paths.js';
 import { pruneReasons } from '../worktree/prune.js';
 import type { WorktreeRecord } from '../worktree/worktrees.js';
 import { onlySgr } from '../persist/saved-scrollback.js';
+import { NO_SETUP } from '../worktree/setup.js';
 import { shellStarted, waitForQuiet } from './pane-settle.js';
 import { paneView, tabView, workspaceView } from '../core/views.js';
 import { WorktreeWatch } from './worktree-watch.js';
@@ -65,30 +66,25 @@ export function setupLines(text: string): string[] {
 export async function setupInPane(core: CorralCore, pane: PaneRecord, record: WorktreeRecord, signal?: AbortSignal): Promise<WorktreeSetupReport> {
   const watch = worktreeWatch(core);
   // Nothing to show, so nothing to wait for: without a setup the worktree is ready at once.
-  if (!watch.worktrees.hasSetup(record)) return { command: null, status: 'none', exit_code: null, duration_ms: 0, output_tail: '' };
+  if (!watch.worktrees.hasSetup(record)) return NO_SETUP;
   await shellStarted(core, pane, signal);
   await waitForQuiet(core, pane, WORKTREE_TIMING.promptQuietMs, Date.now() + WORKTREE_TIMING.promptWaitMs);
   const show = (text: string) => {
     const current = core.paneBySurface(pane.surfaceId);
     if (current) void core.host(current).terminal.write(text);
   };
+  show(`\r\n${DIM}── worktree ${record.name}: setup ──${RESET}\r\n`);
+  // Whole lines only: an escape sequence split between two reads is never cut in half.
   let partial = '';
-  let headed = false;
   const report = await watch.worktrees.setup(
     record,
     (chunk) => {
-      if (!headed) {
-        headed = true;
-        show(`\r\n${DIM}── worktree ${record.name}: setup ──${RESET}\r\n`);
-      }
       const lines = (partial + chunk).split('\n');
       partial = lines.pop()!;
       if (lines.length > 0) show(setupLines(lines.join('\n')).join('\r\n') + '\r\n');
     },
     signal,
   );
-  if (report.status === 'none') return report;
-  if (!headed) show(`\r\n${DIM}── worktree ${record.name}: setup ──${RESET}\r\n`);
   if (partial !== '') show(setupLines(partial).join('\r\n') + '\r\n');
   const took = `${(report.duration_ms / 1000).toFixed(1)} s`;
   const ending =

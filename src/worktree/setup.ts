@@ -28,6 +28,9 @@ export const SETUP = {
   drainMs: 250,
 } as const;
 
+/** The report of a worktree with no setup to run. */
+export const NO_SETUP: WorktreeSetupReport = Object.freeze({ command: null, status: 'none', exit_code: null, duration_ms: 0, output_tail: '' });
+
 /** What runs: the configured command through `/bin/sh -c`, else the repository's script; null for nothing. */
 export function setupCommand(configured: string, worktree: string): { file: string; args: string[]; shown: string } | null {
   if (configured.trim() !== '') return { file: '/bin/sh', args: ['-c', configured], shown: configured };
@@ -66,7 +69,7 @@ export interface SetupRun {
 /** Runs the worktree's setup, if it has one, and reports how it went. Never throws for the setup's own failure. */
 export function runSetup(record: WorktreeRecord, run: SetupRun): Promise<WorktreeSetupReport> {
   const command = setupCommand(run.configured, record.path);
-  if (command === null) return Promise.resolve({ command: null, status: 'none', exit_code: null, duration_ms: 0, output_tail: '' });
+  if (command === null) return Promise.resolve(NO_SETUP);
   const started = Date.now();
   return new Promise((resolve) => {
     const isolated = isolatedCommand(command.file, command.args, setupEnvironment(run.env, record));
