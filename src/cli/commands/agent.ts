@@ -54,8 +54,8 @@ const start = defineCommand({
         'timeout',
         numberOption('timeout', BOUNDS.agentStartTimeoutMs, 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)', 'milliseconds'),
       )
-      .options(WORKTREE_OPTIONS)
-      .option('worktree', { type: 'boolean', describe: 'first make a git worktree named after the agent in the pane’s repository (branch corral/NAME) and start it there' }),
+      .option('worktree', { type: 'boolean', describe: 'first make a git worktree named after the agent in the pane’s repository (branch corral/NAME) and start it there' })
+      .options(WORKTREE_OPTIONS),
   handler: (argv) =>
     herdrCall(argv, 'agent.start', () => {
       const pane = argv.current ? currentPaneId() : argv.pane;
