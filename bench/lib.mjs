@@ -284,3 +284,21 @@ export async function importBundled(entry) {
     throw error;
   }
 }
+
+/**
+ * Runs `a` and `b` `reps` times each, alternating which goes first, so drift in the machine's
+ * load falls on both alike; resolves with each one's results (`a(i)` / `b(i)`, i from 0).
+ */
+export async function interleaved(reps, a, b) {
+  const times = { a: [], b: [] };
+  for (let i = 0; i < reps; i++) {
+    if (i % 2 === 0) {
+      times.a.push(await a(i));
+      times.b.push(await b(i));
+    } else {
+      times.b.push(await b(i));
+      times.a.push(await a(i));
+    }
+  }
+  return times;
+}

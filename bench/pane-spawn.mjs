@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import * as pty from 'node-pty';
-import { CorralServer, median, percentile, round } from './lib.mjs';
+import { CorralServer, interleaved, median, percentile, round } from './lib.mjs';
 import { RpcClient } from './agent-lib.mjs';
 
 export const description = 'new pane → first output: corral workspace.create vs bare node-pty spawn (same bash)';
@@ -45,24 +45,15 @@ export async function run({ quick = false } = {}) {
     // Warm-up: page cache, the first pty, JIT.
     await corralOnce();
     await bareSpawn(server.env, server.dir);
-    const times = { corral: [], bare: [] };
-    for (let i = 0; i < reps; i++) {
-      if (i % 2 === 0) {
-        times.corral.push(await corralOnce());
-        times.bare.push(await bareSpawn(server.env, server.dir));
-      } else {
-        times.bare.push(await bareSpawn(server.env, server.dir));
-        times.corral.push(await corralOnce());
-      }
-    }
-    const bare = median(times.bare);
-    const value = median(times.corral);
+    const times = await interleaved(reps, () => corralOnce(), () => bareSpawn(server.env, server.dir));
+    const bare = median(times.b);
+    const value = median(times.a);
     return [
       {
         name: `pane spawn: new pane → first output (median of ${reps})`,
         value: round(value, 1),
         unit: 'ms',
-        p95: round(percentile(times.corral, 95), 1),
+        p95: round(percentile(times.a, 95), 1),
         baseline: 'node-pty spawn bash',
         baselineValue: round(bare, 1),
         ratio: round(value / bare),

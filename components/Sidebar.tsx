@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import type { SidebarAgent, SidebarWorkspace } from './chrome-model.js';
 import { BADGE, BADGE_WORD_WIDTH, badgeFor } from './badges.js';
 import type { Segment } from './canvas.js';
-import { listWindow } from './list-window.js';
+import { listWindow, listWindowByHeight } from './list-window.js';
 import { Painted, PaintedLine } from './Painted.js';
 import { GLYPH, THEME } from './theme.js';
 import { fit, textWidth, truncate } from './text-cells.js';
@@ -68,6 +68,23 @@ export function agentRow(agent: SidebarAgent, width: number): Segment[] {
   return row;
 }
 
+/** Lines an agent takes: its row, and its worktree's line when it works in one. */
+export function agentHeight(agent: SidebarAgent): number {
+  return agent.worktree ? 2 : 1;
+}
+
+/** `   ⎇ corral/fix +12 −3`: the agent's branch and its diff size, under its row. */
+export function worktreeRow(agent: SidebarAgent, width: number): Segment[] {
+  const wt = agent.worktree!;
+  const counts: Segment[] =
+    wt.added === null || wt.removed === null
+      ? []
+      : [{ text: ' ' }, { text: `+${wt.added}`, style: THEME.added }, { text: ' ' }, { text: `\u2212${wt.removed}`, style: THEME.removed }];
+  const countsWidth = counts.reduce((n, s) => n + textWidth(s.text), 0);
+  const branchWidth = Math.max(0, width - 5 - countsWidth);
+  return [{ text: `   ${GLYPH.branch} ` }, { text: truncate(wt.branch, branchWidth), style: THEME.muted }, ...counts];
+}
+
 /**
  * Which workspaces and agents the sidebar shows, and where: shared by the view and by the
  * mouse hit-test so a click lands on the entry drawn under it.
@@ -78,7 +95,7 @@ export function sidebarWindows(workspaces: readonly SidebarWorkspace[], agents: 
   const wsWindow = listWindow(workspaces.length, Math.max(1, height - SIDEBAR.fixedLines - 1), focusedWs);
   const wsLines = wsWindow.end - wsWindow.start + (wsWindow.hidden > 0 ? 1 : 0);
   const agentCapacity = Math.max(0, height - SIDEBAR.fixedLines - wsLines);
-  const agentWindow = listWindow(agents.length, agentCapacity, agents.findIndex((a) => a.focused));
+  const agentWindow = listWindowByHeight(agents.map(agentHeight), agentCapacity, agents.findIndex((a) => a.focused));
   // Row 0 is the WORKSPACES heading; agents follow a blank row and the AGENTS heading.
   const firstAgentRow = 1 + wsLines + 2 + (agents.length === 0 ? 1 : 0);
   return { wsWindow, agentWindow, firstWorkspaceRow: 1, firstAgentRow };
@@ -98,9 +115,10 @@ export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
       <Painted> </Painted>
       <Painted style={THEME.heading}> AGENTS</Painted>
       {agents.length === 0 && <Painted style={THEME.muted}>  no agents yet</Painted>}
-      {agents.slice(agentWindow.start, agentWindow.end).map((agent) => (
-        <PaintedLine key={agent.key} parts={agentRow(agent, width)} />
-      ))}
+      {agents.slice(agentWindow.start, agentWindow.end).flatMap((agent) => [
+        <PaintedLine key={agent.key} parts={agentRow(agent, width)} />,
+        ...(agent.worktree ? [<PaintedLine key={`${agent.key}:worktree`} parts={worktreeRow(agent, width)} />] : []),
+      ])}
       {agentWindow.hidden > 0 && <Painted style={THEME.muted}>{`  +${agentWindow.hidden} more`}</Painted>}
     </Box>
   );

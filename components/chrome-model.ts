@@ -33,6 +33,8 @@ export interface SidebarAgent {
   /** `done` shows until the pane is seen; kept for styling decisions. */
   seen: boolean;
   focused: boolean;
+  /** The git worktree it works in (SPEC §15): shown on a line of its own below it. */
+  worktree?: { branch: string; added: number | null; removed: number | null } | null;
 }
 
 export interface TabEntry {

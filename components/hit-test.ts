@@ -4,7 +4,7 @@
  */
 import type { ChromeModel } from './chrome-model.js';
 import { chromeLayout } from './Chrome.js';
-import { sidebarWindows } from './Sidebar.js';
+import { agentHeight, sidebarWindows } from './Sidebar.js';
 import { visibleTabWindow } from './TabBar.js';
 
 export type ChromeHit = { kind: 'tab'; id: string } | { kind: 'workspace'; id: string } | { kind: 'agent'; key: string };
@@ -27,8 +27,13 @@ export function hitTest(model: ChromeModel, x: number, y: number): ChromeHit | n
     const windows = sidebarWindows(model.workspaces, model.agents, sidebar.rows);
     const wsIndex = windows.wsWindow.start + (y - windows.firstWorkspaceRow);
     if (y >= windows.firstWorkspaceRow && wsIndex < windows.wsWindow.end) return { kind: 'workspace', id: model.workspaces[wsIndex]!.id };
-    const agentIndex = windows.agentWindow.start + (y - windows.firstAgentRow);
-    if (y >= windows.firstAgentRow && agentIndex < windows.agentWindow.end) return { kind: 'agent', key: model.agents[agentIndex]!.key };
+    // An agent with a worktree line takes two rows; either selects it.
+    let row = windows.firstAgentRow;
+    for (let i = windows.agentWindow.start; i < windows.agentWindow.end; i++) {
+      const agent = model.agents[i]!;
+      if (y >= row && y < row + agentHeight(agent)) return { kind: 'agent', key: agent.key };
+      row += agentHeight(agent);
+    }
   }
   return null;
 }

@@ -15,3 +15,28 @@ export function listWindow(count: number, capacity: number, keep = -1): ListWind
   const start = k >= shown ? Math.min(k - shown + 1, count - shown) : 0;
   return { start, end: start + shown, hidden: count - shown };
 }
+
+/**
+ * `listWindow` for items of different heights (a sidebar agent with a worktree line takes
+ * two): which items fit in `capacity` lines with item `keep` (if ≥ 0) in view. When not all
+ * fit, one line is left for the "+N more" note.
+ */
+export function listWindowByHeight(heights: readonly number[], capacity: number, keep = -1): ListWindow {
+  const total = heights.reduce((sum, h) => sum + h, 0);
+  if (total <= capacity) return { start: 0, end: heights.length, hidden: 0 };
+  const room = Math.max(0, capacity - 1);
+  const k = Math.min(Math.max(keep, 0), heights.length - 1);
+  // From the top, or, when that leaves `keep` out, back from `keep` as far as room allows.
+  let start = 0;
+  let used = 0;
+  let end = 0;
+  while (end < heights.length && used + heights[end]! <= room) used += heights[end++]!;
+  if (keep >= 0 && k >= end) {
+    start = k + 1;
+    used = 0;
+    while (start > 0 && used + heights[start - 1]! <= room) used += heights[--start]!;
+    end = k + 1;
+    while (end < heights.length && used + heights[end]! <= room) used += heights[end++]!;
+  }
+  return { start, end, hidden: heights.length - (end - start) };
+}

@@ -21,6 +21,9 @@ export const THEME = {
   sidebarBorder: { dim: true },
   overlayBorder: { fg: COLOR.brightCyan, bold: true },
   overlayTitle: { bold: true, fg: COLOR.brightWhite },
+  // A worktree's diff size under its agent: git's own colours for added and removed lines.
+  added: { fg: COLOR.green },
+  removed: { fg: COLOR.red },
   // Status line pieces.
   prefixActive: { inverse: true, bold: true, fg: COLOR.yellow },
   prefixIdle: { dim: true },
@@ -45,4 +48,6 @@ export const GLYPH = {
   moreRight: '›',
   // Sidebar mark of a notified agent: ASCII, so it is one cell in every width table.
   notified: '*',
+  // Before a worktree agent's branch: the "alternative" sign git tools use for branches (one cell wide).
+  branch: '\u2387',
 } as const;

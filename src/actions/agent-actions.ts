@@ -4,6 +4,10 @@
  * then Enter — optionally waiting for the turn to settle.
  */
 import { CorralError, eventSurfaceId, type AgentInfo, type AgentStatus } from '../contract/protocol.js';
+import { shellStarted, waitForQuiet } from './pane-settle.js';
+import { createdView, makeWorktree, requireSetupOk, setupInPane, type WorktreeOptions } from './worktree-actions.js';
+import { checkWorktreeName } from '../worktree/worktrees.js';
+import type { WorktreeCreated } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
@@ -22,12 +26,6 @@ export const AGENT_TIMING = {
   minStartTimeoutMs: BOUNDS.agentStartTimeoutMs.min - 1,
   maxStartTimeoutMs: BOUNDS.agentStartTimeoutMs.max,
   defaultStartTimeoutMs: 30_000,
-  /**
-   * A pane created a moment ago may still be starting its shell (the fd-closing step execs
-   * it): until the shell has printed anything, `agent.start` waits this long for it before
-   * deciding whether the pane is at a prompt.
-   */
-  shellStartMs: 5000,
   /** After submitting, working or blocked must show within this long (SPEC §5). */
   promptActivityWindowMs: 5000,
   /** While starting, re-check the pane this often in case the agent prints nothing. */
@@ -71,6 +69,11 @@ export interface StartOptions {
    * `typePrompt`, so a prompt the agent dropped is typed again, as for `agent prompt`.
    */
   prompt?: string;
+  /**
+   * Give the agent a worktree of its own (SPEC §15): made in the repository of the pane's cwd,
+   * set up with its output in the pane, then the agent starts there (`cd` and the command on one line).
+   */
+  worktree?: WorktreeOptions;
 }
 
 /** Validates everything about a start request before anything is typed. */
@@ -83,6 +86,7 @@ export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOption
     throw new CorralError('invalid_agent_timeout', `timeout must be more than ${AGENT_TIMING.minStartTimeoutMs} and at most ${AGENT_TIMING.maxStartTimeoutMs} ms, got ${timeoutMs}`);
   }
   if (opts.name !== undefined) core.agents.checkName(opts.name, null);
+  if (opts.worktree) checkWorktreeName(opts.worktree.name);
   const host = core.host(pane);
   if (core.agents.agentIn(pane) || !host.isShellAtPrompt(0)) {
     const running = host.commandLine(0) ?? 'a program';
@@ -92,40 +96,14 @@ export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOption
 }
 
 /**
- * Resolves once the pane's shell has printed something (its prompt), or after
- * `shellStartMs`: a flow or script that creates a pane and starts an agent in it at once
- * must not find the fd-closing step in the foreground and be told the pane is busy.
- */
-async function shellStarted(core: CorralCore, pane: PaneRecord, signal: AbortSignal | undefined): Promise<void> {
-  const host = core.host(pane);
-  if (host.lastOutputAt !== null || host.exited) return;
-  await waitUntil(
-    {
-      deadline: Date.now() + AGENT_TIMING.shellStartMs,
-      signal,
-      onTimeout: () => new CorralError('timeout', 'the shell printed nothing'),
-      subscribe: (recheck) => {
-        const listener = core.listen((event) => {
-          if (eventSurfaceId(event) === pane.surfaceId && (event.type === 'surface_changed' || event.type === 'pane.closed' || event.type === 'pane.exited')) recheck();
-        });
-        return () => listener.dispose();
-      },
-    },
-    () => (host.lastOutputAt !== null || host.exited || !core.paneBySurface(pane.surfaceId) ? true : undefined),
-  ).catch((error: unknown) => {
-    // A silent shell is judged by checkStart as before; only a caller that went away ends here.
-    if (signal?.aborted) throw error;
-  });
-}
-
-/**
  * Types the kind's executable with `args` at the pane's prompt and resolves once that agent
  * is detected there and ready for input; `agent_not_ready` at once if it shows a blocking
  * dialog while starting.
  */
-export async function startAgent(core: CorralCore, pane: PaneRecord, opts: StartOptions): Promise<{ agent: AgentInfo; argv: string[] }> {
+export async function startAgent(core: CorralCore, pane: PaneRecord, opts: StartOptions): Promise<{ agent: AgentInfo; argv: string[]; worktree?: WorktreeCreated }> {
   await shellStarted(core, pane, opts.signal);
   const timeoutMs = checkStart(core, pane, opts);
+  const worktree = opts.worktree ? await agentWorktreeReady(core, pane, opts.worktree, opts.signal) : null;
   const deadline = Date.now() + timeoutMs;
   const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
   // Watch from before the command is typed, so a shell's instant "not found" is not missed.
@@ -134,7 +112,8 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     shell.missing = line;
     shell.onMissing?.();
   });
-  const command = argv.map(shellQuote).join(' ');
+  // One line: the shell goes to the worktree and starts the agent there, or does neither.
+  const command = (worktree ? `cd -- ${shellQuote(worktree.path)} && ` : '') + argv.map(shellQuote).join(' ');
   // Its screen is what it draws below this command, not what the pane showed before.
   core.agents.expectCommand(pane, command);
   core.writeToPane(pane, command + '\r');
@@ -168,7 +147,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     if (opts.prompt !== undefined && opts.prompt.trim() !== '') {
       await typePrompt(core, now, opts.prompt, { submit: false, signal: opts.signal });
     }
-    return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? now), argv };
+    return { agent: agentView(core, core.paneBySurface(pane.surfaceId) ?? now), argv, ...(worktree ? { worktree } : {}) };
   } finally {
     clearInterval(poll);
     notFound.dispose();
@@ -177,23 +156,12 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   }
 }
 
-/** Resolves once the pane has printed nothing for `quietMs` (or at the deadline). */
-function waitForQuiet(core: CorralCore, pane: PaneRecord, quietMs: number, deadline: number): Promise<void> {
-  const host = core.host(pane);
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout;
-    const arm = () => {
-      clearTimeout(timer);
-      const since = host.lastOutputAt === null ? quietMs : Date.now() - host.lastOutputAt;
-      timer = setTimeout(done, Math.max(0, Math.min(quietMs - since, deadline - Date.now())));
-    };
-    const output = host.onOutput(arm);
-    const done = () => {
-      output.dispose();
-      resolve();
-    };
-    arm();
-  });
+/** Makes the agent's worktree from the pane's directory and runs its setup in the pane; throws when the setup failed (unless keep-going). */
+async function agentWorktreeReady(core: CorralCore, pane: PaneRecord, opts: WorktreeOptions, signal: AbortSignal | undefined): Promise<WorktreeCreated> {
+  const made = await makeWorktree(core, core.paneCwd(pane, 0), opts);
+  const created = createdView(made.record, made.include, await setupInPane(core, pane, made.record, signal));
+  requireSetupOk(created, opts.keepGoing ?? false);
+  return created;
 }
 
 /** What the shell said about the command typed to start an agent ("command not found"). */

@@ -6,17 +6,38 @@
  * With `workspace`, the panes are added to that workspace's focused tab instead, and the
  * preset is applied again over all of the tab's panes (how `flow run` grows its workspace).
  */
-import { CorralError, type PaneInfo, type WorkspaceInfo } from '../contract/protocol.js';
+import { CorralError, type PaneInfo, type WorkspaceInfo, type WorktreeCreated } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { leaves, presetLayout } from '../session/layout.js';
 import { paneView, workspaceView } from '../core/views.js';
 import { startAgent } from './agent-actions.js';
 import { UP_TIMING, type UpPlan } from '../orchestration/up-file.js';
+import { createdView, discardWorktree, makeWorktree, requireSetupOk, setupInPane } from './worktree-actions.js';
+import type { WorktreeRecord } from '../worktree/worktrees.js';
+import type { WorktreeIncludeReport } from '../contract/protocol.js';
 
 export interface UpResult {
   workspace: WorkspaceInfo;
   panes: PaneInfo[];
+  worktrees?: WorktreeCreated[];
+}
+
+type Made = { record: WorktreeRecord; include: WorktreeIncludeReport };
+
+/**
+ * The plan's worktrees (SPEC §15), made before any pane: one that cannot be made (a name that
+ * exists, not a repository) takes back the ones made before it, so a refused `up` creates nothing.
+ */
+async function makeWorktrees(core: CorralCore, plan: UpPlan): Promise<(Made | null)[]> {
+  const made: (Made | null)[] = [];
+  try {
+    for (const spec of plan.panes) made.push(spec.worktree === undefined ? null : await makeWorktree(core, spec.cwd, { name: spec.worktree }));
+  } catch (error) {
+    for (const m of made) if (m) await discardWorktree(core, m.record).catch(() => {});
+    throw error;
+  }
+  return made;
 }
 
 /** Creates the panes of `plan` (in a new workspace, or added to `workspaceId`'s focused tab). */
@@ -53,27 +74,44 @@ function createPanes(core: CorralCore, plan: UpPlan, workspaceId: string | undef
 /** Applies a validated plan; resolves once every agent is ready and its prompt typed. */
 export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?: string; signal?: AbortSignal } = {}): Promise<UpResult> {
   if (plan.panes.length === 0) throw new CorralError('invalid_params', 'no panes to create');
-  const { workspaceId, panes } = createPanes(core, plan, opts.workspace);
+  core.requirePaneRoom(plan.panes.length);
+  const worktrees = await makeWorktrees(core, plan);
+  // A pane with a worktree starts in it.
+  const placed: UpPlan = { ...plan, panes: plan.panes.map((spec, i) => (worktrees[i] ? { ...spec, cwd: worktrees[i]!.record.path } : spec)) };
+  const { workspaceId, panes } = createPanes(core, placed, opts.workspace);
+  const created: (WorktreeCreated | null)[] = plan.panes.map(() => null);
   plan.panes.forEach((spec, i) => {
     const pane = panes[i]!;
     if (spec.name !== undefined) core.renamePane(pane.id, spec.name);
-    // Typed ahead: the shell reads it once it is up, as it would from a person.
-    if (spec.command !== undefined) core.writeToPane(pane, `${spec.command}\r`);
+    // Typed ahead: the shell reads it once it is up, as it would from a person. In a worktree, after its setup.
+    if (spec.command !== undefined && !worktrees[i]) core.writeToPane(pane, `${spec.command}\r`);
     if (spec.command !== undefined && spec.restore) core.setRestoreCommand(pane, spec.command);
   });
   const focus = plan.panes.findIndex((spec) => spec.focus);
   if (focus >= 0) core.focusPane(panes[focus]!.id);
 
+  /** Runs pane i's worktree setup in it; a failure stops its agent (as `agent start --worktree` without --keep-going). */
+  const settleWorktree = async (i: number): Promise<void> => {
+    const made = worktrees[i];
+    if (!made) return;
+    created[i] = createdView(made.record, made.include, await setupInPane(core, panes[i]!, made.record, opts.signal));
+    const spec = plan.panes[i]!;
+    requireSetupOk(created[i]!, false, spec.agent ? 'so its agent was not started' : spec.command ? 'so its command was not run' : `pane ${panes[i]!.id} is open in it`);
+  };
   const started = await Promise.allSettled(
     plan.panes.map(async (spec, i) => {
-      if (spec.agent === undefined) return;
+      if (spec.agent === undefined && !worktrees[i]) return;
       const pane = panes[i]!;
       try {
+        await settleWorktree(i);
+        if (spec.command !== undefined) core.writeToPane(core.paneBySurface(pane.surfaceId) ?? pane, `${spec.command}\r`);
+        if (spec.agent === undefined) return;
         await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal, prompt: spec.prompt });
       } catch (error) {
         const code = error instanceof CorralError ? error.code : 'internal_error';
         const reason = error instanceof Error ? error.message : String(error);
-        throw new CorralError(code, `the ${spec.agent} agent in pane ${pane.id}${spec.name ? ` (${spec.name})` : ''} did not start: ${reason}`);
+        const what = spec.agent ? `the ${spec.agent} agent in pane ${pane.id}` : `pane ${pane.id}`;
+        throw new CorralError(code, `${what}${spec.name ? ` (${spec.name})` : ''} did not start: ${reason}`);
       }
     }),
   );
@@ -88,8 +126,10 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
       errors: failures.map((f) => ({ code: f.code, message: f.message })),
     });
   }
+  const made = created.filter((c): c is WorktreeCreated => c !== null);
   return {
     workspace: workspaceView(core, core.model.workspace(workspaceId)),
     panes: current.filter((p) => core.model.findPane(p.id)).map((p) => paneView(core, p)),
+    ...(made.length > 0 ? { worktrees: made } : {}),
   };
 }

@@ -17,6 +17,7 @@ import { watchCommand } from './commands/watch.js';
 import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
 import { bridgeCommand, machineCommand } from './commands/machine.js';
+import { worktreeCommand } from './commands/worktree.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -42,6 +43,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   groupOf(CALL_GROUPS.tab),
   groupOf(CALL_GROUPS.pane),
   agentCommand,
+  worktreeCommand,
   psCommand,
   lsCommand,
   statusCommand,

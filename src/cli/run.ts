@@ -96,18 +96,24 @@ export async function herdrCall<M extends MethodName>(argv: GlobalArgs, method: 
   }, FROM_FLAGS);
 }
 
-/** Runs a Conductor verb: one call, then `--json` prints the bare result, else `human(result)`. */
+/**
+ * Runs a Conductor verb: one call, then `--json` prints the bare result, else `human(result)`,
+ * its control characters made visible — unless `styled`: the formatter made the text from the
+ * server visible itself and adds colours of its own (`worktree diff`).
+ */
 export async function conductorCall<M extends MethodName>(
   argv: GlobalArgs & { json?: boolean },
   method: M,
   buildParams: () => MethodParams[M],
   human: (result: MethodResults[M]) => string,
+  opts: { styled?: boolean } = {},
 ): Promise<void> {
   const params = tryParams(buildParams);
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     const result = await client.call(method, params);
-    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(humanText(human(result))));
+    const text = human(result);
+    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(opts.styled ? text : humanText(text)));
   }, FROM_FLAGS);
 }
 

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import {
   READ_SOURCES,
+  WORKTREE_NAME_RULE,
   type PaneReadResult,
   type SurfaceFocusResult,
   type SurfaceReadResult,
@@ -19,7 +20,7 @@ import { BOUNDS } from '../contract/bounds.js';
 import { PANE_REGEX_SYNTAX } from '../terminal/pane-regex.js';
 import { formatFocused, formatSearch, formatSent } from './conductor-format.js';
 import { linesOption, numberOption, timeoutMsOption } from './numbers.js';
-import { absoluteCwd, focusOption, jsonOption, KEY_NAMES, targetPositional } from './options.js';
+import { absoluteCwd, focusOption, jsonOption, KEY_NAMES, targetPositional, WORKTREE_OPTIONS, worktreeParams } from './options.js';
 import { UsageError } from './output.js';
 import { afterDashes, currentPaneId, expectArgs, paneAndArgs, paneArg, textArg } from './run.js';
 import type { CallVerb, VerbArgs, VerbGroup, VerbOutput } from './verb-table.js';
@@ -98,14 +99,21 @@ const WORKSPACE: VerbGroup = {
   verbs: withIdVerbs(
     {
       command: 'create',
-      describe: 'Create a workspace with one tab and one pane; prints .result.{workspace,tab,root_pane}',
+      describe: 'Create a workspace with one tab and one pane; prints .result.{workspace,tab,root_pane} (and .result.worktree with --worktree)',
       method: 'workspace.create',
       options: {
         cwd: { type: 'string', describe: 'working directory (default: the current one)' },
         label: { type: 'string', describe: 'label shown in the sidebar' },
         focus: focusOption,
+        worktree: { type: 'string', describe: `open it in a new git worktree of this name (${WORKTREE_NAME_RULE}) of --cwd's repository` },
+        ...WORKTREE_OPTIONS,
       },
-      params: (argv) => ({ cwd: path.resolve(str(argv, 'cwd') ?? process.cwd()), label: argv.label, focus: argv.focus }),
+      params: (argv) => ({
+        cwd: path.resolve(str(argv, 'cwd') ?? process.cwd()),
+        label: argv.label,
+        focus: argv.focus,
+        ...worktreeParams(str(argv, 'worktree'), argv as { branch?: string; base?: string; keepGoing?: boolean }),
+      }),
       output: RESULT,
     },
     { command: 'list', describe: 'List workspaces', method: 'workspace.list', params: () => ({}), output: RESULT },

@@ -35,6 +35,7 @@ export type CommandId =
   | 'mute_pane'
   | 'toggle_scripting'
   | 'copy_mode'
+  | 'review'
   | 'paste_buffer'
   | 'help'
   | 'detach'
@@ -79,6 +80,11 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   rename_workspace: { keys: ['$'], description: 'Rename the workspace', category: 'Workspaces' },
   next_attention: { keys: ['g'], description: 'Jump to the next agent that needs you (blocked, then done)', category: 'Agents' },
   mute_pane: { keys: ['m'], description: 'Mute or unmute notifications from this pane', category: 'Agents' },
+  review: {
+    keys: ['D'],
+    description: 'Review the pane\u2019s worktree: changed files and the coloured diff; scroll and search as in copy mode, m merges, q leaves',
+    category: 'Agents',
+  },
   toggle_scripting: { keys: ['s'], description: 'Toggle the scripting gate (lets scripts submit input)', category: 'Session' },
   help: { keys: ['?'], description: 'Show this help', category: 'Session' },
   detach: { keys: ['d'], description: 'Detach: leave corral, the panes keep running (corral attach)', category: 'Session' },

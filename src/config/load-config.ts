@@ -109,7 +109,14 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
     });
   };
 
-  const config: Config = { ...defaults, keys: { ...defaults.keys }, ui: { ...defaults.ui }, notify: { ...defaults.notify }, machines: { ...defaults.machines } };
+  const config: Config = {
+    ...defaults,
+    keys: { ...defaults.keys },
+    ui: { ...defaults.ui },
+    notify: { ...defaults.notify },
+    machines: { ...defaults.machines },
+    worktree: { ...defaults.worktree },
+  };
   const overrides: Record<string, string> = {};
   const target = config as unknown as Record<string, Table | unknown>;
 

@@ -20,11 +20,21 @@ export interface Config {
   ui: UiConfig;
   notify: NotifyConfig;
   machines: MachinesConfig;
+  worktree: WorktreeConfig;
 }
 
 export interface MachinesConfig {
   /** The ssh program and its leading arguments for machine links (SPEC §14); `CORRAL_SSH` overrides. */
   ssh: readonly string[];
+}
+
+/** `[worktree]` (SPEC §11, §15). */
+export interface WorktreeConfig {
+  /** Where worktrees go (`<root>/<name>`); '' for the default under `$XDG_DATA_HOME/corral/worktrees/`. */
+  root: string;
+  /** A shell command run in each new worktree; '' for none (then `.corral/worktree-setup`, if executable). */
+  setup: string;
+  setup_timeout_secs: number;
 }
 
 export interface KeysConfig {
@@ -61,6 +71,8 @@ export const CONFIG_LIMITS = {
   /** Narrower than 10 cells cannot show an agent name; wider than 80 leaves no room for panes. */
   minSidebarWidth: 10,
   maxSidebarWidth: 80,
+  /** A setup past a day is stuck, not slow. */
+  maxSetupTimeoutSecs: 86_400,
 } as const;
 
 /** What a value must be, phrased to follow `key "x" …`; null when the value is fine. */
@@ -156,10 +168,28 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '["ssh"]',
     doc: 'the ssh program and its leading arguments for machine links (docs/machines.md); CORRAL_SSH overrides it',
   },
+  {
+    path: 'worktree.root',
+    check: isString,
+    defaultText: '""',
+    doc: 'where agent worktrees go (<root>/<name>; ~ and paths relative to the repository allowed); "" for $XDG_DATA_HOME/corral/worktrees/<repo>-<hash>',
+  },
+  {
+    path: 'worktree.setup',
+    check: isString,
+    defaultText: '""',
+    doc: 'a shell command run in each new worktree before its agent starts ("" for none: then an executable .corral/worktree-setup, if the repository has one)',
+  },
+  {
+    path: 'worktree.setup_timeout_secs',
+    check: intBetween(1, CONFIG_LIMITS.maxSetupTimeoutSecs),
+    defaultText: '300',
+    doc: 'a setup still running after this long is stopped and reported; the agent does not start unless --keep-going',
+  },
 ];
 
 /** Tables the config may contain; anything else at the top level that is a table is unknown. */
-export const CONFIG_TABLES = ['keys', 'ui', 'notify', 'machines'] as const;
+export const CONFIG_TABLES = ['keys', 'ui', 'notify', 'machines', 'worktree'] as const;
 
 const DEFAULT_SHELL = '/bin/sh';
 
@@ -180,5 +210,6 @@ export function defaultConfig(env: Env = process.env): Config {
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },
     machines: { ssh: ['ssh'] },
+    worktree: { root: '', setup: '', setup_timeout_secs: 300 },
   };
 }

@@ -5,7 +5,17 @@
  */
 
 /** The codes that mean "what you named is not there" (or names several): the CLI exits 3 (SPEC §6). */
-const TARGET_ERROR_CODES = ['target_not_found', 'target_ambiguous', 'workspace_not_found', 'tab_not_found', 'pane_not_found', 'agent_not_found', 'client_not_found', 'machine_not_found'] as const;
+const TARGET_ERROR_CODES = [
+  'target_not_found',
+  'target_ambiguous',
+  'workspace_not_found',
+  'tab_not_found',
+  'pane_not_found',
+  'agent_not_found',
+  'client_not_found',
+  'machine_not_found',
+  'worktree_not_found',
+] as const;
 
 /** Stable string codes carried in a JSON-RPC error's `data.code` (SPEC §3). */
 export const ERROR_CODES = [
@@ -28,6 +38,17 @@ export const ERROR_CODES = [
   'invalid_regex',
   'timeout',
   'scripting_disabled',
+  // Worktrees (SPEC §15): each refusal creates, merges or removes nothing.
+  'not_a_git_repo',
+  'invalid_worktree_name',
+  'worktree_exists',
+  'ref_not_found',
+  'worktree_setup_failed',
+  'worktree_busy',
+  'merge_conflict',
+  'main_checkout_dirty',
+  'main_checkout_detached',
+  'git_failed',
   // A hook notification's process is not inside the pane it names (SPEC §8: hooks speak only for their own pane).
   'peer_not_in_pane',
   // A machine's link is not up (SPEC §14): `data.machine`, and the message says why.

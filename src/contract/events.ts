@@ -39,6 +39,8 @@ export const EVENT_TYPES = [
   'client.detached',
   // A machine's link changed state (SPEC §14).
   'machine.state_changed',
+  // A worktree's branch or diff size changed (SPEC §15: the sidebar's `+added −removed`).
+  'worktree.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -178,6 +180,21 @@ export interface MachineStateChangedEvent extends Timed {
   last_error: string | null;
 }
 
+/**
+ * A worktree was made, merged, refreshed or removed (SPEC §15): its branch and diff size as
+ * now known (`gone` when it is removed). Refreshed when an agent in it changes state,
+ * never on a timer.
+ */
+export interface WorktreeChangedEvent extends Timed {
+  type: 'worktree.changed';
+  worktree: string;
+  branch: string;
+  added: number | null;
+  removed: number | null;
+  /** The worktree is gone (discarded or pruned). */
+  gone: boolean;
+}
+
 // -- agents -----------------------------------------------------------------
 
 /** An `ai.*` event, from the agent's hook or from the screen (SPEC §7). */
@@ -240,6 +257,7 @@ export type CorralEvent =
   | ClientAttachedEvent
   | ClientDetachedEvent
   | MachineStateChangedEvent
+  | WorktreeChangedEvent
   | AiEvent
   | AgentDetectedEvent
   | AgentStatusChangedEvent;

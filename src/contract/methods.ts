@@ -28,6 +28,7 @@ import type {
   WorkspaceInfo,
   MachineInfo,
 } from './objects.js';
+import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeResult, WorktreePruneResult, WorktreeRequest } from './worktrees.js';
 
 /**
  * How the scripting gate (SPEC §8) treats a method. The gate's principle: with it closed,
@@ -41,7 +42,9 @@ import type {
  * - `by-peer`: allowed, and what it may do is decided by where the calling process stands,
  *   read from the kernel (src/pty/peer-place.ts): a client attached from inside a pane or with
  *   no terminal is view-only while the gate is closed; a detach from inside a pane reaches
- *   only its own clients; a hook counts only for the pane it runs in.
+ *   only its own clients; a hook counts only for the pane it runs in; a worktree merge,
+ *   discard or forced prune (work leaving a worktree for the user's branch, or thrown away)
+ *   comes from outside every pane or needs the gate open (docs/worktrees.md).
  */
 export type Gating = 'read' | 'never' | 'when-submitting' | 'always' | 'by-peer';
 
@@ -103,6 +106,8 @@ export interface UpPaneParams {
   prompt?: string;
   focus?: boolean;
   env?: Record<string, string>;
+  /** A worktree of this name is made in the pane's repository and the pane starts in it (SPEC §15). */
+  worktree?: string;
 }
 
 /** A parsed `up` file; `workspace` adds the panes to an existing workspace. */
@@ -123,6 +128,12 @@ type WorkspaceId = { workspace_id: string };
 type SurfaceTarget = { target: Target };
 /** An agent: its name or any selector of its pane. */
 type AgentTarget = { target: string };
+/** A worktree corral made, by name. */
+type WorktreeName = { name: string };
+/** How `worktree.merge` brings the branch in, and the message of the commit of uncommitted work. */
+type MergeParams = { mode?: 'merge' | 'squash' | 'rebase'; message?: string };
+/** `patch: false` leaves the unified diff out (the files and counts only). */
+type DiffParams = { patch?: boolean };
 
 /** Params of every method, by name. */
 export interface MethodParams {
@@ -140,7 +151,7 @@ export interface MethodParams {
   'surface.focus': SurfaceTarget;
   'surface.rename': SurfaceTarget & { name: string };
   'events.subscribe': { surfaces?: Target | Target[]; types?: EventType | string | (EventType | string)[] };
-  'workspace.create': { cwd?: string; label?: string; focus?: boolean };
+  'workspace.create': { cwd?: string; label?: string; focus?: boolean } & Partial<WorktreeRequest>;
   'workspace.up': UpParams;
   'workspace.list': NoParams;
   'workspace.get': WorkspaceId;
@@ -176,11 +187,19 @@ export interface MethodParams {
   'agent.release': AgentTarget;
   'agent.focus': AgentTarget;
   'agent.explain': AgentTarget;
-  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string };
+  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string } & Partial<WorktreeRequest>;
   'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number };
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
   'agent.read': AgentTarget & ReadParams;
   'agent.send_keys': AgentTarget & { keys: string[] };
+  'agent.diff': AgentTarget & DiffParams;
+  'agent.merge': AgentTarget & MergeParams;
+  /** `repo`: only the worktrees of the repository holding this directory. */
+  'worktree.list': { repo?: string };
+  'worktree.diff': WorktreeName & DiffParams;
+  'worktree.merge': WorktreeName & MergeParams;
+  'worktree.discard': WorktreeName;
+  'worktree.prune': { dry_run?: boolean; force?: boolean };
   /** The thin client's hello (src/contract/frame-protocol.ts `ClientHello`; the handler checks it). */
   'client.attach': {
     protocol?: number;
@@ -219,6 +238,8 @@ type OneAgent = { agent: AgentInfo };
 export interface UpResult {
   workspace: WorkspaceInfo;
   panes: PaneInfo[];
+  /** The worktrees made for panes with `worktree` (SPEC §15), in the plan's order. */
+  worktrees?: WorktreeCreated[];
 }
 
 /** `pane.move`. */
@@ -254,7 +275,7 @@ export interface MethodResults {
   'surface.focus': SurfaceFocusResult;
   'surface.rename': { renamed: boolean; name: string | null };
   'events.subscribe': { type: 'subscribed'; id: string };
-  'workspace.create': { workspace: WorkspaceInfo; tab: TabInfo; root_pane: PaneInfo };
+  'workspace.create': { workspace: WorkspaceInfo; tab: TabInfo; root_pane: PaneInfo; worktree?: WorktreeCreated };
   'workspace.up': UpResult;
   'workspace.list': { workspaces: WorkspaceInfo[] };
   'workspace.get': OneWorkspace;
@@ -289,11 +310,18 @@ export interface MethodResults {
   'agent.release': OneAgent;
   'agent.focus': OneAgent;
   'agent.explain': OneAgent & { explanation: string };
-  'agent.start': OneAgent & { argv: string[] };
+  'agent.start': OneAgent & { argv: string[]; worktree?: WorktreeCreated };
   'agent.prompt': OneAgent;
   'agent.wait': OneAgent;
   'agent.read': { read: PaneRead };
   'agent.send_keys': OneAgent;
+  'agent.diff': WorktreeDiffResult;
+  'agent.merge': WorktreeMergeResult;
+  'worktree.list': { worktrees: WorktreeInfo[] };
+  'worktree.diff': WorktreeDiffResult;
+  'worktree.merge': WorktreeMergeResult;
+  'worktree.discard': { discarded: string; branch: string; path: string };
+  'worktree.prune': WorktreePruneResult;
   'client.attach': { client_id: string; protocol: number };
   'client.list': { clients: ClientInfo[] };
   'client.detach': { detached: string[] };
@@ -377,7 +405,8 @@ export const METHOD_TABLE = {
   'surface.focus': { gated: 'never', cli: 'focus', summary: 'Focuses a pane.' },
   'surface.rename': { gated: 'never', inert: ['name'], cli: null, summary: 'Names a pane.' },
   'events.subscribe': { gated: 'read', cli: 'watch', streams: true, summary: 'Starts a stream of events (SPEC §7) on this connection.' },
-  'workspace.create': { gated: 'never', inert: ['label'], cli: 'workspace create', summary: 'A workspace with one tab and one shell pane.' },
+  // With `worktree`, creates a directory and a branch and runs the repository's own setup: creation, like `up`, is not gated (SPEC §8, §15).
+  'workspace.create': { gated: 'never', inert: ['label'], cli: 'workspace create', summary: 'A workspace with one tab and one shell pane; with `worktree`, in a new git worktree.' },
   // Runs commands only in panes it creates itself, so not gated (SPEC §8); prompts are typed, not submitted.
   'workspace.up': {
     gated: 'never',
@@ -424,12 +453,24 @@ export const METHOD_TABLE = {
     inert: ['name', 'prompt'],
     words: ['args'],
     cli: 'agent start',
-    summary: 'Starts an agent at a shell prompt and returns once it is ready for input.',
+    summary: 'Starts an agent at a shell prompt and returns once it is ready for input; with `worktree`, in a new git worktree.',
   },
   'agent.prompt': { gated: 'always', cli: 'agent prompt', summary: 'Submits a prompt; with `wait`, returns when the turn ends.' },
   'agent.wait': { gated: 'read', cli: 'agent wait', summary: 'Waits until the agent reaches a status in `until`.' },
   'agent.read': { gated: 'read', cli: 'agent read', summary: "An agent's text; an idle full-screen agent's whole transcript." },
   'agent.send_keys': { gated: 'always', cli: 'agent send-keys', summary: "Presses named keys in an agent's pane." },
+  // Worktrees (SPEC §15, docs/worktrees.md). Reviews are reads. A merge puts work into the
+  // user's checked-out branch and a discard throws work away: an agent doing either to itself or
+  // to another bypasses the person's review, so from inside a pane they need the gate open
+  // (`by-peer`); a person's own terminal, or a script outside corral, may. A prune removes only
+  // merged, clean, idle worktrees — nothing is lost — unless `force`, which is held like a discard.
+  'agent.diff': { gated: 'read', cli: 'agent diff', summary: "What the agent changed in its worktree against the base: files, counts and the unified diff." },
+  'agent.merge': { gated: 'by-peer', cli: 'agent merge', summary: "Commits the agent's uncommitted work and merges its worktree's branch into the main checkout's branch." },
+  'worktree.list': { gated: 'read', cli: 'worktree list', summary: 'Every worktree corral made: branch, base, agent, panes, dirty, merged, ahead, behind.' },
+  'worktree.diff': { gated: 'read', cli: 'worktree diff', summary: 'Everything changed in a worktree against its base (commits, staged, unstaged, untracked).' },
+  'worktree.merge': { gated: 'by-peer', cli: 'worktree merge', summary: "Commits a worktree's uncommitted work and merges its branch into the main checkout's branch; a conflict changes nothing." },
+  'worktree.discard': { gated: 'by-peer', cli: 'worktree discard', summary: 'Removes a worktree and its branch, uncommitted work included; refused while a process runs inside it.' },
+  'worktree.prune': { gated: 'by-peer', cli: 'worktree prune', summary: 'Removes worktrees that are merged, clean and idle; `force` also the unmerged and dirty ones.' },
   // Attached clients (SPEC §1, docs/clients.md). A person's terminal attached from outside
   // every pane is the user's own keyboard, as with tmux; a client whose keys could come from a
   // program (no terminal, inside a pane) is view-only while the gate is closed (SPEC §8), and

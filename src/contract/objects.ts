@@ -2,6 +2,7 @@
  * The objects the API returns (SPEC §5 "Objects") and the results of the Conductor-style
  * methods as the CLI reads them. Types only, plus the status vocabularies.
  */
+import type { AgentWorktree } from './worktrees.js';
 
 export type SplitDirection = 'right' | 'down';
 
@@ -52,6 +53,8 @@ export interface AgentInfo {
   session_id?: string;
   /** Where the screen verdict's rules come from, when screen rules decided (not hooks). */
   rules?: 'verified' | 'unverified' | 'generic';
+  /** The corral worktree its pane works in (SPEC §15), when there is one. */
+  worktree?: AgentWorktree;
 }
 
 export interface PaneInfo {
@@ -150,6 +153,8 @@ export interface FleetRow {
   state_change_seq: number;
   /** null until the agent finished a turn (always present in a row, unlike on `agent`). */
   completion_seq: number | null;
+  /** The corral worktree the agent works in (SPEC §15), when there is one. */
+  worktree?: AgentWorktree;
 }
 
 export interface FleetListResult {

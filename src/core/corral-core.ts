@@ -3,7 +3,7 @@
  * event stream, the scripting gate and every action a client can take. The RPC handlers and
  * the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, LIMITS, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
+import { CorralError, LIMITS, type AgentWorktree, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type ReadonlyModel, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode } from '../session/layout.js';
@@ -98,6 +98,14 @@ export interface SessionPersistence {
   info(): { path: string; saved_at: string | null; restored_from: string | null; restored_at: string | null; problems: string[] };
 }
 
+/**
+ * Which corral worktree a pane works in, as last seen (SPEC §15; src/actions/worktree-watch.ts
+ * keeps it from events, so reading it costs no /proc read or git run): what views show.
+ */
+export interface PaneWorktrees {
+  forPane(pane: PaneRecord): AgentWorktree | null;
+}
+
 export class CorralCore {
   /** The session model; only the actions below change it. */
   private readonly session = new SessionModel();
@@ -115,6 +123,8 @@ export class CorralCore {
   readonly agents: AgentRegistry;
   /** Set by the server when it saves its session; null in tests and with nothing to save to. */
   persistence: SessionPersistence | null = null;
+  /** Set by the server (src/actions/worktree-watch.ts); null in tests and before it starts. */
+  worktrees: PaneWorktrees | null = null;
   private readonly panes: PaneFactory;
   private readonly clock: Clock;
 
@@ -719,6 +729,11 @@ export class CorralCore {
 
   private emit(event: EventInput): void {
     this.bus.emit(event);
+  }
+
+  /** Emits an event the core does not make itself (a worktree's refreshed diff size). */
+  announce(event: Extract<EventInput, { type: 'worktree.changed' }>): void {
+    this.emit(event);
   }
 
   /** Listens to every core event in-process (for the TUI and waits). */

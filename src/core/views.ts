@@ -2,7 +2,7 @@
  * Builds the API's plain objects (SPEC §5 "Objects") from the core's state. Kept apart from
  * the core so every handler shapes a pane, tab or workspace the same way.
  */
-import { CONDUCTOR_STATE, type AgentInfo, type AgentStatus, type FleetRow, type PaneInfo, type SurfaceStatus, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../contract/protocol.js';
+import { CONDUCTOR_STATE, type AgentInfo, type AgentWorktree, type AgentStatus, type FleetRow, type PaneInfo, type SurfaceStatus, type SurfaceRow, type TabInfo, type WorkspaceInfo } from '../contract/protocol.js';
 import { rollup } from '../agents/agent-state.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { leaves } from '../session/layout.js';
@@ -34,7 +34,13 @@ export function paneView(core: CorralCore, pane: PaneRecord): PaneInfo {
 
 /** The `agent` object of the agent running in a pane (throws agent_not_found). */
 export function agentView(core: CorralCore, pane: PaneRecord): AgentInfo {
-  return core.agents.info(pane, core.paneCwd(pane));
+  return withWorktree(core, pane, core.agents.info(pane, core.paneCwd(pane)));
+}
+
+/** An agent's fields plus the worktree its pane works in (SPEC §15), when it has one. */
+function withWorktree<T extends object>(core: CorralCore, pane: PaneRecord, fields: T): T & { worktree?: AgentWorktree } {
+  const worktree = core.worktrees?.forPane(pane) ?? null;
+  return worktree ? { ...fields, worktree } : fields;
 }
 
 /** What a rollup reads of the core (a TUI client's view of it too). */
@@ -74,7 +80,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord): FleetRow {
   const agent = agentFields(core, pane);
   const tracked = core.agents.agentIn(pane)!;
   const reason: FleetRow['reason'] = agent.hooked ? 'hook' : tracked.lastVerdict?.rule ? 'screen' : 'no_hook';
-  return {
+  return withWorktree(core, pane, {
     machine: null,
     pid: agent.pid,
     tool: agent.kind,
@@ -94,7 +100,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord): FleetRow {
     ...core.agents.timings(pane),
     state_change_seq: agent.state_change_seq,
     completion_seq: agent.completion_seq ?? null,
-  };
+  });
 }
 
 /** `surface.status` (SPEC §5): a pane with no agent is idle, not an error. */

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { AGENT_KINDS } from '../agents/kinds.js';
 import { suggest } from '../config/suggest.js';
 import type { Checker, KeyPath, Table } from './toml-doc.js';
+import { WORKTREE_NAME_PATTERN, WORKTREE_NAME_RULE } from '../contract/protocol.js';
 
-export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env', 'restore'] as const;
+export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env', 'restore', 'worktree'] as const;
 
 /** At most this many panes in one `up` file or flow (SPEC §10). */
 export const MAX_PANES = 32;
@@ -25,6 +26,8 @@ export interface PaneSpec {
   env: Record<string, string>;
   /** Re-run `command` when a saved session is restored (SPEC §13); other programs are not. */
   restore: boolean;
+  /** The pane starts in a new git worktree of this name, made in the repository of `cwd` (SPEC §15). */
+  worktree?: string;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -86,6 +89,10 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
   if (restore && table.command === undefined) {
     check.add([...at, 'restore'], `key "restore"${context} needs "command": it re-runs the command when the session is restored (agents resume on their own)`);
   }
+  const worktree = check.str(table, 'worktree', at, context, { nonEmpty: true });
+  if (worktree !== undefined && !WORKTREE_NAME_PATTERN.test(worktree)) {
+    check.add([...at, 'worktree'], `worktree name "${worktree}"${context} must match ${WORKTREE_NAME_RULE}`);
+  }
   const env: Record<string, string> = {};
   const envTable = check.table(table, 'env', at, context);
   if (envTable) {
@@ -100,10 +107,11 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
   if (command !== undefined) spec.command = command;
   if (name !== undefined) spec.name = name;
   if (prompt !== undefined) spec.prompt = prompt;
+  if (worktree !== undefined) spec.worktree = worktree;
   return spec;
 }
 
-/** Cross-pane rules: unique names, at most one focused pane. `paths[i]` is pane i's key path. */
+/** Cross-pane rules: unique names and worktrees, at most one focused pane. `paths[i]` is pane i's key path. */
 export function checkPaneSet(check: Checker, panes: readonly PaneSpec[], paths: readonly KeyPath[], label: (i: number) => string): void {
   const byName = new Map<string, number>();
   panes.forEach((pane, i) => {
@@ -111,6 +119,13 @@ export function checkPaneSet(check: Checker, panes: readonly PaneSpec[], paths: 
     const first = byName.get(pane.name);
     if (first !== undefined) check.add([...paths[i]!, 'name'], `pane name "${pane.name}" in ${label(i)} is already used by ${label(first)}; names select panes, so they must be unique`);
     else byName.set(pane.name, i);
+  });
+  const byWorktree = new Map<string, number>();
+  panes.forEach((pane, i) => {
+    if (pane.worktree === undefined) return;
+    const first = byWorktree.get(pane.worktree);
+    if (first !== undefined) check.add([...paths[i]!, 'worktree'], `worktree "${pane.worktree}" in ${label(i)} is already ${label(first)}'s; each pane's worktree is its own`);
+    else byWorktree.set(pane.worktree, i);
   });
   const focused = panes.map((p, i) => (p.focus ? i : -1)).filter((i) => i >= 0);
   for (const i of focused.slice(1)) check.add([...paths[i]!, 'focus'], `only one pane can have focus = true; ${label(focused[0]!)} already has it (${label(i)})`);

@@ -87,6 +87,7 @@ export function formatUpPlan(plan: UpPlan, heading: string): string {
       pane.prompt !== undefined ? `prompt typed (${pane.prompt.length} chars, not submitted)` : '',
       Object.keys(pane.env).length ? `env ${Object.keys(pane.env).join(',')}` : '',
       pane.focus ? 'focus' : '',
+      pane.worktree ? `in a new worktree ${pane.worktree}` : '',
     ].filter(Boolean);
     lines.push(`  ${i + 1}. ${what} in ${pane.cwd}${extras.length ? `; ${extras.join('; ')}` : ''}`);
   });

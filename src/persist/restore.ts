@@ -51,14 +51,20 @@ function shown(text: string): string {
 export function planPane(saved: SavedPane, workspaceCwd: string, scrollback: string, savedAt: Date, opts: { resumeAgents: boolean; home: string }): RestoredPaneStart {
   const notes: string[] = [];
   let cwd = saved.cwd;
-  if (!isDirectory(cwd)) {
+  const cwdGone = !isDirectory(cwd);
+  if (cwdGone) {
     const fallback = isDirectory(workspaceCwd) ? workspaceCwd : opts.home;
     notes.push(`${shown(saved.cwd)} is gone; the shell starts in ${shown(fallback)}`);
     cwd = fallback;
   }
   let input: string | null = null;
   const agent = saved.agent;
-  if (agent) {
+  if (agent && cwdGone) {
+    // Its work was in that directory (a worktree discarded meanwhile, SPEC §15): resumed anywhere
+    // else it would edit the wrong checkout.
+    const label = agent.name ? `${agent.kind} agent "${agent.name}"` : `${agent.kind} agent`;
+    notes.push(`${label} ran there: ${shown(agent.argv.join(' '))} (not restarted in another directory)`);
+  } else if (agent) {
     const label = agent.name ? `${agent.kind} agent "${agent.name}"` : `${agent.kind} agent`;
     const argv = opts.resumeAgents ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
     if (argv) {
@@ -138,7 +144,7 @@ export async function restoreSavedSession(
       });
       // A resumed agent comes back under its name, with its session id (SPEC §13).
       const agent = saved.agent;
-      const argv = agent && opts.resumeAgents ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
+      const argv = agent && opts.resumeAgents && plan.input !== null ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
       if (agent && argv) {
         core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
         // Its screen is what it draws below that command, not the saved lines above it.

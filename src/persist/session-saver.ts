@@ -54,8 +54,8 @@ const GARBAGE_PER_ROW = 512;
 /** How soon a pass runs again when a flooding pane was left for later. */
 const FLOOD_RETRY_MS = 1000;
 
-/** Events that change nothing saved: output (handled by the scrollback pass) and agent chatter. */
-const NOT_STRUCTURAL = new Set<string>(['surface_changed', 'ai.tool_use', 'ai.notification', 'ai.prompt_submit', 'ai.stop', 'agent.status_changed', 'scripting.changed']);
+/** Events that change nothing saved: output (handled by the scrollback pass), agent chatter, a worktree's diff size. */
+const NOT_STRUCTURAL = new Set<string>(['surface_changed', 'ai.tool_use', 'ai.notification', 'ai.prompt_submit', 'ai.stop', 'agent.status_changed', 'scripting.changed', 'worktree.changed']);
 
 export interface SaverOptions {
   core: CorralCore;

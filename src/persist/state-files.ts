@@ -42,7 +42,8 @@ export function scrollbackFile(files: SessionFiles, surfaceId: number): string {
   return path.join(files.scrollbackDir, `${surfaceId}.z`);
 }
 
-function lstatOrNull(p: string): Stats | null {
+/** `lstat` of a path, or null when nothing is there (other errors are thrown). */
+export function lstatOrNull(p: string): Stats | null {
   try {
     return lstatSync(p);
   } catch (error) {

@@ -18,6 +18,8 @@ import { trimWhenIdle } from '../terminal/memory-release.js';
 import { MachineHub } from '../machines/machine-hub.js';
 import { fleetNotifyView } from '../machines/fleet-notify.js';
 import { visibleControls } from '../terminal/control-chars.js';
+import { WorktreeWatch } from '../actions/worktree-watch.js';
+import { Worktrees } from '../worktree/worktrees.js';
 
 export interface StartOptions {
   socket?: string;
@@ -72,6 +74,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   });
   // Notifications cover every machine's agents (SPEC §14).
   const notifier = new Notifier({ core: fleetNotifyView(core, machines), config: config.notify });
+  // Worktrees (SPEC §15): the registry read once, then kept current from events.
+  const worktrees = new WorktreeWatch(core, new Worktrees(config.worktree, env));
+  core.worktrees = worktrees;
+  await worktrees.start();
   const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
   // Restored before the socket answers, so the first client already sees the old session.
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
@@ -82,6 +88,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const rpc = new RpcServer(core, transportOptions(env), clients, machines);
   const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
+    worktrees.dispose();
     await rpc.close();
     await core.shutdown();
     throw error;
@@ -103,6 +110,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       const told = clients.closeAll('[the corral server was stopped: its panes ended]', 1);
       notifier.dispose();
       machines.close();
+      worktrees.dispose();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       // Terminals the server wrote to directly are handed back before the sockets close.

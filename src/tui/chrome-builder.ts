@@ -3,6 +3,7 @@
  * core's state and the TUI's own state. Pure with respect to the screen: no drawing here.
  */
 import type { ClientCore } from './client-view.js';
+import type { AgentWorktree } from '../contract/protocol.js';
 import { COMMANDS, commandKeys, type CommandId } from '../config/keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from '../../components/chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
@@ -132,7 +133,14 @@ function sidebarAgents(core: ClientCore, ui: Pick<UiState, 'notify'>): SidebarAg
     notified: ui.notify?.isMarked(pane.surfaceId) ?? false,
     seen: agent.state.seen,
     focused: focused?.id === pane.id,
+    // Kept current by events (src/actions/worktree-watch.ts): reading it runs no git.
+    worktree: sidebarWorktree(core.worktrees?.forPane(pane) ?? null),
   }));
+}
+
+/** An agent's worktree for the sidebar: the branch came from a repository, so its controls are made visible. */
+function sidebarWorktree(worktree: AgentWorktree | null): SidebarAgent['worktree'] {
+  return worktree ? { branch: shown(worktree.branch), added: worktree.added, removed: worktree.removed } : null;
 }
 
 /** `w1:p2 builder · claude working` — id, name, and the agent (or the app's title). */

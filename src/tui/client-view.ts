@@ -8,9 +8,10 @@
  * own (`TabRecord.focusedPane`), so it stays shared.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { AgentStatus, MachineState, PaneRead } from '../contract/protocol.js';
+import type { AgentStatus, MachineState, PaneRead, WorktreeDiffResult, WorktreeMergeResult } from '../contract/protocol.js';
 import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
+import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/worktree-actions.js';
 import type { IdCounters } from '../session/ids.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { ClientRights } from './client-rights.js';
@@ -149,6 +150,7 @@ export interface ClientCore
   extends Readonly<
     Pick<
       CorralCore,
+      | 'worktrees'
       | 'config'
       | 'scripting'
       | 'setScripting'
@@ -191,6 +193,10 @@ export interface ClientCore
   zoomPane(...args: Parameters<CorralCore['zoomPane']>): void;
   resizePane(...args: Parameters<CorralCore['resizePane']>): void;
   setTabLayout(...args: Parameters<CorralCore['setTabLayout']>): void;
+  /** The diff of the worktree a pane works in (the review view, prefix D): an action, which runs git; the TUI never does. */
+  reviewDiff(pane: PaneRecord): Promise<WorktreeDiffResult>;
+  /** Merges a worktree back, as `worktree merge` does: a person's decision, so a view-only client may not. */
+  mergeWorktree(name: string): Promise<WorktreeMergeResult>;
 }
 
 /** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
@@ -257,6 +263,9 @@ export class ClientCoreView implements ClientCore {
   get config(): CorralCore['config'] {
     return this.core.config;
   }
+  get worktrees(): CorralCore['worktrees'] {
+    return this.core.worktrees;
+  }
   get scripting(): boolean {
     return this.core.scripting;
   }
@@ -283,6 +292,11 @@ export class ClientCoreView implements ClientCore {
     if (!remote) return readAgent(this.core, pane, opts);
     const mirror = this.foreign.mirrorOf(remote.id)!;
     return ((await mirror.call('agent.read', { target: remote.remote.id, ...opts })) as { read: PaneRead }).read;
+  };
+  readonly reviewDiff: ClientCore['reviewDiff'] = (pane) => paneWorktreeDiff(this.core, pane);
+  readonly mergeWorktree: ClientCore['mergeWorktree'] = async (name) => {
+    this.rights.assertMayType(this.core.scripting);
+    return mergeWorktreeBack(this.core, await worktreeNamed(this.core, name), { mode: 'merge' });
   };
   readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => {
     this.rights.assertMayType(this.core.scripting);

@@ -27,6 +27,7 @@ import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
 import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
+import { askToMerge, openReview, type ReviewHost } from './review.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by the client hub in the server). */
 export interface ChromeRenderer {
@@ -143,6 +144,7 @@ export class TuiController {
       flash: (text, error) => this.flash(text, error),
       onChange: () => this.onCopyModeChange(),
       clipboard: options.clipboard,
+      onReviewMerge: (paneId, worktree) => askToMerge(this.review, paneId, worktree),
     });
     this.ownNotifier = !options.notifier;
     this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
@@ -493,6 +495,9 @@ export class TuiController {
       case 'copy_mode':
         this.copy.enter(pane);
         return;
+      case 'review':
+        void openReview(this.review, pane);
+        return;
       case 'paste_buffer':
         if (this.copy.buffer === '') return this.flash('the paste buffer is empty: copy something in copy mode first', false);
         this.copy.exit(pane.id);
@@ -598,11 +603,22 @@ export class TuiController {
 
   // -- copy mode ------------------------------------------------------------
 
+  /** What the review view (prefix D, src/tui/review.ts) needs of this controller. */
+  private get review(): ReviewHost {
+    return {
+      core: this.core,
+      copy: this.copy,
+      flash: (text, error) => this.flash(text, error),
+      confirm: (question, onYes) => this.openOverlay({ kind: 'confirm', question, onYes }),
+      alive: () => !this.disposed,
+    };
+  }
+
   /** A pane entered or left copy mode: its frame says so. */
   private onCopyModeChange(): void {
     const labels = this.ui.frameLabels as Map<string, string>;
     labels.clear();
-    for (const id of this.copy.activePanes()) labels.set(id, 'copy mode');
+    for (const id of this.copy.activePanes()) labels.set(id, this.copy.labelOf(id)!);
     this.scheduleLayers();
     this.scheduleChrome();
   }

@@ -320,6 +320,26 @@ function killStrayCodexDaemons(): void {
   child.on('error', () => {});
 }
 
+/** Ends, by pid, the Codex app-server daemons a lab HOME started (they outlive their TUI). */
+export function endCodexDaemonsOf(home: string): void {
+  const prefix = join(home, '.codex', 'packages', 'app-server-daemon') + '/';
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let command: string;
+    try {
+      command = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!command.startsWith(prefix)) continue;
+    try {
+      process.kill(Number(name), 'SIGTERM');
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
 export function agentsInstalled(): boolean {
   return LAB_AGENTS.every((name) => existsSync(join(AGENTS_DIR, 'node_modules', '.bin', name)));
 }

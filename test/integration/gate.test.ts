@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { METHOD_TABLE, METHODS, type MethodName } from '../../src/contract/protocol.js';
 import { TestServer, type RawClient } from './harness.js';
+import { execFileSync } from 'node:child_process';
+import { GIT_TEST_ENV } from '../unit/support/git-repo.js';
+import { processesInside } from '../../src/worktree/busy.js';
 
 /** What every pane's bash shows once it is ready for input. */
 const PROMPT = 'gate$';
@@ -93,6 +96,26 @@ describe('the gate closed (real server, real bash)', () => {
     const tab = tabs[0];
     const payload = `touch ${marker}`;
     const spare = async () => (await client.call('workspace.create', { cwd: server.home, focus: false })).workspace;
+    // A repository for the worktree methods: each fixture makes its own worktree.
+    const repo = join(server.home, 'repo');
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, ...GIT_TEST_ENV } });
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'initial');
+    let worktrees = 0;
+    const worktree = async (): Promise<string> => {
+      const name = `gate-${++worktrees}`;
+      await client.call('workspace.create', { cwd: repo, worktree: name, focus: false });
+      return name;
+    };
+    /** A worktree nothing runs in any more (its workspace closed, its shell gone). */
+    const idleWorktree = async (): Promise<string> => {
+      const name = `gate-${++worktrees}`;
+      const made = await client.call('workspace.create', { cwd: repo, worktree: name, focus: false });
+      await client.call('workspace.close', { workspace_id: made.workspace.workspace_id });
+      await expect.poll(() => processesInside(made.worktree.path).length, { timeout: 10_000 }).toBe(0);
+      return name;
+    };
 
     // One valid call per method; the compiler insists every method in the table has one.
     const fixtures: Record<MethodName, () => Promise<Record<string, unknown>>> = {
@@ -151,6 +174,15 @@ describe('the gate closed (real server, real bash)', () => {
       'agent.wait': async () => ({ target: agentPane, until: ['idle', 'done', 'blocked', 'unknown', 'working'], timeout_ms: 2000 }),
       'agent.read': async () => ({ target: agentPane }),
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),
+      // Not an agent: agent_not_found, after the gate.
+      'agent.diff': async () => ({ target: agentPane }),
+      'agent.merge': async () => ({ target: agentPane }),
+      'worktree.list': async () => ({}),
+      'worktree.diff': async () => ({ name: await worktree() }),
+      // From outside every pane (this test): a person's own terminal or script may merge and discard.
+      'worktree.merge': async () => ({ name: await worktree() }),
+      'worktree.discard': async () => ({ name: await idleWorktree() }),
+      'worktree.prune': async () => ({ dry_run: true }),
       'session.save': async () => ({}),
       'session.info': async () => ({}),
       // Last: it stops this server's saving.

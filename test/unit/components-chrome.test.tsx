@@ -5,6 +5,8 @@ import { createChromeRenderer, renderChrome, renderOverlay } from '../../compone
 import { ansiToGrid } from '../../src/screen/index.js';
 import type { ChromeModel, PaneFrame } from '../../components/chrome-model.js';
 import type { Rect } from '../../src/contract/rect.js';
+import { hitTest } from '../../components/hit-test.js';
+import { listWindowByHeight } from '../../components/list-window.js';
 
 const { Terminal } = xterm;
 type Term = InstanceType<typeof Terminal>;
@@ -353,6 +355,40 @@ describe('renderChrome on small screens', () => {
   });
 });
 
+describe('worktree agents in the sidebar (SPEC §15)', () => {
+  const withWorktree = (): ChromeModel => {
+    const model = bigModel();
+    model.agents[1] = { ...model.agents[1]!, worktree: { branch: 'corral/reviewer', added: 12, removed: 3 } };
+    return model;
+  };
+
+  it('draws the branch and +added −removed on a line under the agent, in green and red', async () => {
+    const t = await show(renderChrome(withWorktree()), COLS, ROWS);
+    const reviewer = sidebarRowOf(t, 'reviewer');
+    expect(row(t, reviewer + 1).slice(0, SIDEBAR)).toMatch(/^\s+\u2387 corral\/reviewer \+12 \u22123\s*│?$/);
+    expect(sidebarRowOf(t, 'claude')).toBe(reviewer + 2);
+    const plus = row(t, reviewer + 1).indexOf('+12');
+    expect(cell(t, plus, reviewer + 1).getFgColor()).toBe(2);
+    expect(cell(t, plus + 4, reviewer + 1).getFgColor()).toBe(1);
+  });
+
+  it('a click on either of its lines selects the agent; the list below moves down one', () => {
+    const model = withWorktree();
+    const keys = Array.from({ length: 14 }, (_, y) => {
+      const found = hitTest(model, 2, y);
+      return found?.kind === 'agent' ? found.key : null;
+    });
+    const first = keys.indexOf('p1');
+    expect(keys.slice(first, first + 5)).toEqual(['p1', 'p2', 'p2', 'p3', 'p4']);
+  });
+
+  it('keeps the focused agent in view when worktree lines make the list too long', () => {
+    expect(listWindowByHeight([1, 2, 2, 1], 6)).toEqual({ start: 0, end: 4, hidden: 0 });
+    expect(listWindowByHeight([2, 2, 2, 2], 5, 0)).toEqual({ start: 0, end: 2, hidden: 2 });
+    expect(listWindowByHeight([2, 2, 2, 2], 5, 3)).toEqual({ start: 2, end: 4, hidden: 2 });
+    expect(listWindowByHeight([1, 2, 1, 1], 4, 2)).toEqual({ start: 1, end: 3, hidden: 2 });
+  });
+});
 describe('createChromeRenderer', () => {
   it('gives the same output as renderChrome as the model changes', () => {
     const render = createChromeRenderer();

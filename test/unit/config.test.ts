@@ -30,7 +30,16 @@ describe('defaults', () => {
       ui: { sidebar_width: 28 },
       notify: { on: ['blocked', 'done'], command: '' },
       machines: { ssh: ['ssh'] },
+      worktree: { root: '', setup: '', setup_timeout_secs: 300 },
     });
+  });
+
+  it('[worktree] keys are read and checked', () => {
+    const { config, error } = parse('[worktree]\nroot = "~/wt"\nsetup = "npm ci"\nsetup_timeout_secs = 60\n');
+    expect(error).toBeNull();
+    expect(config.worktree).toEqual({ root: '~/wt', setup: 'npm ci', setup_timeout_secs: 60 });
+    expect(parse('[worktree]\nsetup_timeout_secs = 0\n').error?.message).toMatch(/worktree.setup_timeout_secs" must be an integer between 1 and 86400/);
+    expect(parse('[worktree]\nsetpu = "x"\n').error?.message).toMatch(/did you mean "worktree.setup"/);
   });
 
   it('shell falls back to /bin/sh without $SHELL', () => {

@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['config', 'wait'],
   ['agents'],
   ['core', 'orchestration'],
-  ['actions', 'persist'],
+  ['actions', 'persist', 'worktree'],
   ['rpc', 'notify', 'machines'],
   ['components'],
   ['tui'],
@@ -41,8 +41,12 @@ const FLOORS: readonly (readonly string[])[] = [
 /** Anyone may import the contract: it is the shared ground every floor talks in. */
 const SHARED_GROUND = 'contract';
 
-/** The Ink views are the TUI's alone (the CLI bundle must never pull in React). */
-const ONLY_IMPORTED_BY: Readonly<Record<string, readonly string[]>> = { components: ['tui'] };
+/**
+ * The Ink views are the TUI's alone (the CLI bundle must never pull in React). git runs only
+ * behind actions (STYLE: "worktrees are git's … called from actions, never from the TUI"):
+ * the handlers, the server's wiring and the actions may import src/worktree/, nothing else.
+ */
+const ONLY_IMPORTED_BY: Readonly<Record<string, readonly string[]>> = { components: ['tui'], worktree: ['actions', 'rpc', 'server'] };
 
 interface Edge {
   from: string;
@@ -214,6 +218,9 @@ describe('the floors rule on synthetic graphs', () => {
   it('fails when anything but the TUI imports the views, or a folder has no floor', () => {
     expect(floorViolations([e('src/cli/main.ts', 'components/index.js')])).toEqual([
       'src/cli/main.ts imports components/index.js: only tui may import components/',
+    ]);
+    expect(floorViolations([e('src/tui/review.ts', 'src/worktree/diff.js')])).toEqual([
+      'src/tui/review.ts imports src/worktree/diff.js: only actions, rpc, server may import worktree/',
     ]);
     expect(floorViolations([e('src/elsewhere/attach.ts', 'src/contract/protocol.js')])).toEqual([
       'folder elsewhere has no floor: add it to FLOORS in test/unit/import-graph.test.ts',

@@ -90,6 +90,14 @@ describe('flow files: good', () => {
     expect(plan.steps[4]).toMatchObject({ needs: ['test[e2e]'], action: { targetStep: 'test[e2e]' } });
   });
 
+  it('a foreach step gives each instance its own worktree with ${item}', () => {
+    const plan = parse(lines('[[step]]', 'id = "fix"', 'foreach = ["a", "b"]', 'pane = { agent = "claude", worktree = "fix-${item}" }'));
+    expect(plan.steps.map((s) => (s.action as { pane: { worktree?: string } }).pane.worktree)).toEqual(['fix-a', 'fix-b']);
+    expect(problems(lines('[[step]]', 'id = "fix"', 'foreach = ["a", "b"]', 'pane = { worktree = "fix" }'))).toEqual([
+      'flows/ci.toml:4: worktree "fix" in step "fix[b]" is already step "fix[a]"\'s; each pane\'s worktree is its own',
+    ]);
+  });
+
   it('variables reach through transitive needs; $${ is a literal', () => {
     const plan = parse(
       lines(

@@ -163,6 +163,21 @@ describe('up files: bad, each naming file, line and key', () => {
   });
 });
 
+describe('worktree = "NAME" on a pane (SPEC §15)', () => {
+  it('is taken, checked against the name rule, unique in the file, and shown by --dry-run', () => {
+    const plan = parse('[[panes]]\nagent = "claude"\nworktree = "fix-1"\n[[panes]]\ncommand = "ls"\n');
+    expect(plan.panes[0]!.worktree).toBe('fix-1');
+    expect(plan.panes[1]!.worktree).toBeUndefined();
+    expect(formatUpPlan(plan, 'plan')).toContain('in a new worktree fix-1');
+    expect(problems('[[panes]]\nworktree = "Fix/1"\n')).toEqual([
+      'examples/review.toml:2: worktree name "Fix/1" in [[panes]] #1 must match [a-z0-9][a-z0-9._-]{0,63}',
+    ]);
+    expect(problems('[[panes]]\nworktree = "same"\n[[panes]]\nworktree = "same"\n')).toEqual([
+      'examples/review.toml:4: worktree "same" in [[panes]] #2 is already [[panes]] #1\'s; each pane\'s worktree is its own',
+    ]);
+  });
+});
+
 describe('workspace.up params (no file)', () => {
   it('uses the same rules, without a location, and requires absolute cwds', () => {
     const check = new Checker();

@@ -32,4 +32,11 @@ describe('planPane', () => {
     expect(off.input).toBeNull();
     expect(off.preamble).toContain('not restarted: resume_agents is off');
   });
+  it('does not resume an agent whose directory is gone (a discarded worktree) somewhere else', () => {
+    const agent = { kind: 'claude', name: 'rev', argv: ['claude'], session_id: 'abc' };
+    const plan = planPane({ ...base, cwd: '/nonexistent/worktree', agent }, '/tmp', '', at, opts);
+    expect(plan.input).toBeNull();
+    expect(plan.cwd).toBe('/tmp');
+    expect(plan.preamble).toContain('claude agent "rev" ran there: claude (not restarted in another directory)');
+  });
 });

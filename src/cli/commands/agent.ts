@@ -11,6 +11,8 @@ import { humanText, UsageError } from '../output.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { KEY_NAMES } from '../options.js';
 import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
+import { WORKTREE_OPTIONS, worktreeParams } from '../options.js';
+import { diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
 
@@ -40,7 +42,8 @@ const untilOption = {
 
 const start = defineCommand({
   command: 'start [name]',
-  describe: 'Start an agent in a shell pane at its prompt; returns once it is detected and ready. Args after -- go to the agent',
+  describe:
+    'Start an agent in a shell pane at its prompt; returns once it is detected and ready. --worktree gives it a git worktree of its own name first. Args after -- go to the agent',
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'agent name, [a-z][a-z0-9_-]{0,31} (optional)' })
@@ -50,13 +53,38 @@ const start = defineCommand({
       .option(
         'timeout',
         numberOption('timeout', BOUNDS.agentStartTimeoutMs, 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)', 'milliseconds'),
-      ),
+      )
+      .option('worktree', { type: 'boolean', describe: 'first make a git worktree named after the agent in the pane’s repository (branch corral/NAME) and start it there' })
+      .options(WORKTREE_OPTIONS),
   handler: (argv) =>
     herdrCall(argv, 'agent.start', () => {
       const pane = argv.current ? currentPaneId() : argv.pane;
       if (!pane) throw new UsageError('agent start needs --pane <pane> or --current');
-      return { name: argv.name, kind: argv.kind, pane_id: pane, args: afterDashes(argv), timeout_ms: argv.timeout };
+      if (argv.worktree && !argv.name) throw new UsageError('agent start --worktree needs the agent’s NAME: the worktree is named after it');
+      return {
+        name: argv.name,
+        kind: argv.kind,
+        pane_id: pane,
+        args: afterDashes(argv),
+        timeout_ms: argv.timeout,
+        ...worktreeParams(argv.worktree ? argv.name : undefined, argv),
+      };
     }),
+});
+
+const diff = defineCommand({
+  command: 'diff [target]',
+  describe: 'What the agent changed in its worktree against the base (text; --stat, --name-only, --json)',
+  builder: (y) => diffOptions(withTarget(y)),
+  handler: (argv) =>
+    printCall(argv, 'agent.diff', () => ({ target: target(argv), patch: !(argv.stat || argv.nameOnly) || argv.json === true }), (r) => formatDiff(r, { stat: argv.stat, nameOnly: argv.nameOnly })),
+});
+
+const merge = defineCommand({
+  command: 'merge [target]',
+  describe: "Commit the agent's uncommitted work and merge its worktree's branch into the main checkout's branch (from inside a pane this needs the scripting gate)",
+  builder: (y) => mergeOptions(withTarget(y)),
+  handler: (argv) => printCall(argv, 'agent.merge', () => ({ target: target(argv), ...mergeParams(argv) }), formatMerge),
 });
 
 const list = defineCommand({
@@ -165,7 +193,7 @@ const sendKeys = defineCommand({
 /** The `agent` verb group. */
 export const agentCommand = defineCommand({
   command: 'agent',
-  describe: 'Agents: start, list, get, rename, prompt, wait, read, send-keys, focus, explain, release (JSON output)',
+  describe: 'Agents: start, list, get, rename, prompt, wait, read, send-keys, focus, explain, diff, merge, release (JSON output; diff and merge print text)',
   builder: (y: Argv<GlobalArgs>) =>
     y
       .command(start)
@@ -178,6 +206,8 @@ export const agentCommand = defineCommand({
       .command(sendKeys)
       .command(byTarget('focus', 'Focus the agent\u2019s pane (marks a finished agent seen)'))
       .command(explain)
+      .command(diff)
+      .command(merge)
       .command(byTarget('release', 'Clear the agent\u2019s name'))
       .demandCommand(1, 'agent needs a subcommand'),
   handler: () => {},

@@ -13,6 +13,7 @@ import type { PaneRecord } from '../../session/model.js';
 import type { Handler, HandlerGroup, HookHandlers, RequestContext } from './context.js';
 import { OnceLog } from '../once-log.js';
 import { BOUNDS } from '../../contract/bounds.js';
+import { worktreeOptions } from './worktrees.js';
 
 /** The pane hosting the agent a `target` (agent name or pane selector) names. */
 export function agentPane(core: CorralCore, p: Params): PaneRecord {
@@ -70,6 +71,7 @@ export const agentHandlers = {
     const args = optStrings(p, 'args');
     const timeoutMs = timeoutParam(p);
     const prompt = p.prompt === undefined || p.prompt === null ? undefined : text(p, 'prompt');
+    const worktree = worktreeOptions(p);
     const pane = core.resolveOne(str(p, 'pane_id'));
     return startAgent(core, pane, {
       kind: str(p, 'kind'),
@@ -78,6 +80,7 @@ export const agentHandlers = {
       timeoutMs,
       signal,
       prompt,
+      worktree,
     });
   },
   'agent.prompt': async (p, { core, signal }) => {

@@ -7,6 +7,8 @@ import { paneView, tabView, workspaceView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { HandlerGroup } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
+import { worktreeOptions } from './worktrees.js';
+import { workspaceInWorktree } from '../../actions/worktree-actions.js';
 
 /** A `cwd` param must name an existing directory, so a typo fails here and not in a shell. */
 function optCwd(p: Params): string | undefined {
@@ -48,8 +50,11 @@ function targetWorkspace(core: CorralCore, p: Params): string {
 }
 
 export const structureHandlers = {
-  'workspace.create': (p, { core }) => {
-    const created = core.createWorkspace({ cwd: optCwd(p) ?? process.cwd(), label: optStr(p, 'label'), focus: optBool(p, 'focus') });
+  'workspace.create': async (p, { core, signal }) => {
+    const opts = { cwd: optCwd(p) ?? process.cwd(), label: optStr(p, 'label'), focus: optBool(p, 'focus') };
+    const worktree = worktreeOptions(p);
+    if (worktree) return workspaceInWorktree(core, opts, worktree, signal);
+    const created = core.createWorkspace(opts);
     return {
       workspace: workspaceView(core, created.workspace),
       tab: tabView(core, created.tab),

@@ -18,6 +18,7 @@ import { clientHandlers } from './clients.js';
 import { sessionHandlers } from './session.js';
 import { machineHandlers } from './machines.js';
 import { mirrorHandlers } from './mirror.js';
+import { worktreeHandlers } from './worktrees.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -32,6 +33,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...sessionHandlers,
   ...machineHandlers,
   ...mirrorHandlers,
+  ...worktreeHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */

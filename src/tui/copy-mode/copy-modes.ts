@@ -41,6 +41,8 @@ interface CopySession {
   state: CopyState;
   source: CopySource;
   rect: Rect | null;
+  /** A review view (prefix D) of this worktree, rather than the pane's own scrollback. */
+  review: { worktree: string } | null;
   /**
    * Two grids drawn in turn: the compositor finds changed rows by comparing the new layer
    * grid with the one it holds, so the next frame is drawn into the other one.
@@ -58,7 +60,12 @@ export interface CopyModesOptions {
   onChange: () => void;
   /** Whether the outer terminal takes OSC 52 (default true); without it copies stay in corral's buffer. */
   clipboard?: boolean;
+  /** `m` in a review view: the person asks to merge the reviewed worktree. */
+  onReviewMerge?: (paneId: string, worktree: string) => void;
 }
+
+/** The key that asks to merge the reviewed worktree (copy mode leaves it unbound). */
+const REVIEW_MERGE_KEY = 'm';
 
 const layerId = (paneId: string): string => `copy:${paneId}`;
 
@@ -82,13 +89,32 @@ export class CopyModes {
     return this.sessions.keys();
   }
 
+  /** What a pane's frame says while it is in one: `copy mode`, or `review <worktree>`. */
+  labelOf(paneId: string): string | null {
+    const session = this.sessions.get(paneId);
+    if (!session) return null;
+    return session.review ? `review ${session.review.worktree} (m merge, q leave)` : 'copy mode';
+  }
+
+  /**
+   * A review view (prefix D): copy mode over `source` (a worktree's files and diff) instead of
+   * the pane's scrollback, from the top; scroll, search, select and copy work as in copy mode.
+   */
+  enterReview(pane: PaneRecord, source: CopySource, worktree: string): void {
+    this.exit(pane.id);
+    const view = this.options.core.view(pane);
+    const state = enterCopyMode(source, { rows: view.rows, cols: view.cols }, { line: 0, col: 0 }, { top: 0 });
+    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null, review: { worktree } });
+    this.options.onChange();
+  }
+
   /** Starts copy mode in a pane (no-op if it is in one). */
   enter(pane: PaneRecord, options: { byWheel?: boolean } = {}): void {
     if (this.sessions.has(pane.id)) return;
     const view = this.options.core.view(pane);
     const source = view.scrollbackReader();
     const state = enterCopyMode(source, { rows: view.rows, cols: view.cols }, source.cursor, { byWheel: options.byWheel, top: source.screenTop });
-    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null });
+    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null, review: null });
     this.options.onChange();
     // Only an agent that takes the mouse can be scrolled through its history (agent read's rule).
     if (view.isAlternateScreen && view.mouseTrackingMode !== 'none' && this.options.core.agents.agentIn(pane)) void this.loadTranscript(pane);
@@ -115,6 +141,10 @@ export class CopyModes {
       if (!session) return rest;
       const { key, rest: after } = splitFirstKey(rest);
       rest = after;
+      if (session.review && key === REVIEW_MERGE_KEY && !session.state.prompt) {
+        this.options.onReviewMerge?.(paneId, session.review.worktree);
+        continue;
+      }
       this.step(session, copyKey(session.state, key, session.source));
     }
     return '';

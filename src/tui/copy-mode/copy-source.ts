@@ -28,16 +28,41 @@ export function terminalSource(view: Pick<PaneView, 'scrollbackReader'>): CopySo
   return view.scrollbackReader();
 }
 
+/** A line's cells, wide characters and clusters measured as the panes measure them. */
+function cellsOf(line: string): string[] {
+  const out: string[] = [];
+  for (const { s, w } of clustersOf(line)) {
+    out.push(s);
+    if (w === 2) out.push('');
+  }
+  return out;
+}
+
+/** SGR sequences, the only escapes a styled source holds. */
+const SGR = /\x1b\[[0-9;:]*m/g;
+
+/**
+ * Lines coloured with SGR sequences and nothing else (a worktree's diff for the review view,
+ * its text already made visible): searched and copied as their plain text, drawn in colour.
+ */
+export function styledSource(lines: readonly string[]): CopySource {
+  const plain = lines.map((line) => line.replace(SGR, ''));
+  return {
+    lineCount: lines.length,
+    cells: (i) => cellsOf(plain[i] ?? ''),
+    text: (i, trimRight) => (trimRight ? (plain[i] ?? '').trimEnd() : (plain[i] ?? '')),
+    wrapped: () => false,
+    paint(grid, top) {
+      grid.clear();
+      // Each line starts from the default pen: a colour never runs on into the next line.
+      const shown = lines.slice(Math.max(0, top), Math.max(0, top + grid.rows)).map((line) => `\x1b[0m${line}`);
+      drawAnsi(grid, shown.join('\n'), 0, Math.max(0, -top));
+    },
+  };
+}
+
 /** Plain lines (a gathered transcript); wide characters and clusters measured as the panes measure them. */
 export function textSource(lines: readonly string[]): CopySource {
-  const cellsOf = (line: string): string[] => {
-    const out: string[] = [];
-    for (const { s, w } of clustersOf(line)) {
-      out.push(s);
-      if (w === 2) out.push('');
-    }
-    return out;
-  };
   return {
     lineCount: lines.length,
     cells: (i) => cellsOf(lines[i] ?? ''),
