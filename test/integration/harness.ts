@@ -215,11 +215,15 @@ export class RawClient {
     }
   }
 
-  /** Sends a request and returns its full response object. */
+  /**
+   * Sends a request and returns its full response object. A request that may wait itself
+   * (`timeout_ms`) gets that long, and 10 s more, before the test stops listening for it.
+   */
   async request(method: string, params?: unknown): Promise<any> {
     const id = this.nextId++;
     this.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-    return this.next((m) => m.id === id);
+    const own = (params as { timeout_ms?: unknown } | undefined)?.timeout_ms;
+    return this.next((m) => m.id === id, typeof own === 'number' ? own + 10_000 : 10_000);
   }
 
   /** Sends a request and returns its result, throwing on an error response. */
