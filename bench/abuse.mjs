@@ -13,18 +13,14 @@
  * abuse costs other clients little and the server's memory stays flat; without the bound the
  * reads ran back to back and the server held every reply.
  */
-import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { CorralServer, cpuSeconds, percentile, round, sleep } from './lib.mjs';
+import { CorralServer, cpuSeconds, percentile, round, rssMiB, sleep } from './lib.mjs';
 
 export const description = 'surface.status p95 and server memory while a client pipelines large reads and does not read';
 
 const PANES = 20;
 const READS = 1000;
 
-function rssMiB(pid) {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-}
 
 /** A minimal NDJSON JSON-RPC client over the server's socket. */
 async function rpcClient(path) {

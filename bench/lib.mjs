@@ -235,6 +235,11 @@ export async function removeDir(dir) {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/** A process's resident memory (VmRSS) in MiB; throws once the process is gone. */
+export function rssMiB(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+}
+
 /** Waits until `fn()` is truthy, polling, for at most timeoutMs. */
 export async function waitUntil(fn, { timeoutMs = 10_000, intervalMs = 50 } = {}) {
   const deadline = Date.now() + timeoutMs;

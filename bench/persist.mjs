@@ -26,7 +26,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, CorralServer, percentile, median, round, sleep } from './lib.mjs';
+import { BIN, CorralServer, percentile, median, round, rssMiB, sleep } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
 import { RpcClient } from './agent-lib.mjs';
 
@@ -54,9 +54,6 @@ function prepare(server, { persist }) {
   if (process.env.BENCH_PERSIST_FLOOD_DEFER_MS !== undefined) server.env.CORRAL_PERSIST_FLOOD_DEFER_MS = process.env.BENCH_PERSIST_FLOOD_DEFER_MS;
 }
 
-function rssMB(pid) {
-  return Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-}
 
 /** Every pane prints 10,000 coloured lines (a full scrollback); resolves once all are done. */
 async function fillScrollback(side) {
@@ -183,7 +180,7 @@ async function measure({ quick = false } = {}) {
     const samples = [];
     for (let i = 0; i < 8; i++) {
       await sleep(5000);
-      samples.push({ on: rssMB(on.pid), off: rssMB(off.pid) });
+      samples.push({ on: rssMiB(on.pid), off: rssMiB(off.pid) });
     }
     say(`rss samples on/off: ${samples.map((x) => `${round(x.on, 0)}/${round(x.off, 0)}`).join(' ')}`);
     const rss = samples.at(-1);

@@ -34,7 +34,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-lib.mjs';
-import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, sleep, timeSpawn } from './lib.mjs';
+import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, rssMiB, sleep, timeSpawn } from './lib.mjs';
 
 const FLOOD_SECONDS = 15;
 /** 20 panes' floods on a shared 2-core machine under load can take minutes. */
@@ -55,12 +55,6 @@ const SCROLLBACK_PANES = 20;
 const SCROLLBACK_LINES = 20_000;
 const LINE_FORMAT = "scrollback line %06g: the quick brown fox jumps over the lazy dog, twice";
 
-/** Resident memory of a process in MB. */
-function rssMB(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
 
 async function rpcOf(server) {
   return RpcClient.open(server.socketPath);
@@ -114,9 +108,9 @@ async function corralScrollbackRss(compact, quick) {
     // memory-release.ts: checks every 6 s, a retry if the first came too soon): measure at 3 s
     // and at 30 s after the CPU went quiet, what stays.
     await sleep(3000);
-    const early = rssMB(server.pid);
+    const early = rssMiB(server.pid);
     await sleep(quick ? 12_000 : 27_000);
-    const rss = rssMB(server.pid);
+    const rss = rssMiB(server.pid);
     // What holds it, as the server sees itself (a fresh connection: the old one was closed).
     const probe = await rpcOf(server);
     const { memory } = await serverStats(probe);
@@ -136,7 +130,7 @@ async function tmuxScrollbackRss(quick) {
     await Promise.all(ids.map((p, i) => tmuxRunAndWait(tmux, p, `seq -f '${LINE_FORMAT}' 1 ${SCROLLBACK_LINES}`, `sb${i}`, FLOOD_TIMEOUT_MS)));
     const pid = await tmux.pid();
     await settle(pid);
-    return { rss: rssMB(pid), panes };
+    return { rss: rssMiB(pid), panes };
   } finally {
     await tmux.stop();
   }
@@ -209,7 +203,7 @@ async function nodeBaselineRss(env) {
       child.once('exit', (code) => reject(new Error(`node baseline exited ${code}`)));
     });
     await sleep(2000);
-    return rssMB(child.pid);
+    return rssMiB(child.pid);
   } finally {
     child.kill('SIGKILL');
   }
@@ -224,7 +218,7 @@ async function bareNodeRss(env) {
       child.once('exit', (code) => reject(new Error(`bare node exited ${code}`)));
     });
     await sleep(2000);
-    return rssMB(child.pid);
+    return rssMiB(child.pid);
   } finally {
     child.kill('SIGKILL');
   }
@@ -237,7 +231,7 @@ async function emptyServerRss() {
     await server.start();
     await settle(server.pid);
     await sleep(IDLE_TRIM_WAIT_MS);
-    return rssMB(server.pid);
+    return rssMiB(server.pid);
   } finally {
     await server.stop();
   }
@@ -250,7 +244,7 @@ async function rssWhile(pid, during) {
   const sampler = (async () => {
     while (!done) {
       try {
-        samples.push(rssMB(pid));
+        samples.push(rssMiB(pid));
       } catch {
         /* gone */
       }
@@ -274,12 +268,12 @@ async function corralFlood() {
     const rpc = await rpcOf(server);
     const pane = await newPane(rpc, server.dir);
     await runAndWait(rpc, pane, 'true', 'ready', 30_000);
-    const before = rssMB(server.pid);
+    const before = rssMiB(server.pid);
     const during = await rssWhile(server.pid, () => runAndWait(rpc, pane, FLOOD_COMMAND, 'flood', (FLOOD_SECONDS + 60) * 1000));
     rpc.close();
     await settle(server.pid);
     await sleep(30_000);
-    return { before, ...during, after: rssMB(server.pid) };
+    return { before, ...during, after: rssMiB(server.pid) };
   } finally {
     await server.stop();
   }
@@ -291,10 +285,10 @@ async function tmuxFlood() {
     const pane = await tmux.start(160, 48);
     await tmuxRunAndWait(tmux, pane, 'true', 'ready', 30_000);
     const pid = await tmux.pid();
-    const before = rssMB(pid);
+    const before = rssMiB(pid);
     const during = await rssWhile(pid, () => tmuxRunAndWait(tmux, pane, FLOOD_COMMAND, 'flood', (FLOOD_SECONDS + 60) * 1000));
     await settle(pid);
-    return { before, ...during, after: rssMB(pid) };
+    return { before, ...during, after: rssMiB(pid) };
   } finally {
     await tmux.stop();
   }
@@ -445,8 +439,8 @@ export async function run({ quick = false } = {}) {
       const tcpu = ((cpuSeconds(t.pid) - t0) / elapsed) * 100;
       // Memory once the server's idle trim has run (it looks every 6 s, memory-release.ts).
       await sleep(IDLE_TRIM_WAIT_MS);
-      const rss = rssMB(c.server.pid);
-      const trss = rssMB(t.pid);
+      const rss = rssMiB(c.server.pid);
+      const trss = rssMiB(t.pid);
       const all = [...c.shells, ...c.agentPanes];
       const rounds = await latencies(
         c.rpc,

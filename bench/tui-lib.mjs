@@ -64,6 +64,7 @@ export class OuterTerminal {
     this.rows = rows;
     this.bytes = 0;
     this.tail = '';
+    this.bracketedPaste = false;
     this.listeners = new Set();
     this.exitCode = null;
     this.screen = screen ? new Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 }) : null;
@@ -85,9 +86,24 @@ export class OuterTerminal {
     const now = performance.now();
     this.bytes += Buffer.byteLength(data);
     const joined = this.tail + data;
+    if (data.includes('2004')) this.followPasteMode(joined.slice(-(data.length + 8)));
     this.tail = joined.length > 4096 ? joined.slice(-4096) : joined;
     if (this.screen) this.screen.write(data, () => this.fire(now, null));
     this.fire(now, data);
+  }
+
+  /**
+   * Whether the program asked this terminal for bracketed paste (DECSET 2004): as a terminal
+   * emulator does, `paste` sends the markers only then (tmux asks only when its pane's program
+   * does; corral's client always does, to tell a paste from typing).
+   */
+  followPasteMode(text) {
+    for (const m of text.matchAll(/\x1b\[\?2004([hl])/g)) this.bracketedPaste = m[1] === 'h';
+  }
+
+  /** Pastes `text` as a terminal does: between the bracketed-paste markers if the program asked for them. */
+  paste(text) {
+    return this.writeAll(Buffer.from(this.bracketedPaste ? `\x1b[200~${text}\x1b[201~` : text));
   }
 
   fire(now, data) {
@@ -122,6 +138,24 @@ export class OuterTerminal {
       // EAGAIN: node-pty queues it.
     }
     if (written < bytes.length) this.proc.write(bytes.subarray(written).toString('utf8'));
+  }
+
+  /**
+   * Writes all of `bytes` as a terminal pasting does: write(2) while the pty takes it, and a
+   * 1 ms timer while it is full — not node-pty's queue, which retries on every loop turn and
+   * would spin a core the program under test needs. Resolves once the pty took everything.
+   */
+  async writeAll(bytes) {
+    const fd = this.proc.fd ?? this.proc._fd;
+    let at = 0;
+    while (at < bytes.length) {
+      try {
+        at += writeSync(fd, bytes, at, bytes.length - at);
+      } catch (error) {
+        if (error.code !== 'EAGAIN') throw error;
+        await sleep(1);
+      }
+    }
   }
 
   resize(cols, rows) {

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { HOOK_METHODS, METHOD_TABLE, METHODS, type MethodEntry, type MethodName } from '../src/contract/protocol.js';
+import { ERROR_CODES, HOOK_METHODS, METHOD_TABLE, METHODS, type MethodEntry, type MethodName } from '../src/contract/protocol.js';
 
 /** The files whose declarations the reference prints, relative to the repository root. */
 const SOURCES = ['src/contract/methods.ts', 'src/contract/objects.ts'] as const;
@@ -110,7 +110,10 @@ export function renderMethodsDoc(root: string): string {
     'Every method the server answers over its socket (newline-delimited JSON-RPC 2.0, SPEC §3),',
     'from the one method table in `src/contract/methods.ts`. The same table gives the server its',
     "handlers, the scripting gate its rules (docs/security.md), the typed client its types and",
-    '`system.capabilities` its list. Errors carry a stable `data.code` (SPEC §3).',
+    '`system.capabilities` its list. Errors carry a stable `data.code` (SPEC §3), one of',
+    `${ERROR_CODES.map((code) => `\`${code}\``).join(', ')}.`,
+    '`pane_input_full` comes from every method that writes to a pane whose program has stopped reading',
+    'and already holds its bound of queued input (8 MiB, docs/terminal.md "Input"): nothing was sent.',
     '',
     '| method | gating | CLI | what it does |',
     '|---|---|---|---|',

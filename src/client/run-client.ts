@@ -211,6 +211,11 @@ function relay(socket: Socket, first: Buffer, mode: TerminalMode, claim: DirectC
             socket.pause();
             stdout.once('drain', () => socket.resume());
           }
+        } else if (type === MSG.hold && !direct) {
+          // A pane this client pastes into is not reading: the terminal keeps the rest, in order.
+          stdin.pause();
+        } else if (type === MSG.resume && !direct) {
+          stdin.resume();
         } else if (type === MSG.exit) {
           exitNote = readExit(payload);
         } else if (type === MSG.ready && claim && !direct) {

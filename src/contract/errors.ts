@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'empty_agent_prompt',
   'invalid_key',
   'invalid_regex',
+  // A pane whose program stopped reading holds at most a bounded queue of input (8 MiB): more is refused.
+  'pane_input_full',
   'timeout',
   'scripting_disabled',
   // Worktrees (SPEC §15): each refusal creates, merges or removes nothing.

@@ -14,7 +14,7 @@
 /** Bumped when the framing or a message's payload changes incompatibly. */
 export const CLIENT_PROTOCOL_VERSION = 1;
 
-/** Message types. Client → server: input, resize, detach. Server → client: output, exit. */
+/** Message types. Client → server: input, resize, detach, claim, handed. Server → client: ready, hold, resume, output, exit. */
 export const MSG = {
   /** Raw bytes the client's terminal sent (keys, mouse, paste, focus reports). */
   input: 1,
@@ -37,6 +37,15 @@ export const MSG = {
    * and answer `handed`. Type 4 as in the prototype.
    */
   ready: 4,
+  /**
+   * Server → client: stop reading the terminal (a pane this client pastes into is not reading
+   * its input, and its queue is full), until `resume`. The terminal holds the rest of the
+   * paste and whatever is typed after it, in order. Empty payload. A client that does not
+   * know it keeps sending, and the server stops reading its socket a little later instead.
+   */
+  hold: 7,
+  /** Server → client: read the terminal again (after `hold`). Empty payload. */
+  resume: 8,
   /** Bytes for the client's terminal (frames, notifications, OSC 52). */
   output: 16,
   /** The server ends this client: code u8 · UTF-8 message to print after the terminal is restored. */

@@ -18,6 +18,8 @@ import type { PaneView } from '../terminal/pane-view.js';
 import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
 import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
 import type { ExitInfo, PtyOutput } from '../pty/pane-process.js';
+import type { PasteStream } from '../pty/paste-stream.js';
+import { mebibytes } from '../pty/pane-input.js';
 import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus } from './event-bus.js';
 import type { Disposable } from '../contract/disposable.js';
@@ -431,17 +433,34 @@ export class CorralCore {
     this.emit({ type: 'scripting.changed', scripting: on });
   }
 
-  /** Writes raw bytes to a pane's pty. */
+  /**
+   * Writes raw bytes to a pane's pty, behind everything written before (src/pty/pane-input.ts).
+   * A pane whose program has stopped reading and holds a full queue refuses them:
+   * `pane_input_full`, nothing sent.
+   */
   writeToPane(pane: PaneRecord, data: string): void {
-    const live = this.live.get(pane.surfaceId);
-    if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
-    live.host.write(data);
+    const host = this.liveHost(pane);
+    if (!host.write(data)) throw paneInputFull(pane, host);
     this.agents.paneInput(pane, data);
   }
 
   /**
+   * A paste from a client's terminal, streamed into the pane as it arrives (one unit of its
+   * input: nothing else gets between its pieces); bracketed if the pane's program asks for it now.
+   */
+  openPaste(pane: PaneRecord): PasteStream {
+    return this.liveHost(pane).openPaste();
+  }
+
+  private liveHost(pane: PaneRecord): PaneHost {
+    const live = this.live.get(pane.surfaceId);
+    if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
+    return live.host;
+  }
+
+  /**
    * Typed keys to a pane's pty now, the echo's head start (PaneHost.typeKeys); false when the
-   * pane cannot take them this way (exited, earlier input queued): `writeToPane` then. Only
+   * pane cannot take them this way (exited, input queued, a paste open): `writeToPane` then. Only
    * for printable text, which `writeToPane`'s agent bookkeeping (interrupt keys) never needs.
    */
   typeToPane(pane: PaneRecord, bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
@@ -546,7 +565,7 @@ export class CorralCore {
           this.startPane(pane, start.env, start.preamble);
           const live = this.live.get(pane.surfaceId)!;
           live.restoreCommand = start.restoreCommand;
-          if (start.input !== null) void live.host.write(start.input).catch(() => {});
+          if (start.input !== null) live.host.write(start.input);
           this.emitPaneCreated(pane);
         }
         this.layoutTab(tab);
@@ -740,4 +759,10 @@ export class CorralCore {
   listen(listener: (event: CorralEvent) => void): Disposable {
     return this.bus.listen(listener);
   }
+}
+
+/** The error for input a pane cannot take: its program stopped reading and its queue is full. */
+function paneInputFull(pane: PaneRecord, host: PaneHost): CorralError {
+  const queued = host.input.queuedBytes;
+  return new CorralError('pane_input_full', `pane ${pane.id} is not reading its input (${mebibytes(queued)} wait for it): nothing more is taken until it reads`, { pane_id: pane.id, queued_bytes: queued });
 }

@@ -16,6 +16,8 @@ import type { LayoutNode } from '../session/layout.js';
 import type { PaneRecord, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { PaneTerminal } from '../terminal/pane-terminal.js';
 import type { RpcClient } from '../rpc/client.js';
+import type { PasteSink } from '../pty/paste-stream.js';
+import { PasteEncoder } from '../terminal/paste.js';
 
 /** Full terminal reset and scrollback erase: a snapshot starts from nothing. */
 const RESET = '\x1bc\x1b[3J';
@@ -128,6 +130,42 @@ export class MachineMirror {
     // A notification: the echo is the answer, and an ack would be one more packet on the link
     // per key. A remote that refuses it (its gate, a process it cannot place) logs why there.
     client.notify('pane.input', { pane_id: pane.remote.id, data });
+  }
+
+  /**
+   * A person's paste into the remote pane, sent piece by piece as it arrives (encoded here,
+   * with the markers when the remote program asked for them). The remote queues each piece
+   * as a unit of its own: another writer there may come between two pieces, unlike a local
+   * paste (docs/machines.md).
+   */
+  openPaste(pane: ForeignPane, bracketed: boolean): PasteSink {
+    const encoder = new PasteEncoder(bracketed);
+    let open = true;
+    const send = (text: string): void => {
+      if (text === '' || !open) return;
+      try {
+        this.input(pane, text);
+      } catch {
+        // The link went down mid-paste: the rest is not sent (it would arrive late, as keys would).
+        open = false;
+      }
+    };
+    if (this.state !== 'connected') throw new CorralError('machine_unreachable', `machine ${this.machine} is ${this.state}: the paste is not sent`, { machine: this.machine });
+    send(encoder.start());
+    return {
+      write: (text) => {
+        if (open) send(encoder.push(text));
+        return true;
+      },
+      end: () => {
+        if (open) send(encoder.end());
+        open = false;
+      },
+      whenRoom: (fn) => {
+        fn();
+        return { dispose: () => {} };
+      },
+    };
   }
 
   /** Forwards an action to the remote server (a split, a close, a rename typed in the TUI). */

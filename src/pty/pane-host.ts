@@ -16,6 +16,8 @@ import { PaneTerminal, TERMINAL_DEFAULTS } from '../terminal/pane-terminal.js';
 import { foregroundProcess, PROC, type ForegroundProcess, type ProcessTable } from './foreground.js';
 import { PaneProcess, type ExitInfo, type PtyChild, type PtyOutput, type SpawnOptions } from './pane-process.js';
 import { SHARED_READ_TURN, type ReadTurn } from './read-turn.js';
+import { PaneInput } from './pane-input.js';
+import { PasteStream } from './paste-stream.js';
 
 /** Caching of /proc reads. */
 export const PROC_CACHE = {
@@ -57,6 +59,8 @@ export const spawnPaneHost: PaneFactory = (spec) => new PaneHost(spec);
 export class PaneHost {
   readonly terminal: PaneTerminal;
   readonly process: PtyChild;
+  /** The one ordered way into the pty: every write below goes through it (src/pty/pane-input.ts). */
+  readonly input: PaneInput;
   private readonly processes: ProcessTable;
   private readonly clock: Clock;
   private readonly exitEmitter = new Emitter<ExitInfo>();
@@ -103,10 +107,13 @@ export class PaneHost {
       cols: options.cols,
       rows: options.rows,
     });
+    this.input = new PaneInput((bytes) => this.process.writeSome(bytes));
     this.subscriptions.push(
       this.process.onData((data) => this.onProcessData(data)),
-      // Answers to the application's queries go back on its own input, as from a terminal.
-      this.terminal.onReply((data) => void this.process.write(data).catch(() => {})),
+      // Answers to the application's queries go back on its own input, as from a terminal, in
+      // their turn (never inside a paste). A program whose input is full gets none: it is not
+      // reading what it asked for either.
+      this.terminal.onReply((data) => void this.input.send(Buffer.from(data, 'utf8'))),
     );
     // A promise rather than a listener, so waitForExit still settles after dispose().
     void this.process.waitForExit().then((info) => this.onProcessExit(info));
@@ -155,23 +162,35 @@ export class PaneHost {
     return this.exitPromise;
   }
 
-  /** Send input to the process (keys, pasted text). */
-  write(data: string): Promise<void> {
+  /**
+   * Sends one unit of input (keys, a command line, a whole paste) behind everything sent
+   * before it. Returns false, sending nothing, when the pane's input queue is at its bound
+   * (its program is not reading): the caller says so.
+   */
+  write(data: string | Uint8Array): boolean {
+    if (this.disposed) return true;
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    if (!this.input.send(bytes)) return false;
     this.readTurn.expectEcho(this);
-    return this.process.write(data);
+    return true;
   }
 
   /**
    * The typing express (TuiController.typeExpress): a keystroke's bytes written to the pty in
    * this call, and `onEcho` handed the pane's next output before anything else sees it (its
    * echo, to be drawn before the terminal parses it). Returns false, having done nothing, when
-   * earlier input is still queued or the process cannot take it now: `write` then.
+   * any input is queued or a paste is open: `write` then, in its turn.
    */
   typeKeys(bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
-    if (this.disposed || this.process.tryWriteNow?.(bytes) !== true) return false;
+    if (this.disposed || !this.input.sendIfIdle(bytes)) return false;
     this.readTurn.expectEcho(this);
     this.echoHook = onEcho;
     return true;
+  }
+
+  /** A paste from a client's terminal, streamed in as it arrives (src/pty/paste-stream.ts). */
+  openPaste(): PasteStream {
+    return new PasteStream(this.input, this.terminal.bracketedPasteMode);
   }
 
   /** Resize pty and terminal together. */
@@ -213,6 +232,7 @@ export class PaneHost {
     this.disposed = true;
     this.readTurn.forget(this);
     for (const s of this.subscriptions) s.dispose();
+    this.input.close();
     this.process.dispose();
     this.terminal.dispose();
     this.exitEmitter.clear();
@@ -265,6 +285,8 @@ export class PaneHost {
 
   private onProcessExit(info: ExitInfo): void {
     this.procCache = null;
+    // Nothing queued can reach a program that is gone.
+    this.input.close();
     // xterm parses writes in order, so the last write's promise covers all earlier ones.
     void this.lastParsed.then(() => {
       this._exit = info;

@@ -1,7 +1,8 @@
 /**
- * One pane's child process on a pty (node-pty): output as raw bytes, chunked input, flow control
- * hooks and a kill that takes the whole session down, TERM first and KILL after a grace period.
- * Habits from VS Code's terminalProcess.ts.
+ * One pane's child process on a pty (node-pty): output as raw bytes, input written with
+ * write(2) on the master (queued and ordered above, in `PaneInput`), flow control hooks and a
+ * kill that takes the whole session down, TERM first and KILL after a grace period. Habits
+ * from VS Code's terminalProcess.ts.
  */
 import { readSync, writeSync } from 'node:fs';
 import { constants as osConstants } from 'node:os';
@@ -9,18 +10,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as pty from 'node-pty';
 import { Emitter } from '../terminal/emitter.js';
 import type { Disposable } from '../contract/disposable.js';
-import { chunkInput } from './chunk-input.js';
 import { readStat, sessionProcesses } from './foreground.js';
 import { isolatedCommand } from './isolated-exec.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
-
-/** How input is fed to the pty. */
-export const INPUT_CHUNKING = {
-  /** Big pastes go in 4 KiB pieces: the size of the tty's canonical-mode line buffer. */
-  maxChars: 4096,
-  /** A pause between pieces gives the reading program time to drain the kernel buffer. */
-  intervalMs: 5,
-} as const;
 
 /** Process-ending policy. */
 export const KILL = {
@@ -73,8 +65,6 @@ interface NodePtyInternals {
   /** The tty.ReadStream over the pty master. */
   _socket?: NodeJS.EventEmitter & { _readableState?: { decoder?: unknown; encoding?: unknown } };
   fd?: number;
-  /** node-pty's writer: a queue of pending buffers, written with `fs.write` on the thread pool. */
-  _writeStream?: { _writeQueue?: unknown[] };
 }
 
 function ptyInternals(ptyProcess: pty.IPty): NodePtyInternals {
@@ -115,13 +105,12 @@ export interface PtyChild {
   readonly exited: boolean;
   onData(listener: (data: PtyOutput) => void): Disposable;
   waitForExit(): Promise<ExitInfo>;
-  write(data: string): Promise<void>;
   /**
-   * Writes a keystroke's bytes to the pty in this call and returns true, or returns false
-   * (nothing written) when earlier input is still queued or the child cannot take it now:
-   * the caller then uses `write`. Optional: a stand-in without it always takes `write`.
+   * Writes to the pty now, as far as it takes: the number of bytes taken (0 when it takes
+   * none now: EAGAIN). Throws once the pty is gone. Only `PaneInput` calls it, which keeps
+   * everything not taken in order (see src/pty/pane-input.ts).
    */
-  tryWriteNow?(bytes: Uint8Array): boolean;
+  writeSome(bytes: Uint8Array): number;
   resize(cols: number, rows: number): void;
   pause(): void;
   resume(): void;
@@ -134,9 +123,8 @@ export class PaneProcess implements PtyChild {
   private readonly dataEmitter = new Emitter<PtyOutput>();
   private readonly exitEmitter = new Emitter<ExitInfo>();
   private readonly ptyDisposables: Disposable[] = [];
-  private writeChain: Promise<void> = Promise.resolve();
-  /** Writes still waiting in `writeChain`; later input must queue behind them. */
-  private queuedWrites = 0;
+  /** node-pty closed the pty's fd (its socket closed): its number may be another file's now. */
+  private fdClosed = false;
   private _exit: ExitInfo | null = null;
   private readonly exitPromise: Promise<ExitInfo>;
   private resolveExit!: (info: ExitInfo) => void;
@@ -226,64 +214,32 @@ export class PaneProcess implements PtyChild {
     if (!this.exited) this.ptyProcess.resume();
   }
 
-  /** Send input; large input goes in pieces. Resolves when the last piece was handed to the pty. */
-  write(data: string): Promise<void> {
-    if (this.exited || this.disposed || data.length === 0) return this.writeChain;
-    if (this.queuedWrites === 0 && data.length <= INPUT_CHUNKING.maxChars) {
-      // A keystroke with nothing queued before it goes now, not a few microtasks later.
-      try {
-        this.writeNow(Buffer.from(data, 'utf8'));
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      ECHO_TRACE?.mark(HOP.ptyWritten);
-      return this.writeChain;
-    }
-    const chunks = chunkInput(data, INPUT_CHUNKING.maxChars);
-    this.queuedWrites++;
-    const written = this.writeChain.then(async () => {
-      for (let i = 0; i < chunks.length; i++) {
-        if (this.exited || this.disposed) return;
-        if (i > 0) await sleep(INPUT_CHUNKING.intervalMs);
-        this.ptyProcess.write(chunks[i] as string);
-      }
-    });
-    // One failed write must not wedge every later one behind a rejected promise.
-    this.writeChain = written.catch(() => undefined).finally(() => this.queuedWrites--);
-    return written;
-  }
-
-  /** See PtyChild.tryWriteNow: the typing express's write (TuiController.typeExpress). */
-  tryWriteNow(bytes: Uint8Array): boolean {
-    if (this.exited || this.disposed || this.queuedWrites !== 0 || bytes.length === 0) return false;
-    this.writeNow(bytes);
-    ECHO_TRACE?.mark(HOP.ptyWritten);
-    return true;
-  }
-
   /**
-   * Writes `bytes` to the pty with write(2) in this call when node-pty has nothing queued;
-   * what the kernel does not take (EAGAIN, a short write) goes to node-pty's queue, which
-   * retries in order. node-pty itself writes with `fs.write` on libuv's thread pool: a thread
-   * hand-off and a second wake-up of the event loop for every keystroke, which cost ~0.5 ms of
-   * echo p50 on a loaded 2-core machine (docs/bench.md, "Echo through an attached client").
-   * Uses node-pty's private `fd` and `_writeStream._writeQueue`; without them, node-pty writes.
+   * See PtyChild.writeSome. write(2) on the master, non-blocking, in this call — not node-pty's
+   * `write`, which goes through `fs.write` on libuv's thread pool (a thread hand-off and a second
+   * wake-up of the event loop per keystroke, ~0.5 ms of echo p50 on a loaded 2-core machine:
+   * docs/bench.md, "Echo through an attached client") and retries EAGAIN with a setImmediate
+   * loop that spins a core while the program reads nothing. Uses node-pty's private `fd`;
+   * without it, node-pty writes (and queues) everything.
    */
-  private writeNow(bytes: Uint8Array): void {
-    const internals = ptyInternals(this.ptyProcess);
-    const fd = internals.fd;
-    const queue = internals._writeStream?._writeQueue;
-    if (typeof fd !== 'number' || !Array.isArray(queue) || queue.length > 0) {
+  writeSome(bytes: Uint8Array): number {
+    if (this.exited || this.disposed || this.fdClosed) throw new Error('the pty is closed');
+    const fd = ptyInternals(this.ptyProcess).fd;
+    if (typeof fd !== 'number') {
       this.ptyProcess.write(Buffer.from(bytes));
-      return;
+      return bytes.length;
     }
-    let written = 0;
+    let taken: number;
     try {
-      written = writeSync(fd, bytes);
-    } catch {
-      // EAGAIN (the pty's input buffer is full) or an error node-pty reports its own way.
+      taken = writeSync(fd, bytes);
+    } catch (error) {
+      // EAGAIN: the pty's input buffer is full (the program is not reading); anything else
+      // (EIO: its last process exited) means the pty cannot take input any more.
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') return 0;
+      throw error;
     }
-    if (written < bytes.length) this.ptyProcess.write(Buffer.from(bytes.subarray(written)));
+    ECHO_TRACE?.mark(HOP.ptyWritten);
+    return taken;
   }
 
   /** Resize the pty (SIGWINCH to the foreground job); ignored once exited. */
@@ -346,6 +302,10 @@ export class PaneProcess implements PtyChild {
     const fd = internals.fd;
     if (!socket || typeof socket.prependListener !== 'function' || typeof fd !== 'number') return;
     socket.prependListener('end', () => this.drainAfterEof(fd));
+    // The socket closes the fd: from then on its number may name another file, never to be written.
+    socket.prependListener('close', () => {
+      this.fdClosed = true;
+    });
   }
 
   private drainAfterEof(fd: number): void {

@@ -21,6 +21,7 @@ import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientPlace } from './client-view.js';
 import type { ClientRights } from './client-rights.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';
+import { InputHold } from './input-hold.js';
 
 /** The terminal's focus-out report (DECSET 1004), as one input message. */
 const FOCUS_OUT = Buffer.from('\x1b[O');
@@ -85,6 +86,8 @@ export class AttachedClient {
   /** The client's terminal, opened by the server; `direct` once the client handed it over. */
   private tty: DirectTty | null = null;
   private direct = false;
+  /** Input held while a pane this client pastes into is not reading (src/tui/input-hold.ts). */
+  private readonly hold: InputHold;
 
   constructor(private readonly options: AttachedClientOptions) {
     this.id = options.id;
@@ -93,6 +96,18 @@ export class AttachedClient {
     this.cols = options.hello.cols;
     this.rows = options.hello.rows;
     this.view = new ClientCoreView(options.core, () => (options.isActive(this) ? null : this.savedPlace), options.rights, options.mirrors);
+    this.hold = new InputHold(
+      {
+        pause: () => (this.tty && this.direct ? this.tty.pauseInput() : this.sendSocket(MSG.hold, Buffer.alloc(0))),
+        resume: () => {
+          this.tty?.resumeInput();
+          this.sendSocket(MSG.resume, Buffer.alloc(0));
+          this.socket.resume();
+        },
+        stop: () => this.socket.pause(),
+      },
+      (chunk) => this.onInput(chunk),
+    );
     const caps = options.hello.capabilities;
     this.compositor = new Compositor({
       cols: this.cols,
@@ -118,6 +133,8 @@ export class AttachedClient {
       onDeferredInput: () => options.onActive(this),
       ownsLayout: () => options.isActive(this),
       inputRefusal: () => this.view.rights.refusal(options.core.scripting),
+      holdInput: () => this.hold.hold(),
+      resumeInput: () => this.hold.release(),
     });
     this.view.onRemoteError = (message) => this.controller.showMessage(message, true);
     this.view.onLocalChange = () => this.controller.refreshView();
@@ -158,7 +175,7 @@ export class AttachedClient {
 
   /** Raw bytes from the client's terminal, through the socket or read from the tty directly. */
   private onInput(payload: Buffer): void {
-    if (this.closed) return;
+    if (this.closed || this.hold.keep(payload)) return;
     // Typing into the pane of the active client: the key goes out before anything else.
     if (this.decoderIdle && this.options.isActive(this) && this.controller.typeExpress(payload)) {
       this.lastActive = Date.now();

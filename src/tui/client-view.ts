@@ -13,6 +13,7 @@ import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
 import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/worktree-actions.js';
 import type { IdCounters } from '../session/ids.js';
+import type { PasteSink } from '../pty/paste-stream.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
 import { ClientRights } from './client-rights.js';
 import { ForeignModel, isForeign, NO_MIRRORS, UnionMap } from './foreign-model.js';
@@ -170,6 +171,8 @@ export interface ClientCore
     >
   > {
   readonly model: ReadonlyModel;
+  /** A paste streamed into a pane, as it arrives from the client's terminal. */
+  openPaste(pane: PaneRecord): PasteSink;
   /** The agents this client can see: this machine's, and other machines' (SPEC §14). */
   readonly agents: ClientAgents;
   /** Other machines, for the sidebar (SPEC §14); absent where there are none. */
@@ -303,6 +306,13 @@ export class ClientCoreView implements ClientCore {
     const remote = this.remote(pane);
     if (remote) this.foreign.mirrorOf(remote.id)!.input(remote, data);
     else this.core.writeToPane(pane, data);
+  };
+  /** A paste streamed into the pane (one unit of its input; a machine's pane gets it piece by piece). */
+  readonly openPaste: ClientCore['openPaste'] = (pane) => {
+    this.rights.assertMayType(this.core.scripting);
+    const remote = this.remote(pane);
+    if (!remote) return this.core.openPaste(pane);
+    return this.foreign.mirrorOf(remote.id)!.openPaste(remote, this.view(remote).bracketedPasteMode);
   };
   /** Refused quietly (false): the key then takes the full path, which says why. */
   readonly typeToPane: ClientCore['typeToPane'] = (pane, bytes, onEcho) =>

@@ -5,14 +5,14 @@
  * action goes through the same core methods the socket uses.
  */
 import type { ClientCore } from './client-view.js';
-import { CorralError } from '../contract/protocol.js';
 import type { Disposable } from '../contract/disposable.js';
+import { CorralError } from '../contract/errors.js';
 import type { PaneRecord } from '../session/model.js';
 import { neighbor } from '../session/layout.js';
 import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
 import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-protocol.js';
-import { bracketedPaste } from '../terminal/paste.js';
+import { encodePaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
@@ -28,6 +28,8 @@ import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab } fr
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
 import { askToMerge, openReview, type ReviewHost } from './review.js';
+import { TerminalPaste } from './terminal-paste.js';
+import { mebibytes } from '../pty/pane-input.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by the client hub in the server). */
 export interface ChromeRenderer {
@@ -71,6 +73,12 @@ export interface ControllerOptions {
    * gate is closed), or null; shown on the status line. The client's core view enforces it.
    */
   inputRefusal?: () => string | null;
+  /**
+   * A paste fills the pane's input queue (its program is not reading): stop reading this
+   * client's terminal until `resumeInput` (the terminal holds the rest, and the keys after it).
+   */
+  holdInput?: () => void;
+  resumeInput?: () => void;
 }
 
 const TUNING = {
@@ -120,6 +128,8 @@ export class TuiController {
   readonly ui: UiState;
   /** Copy mode per pane, and the paste buffer. */
   readonly copy: CopyModes;
+  /** The paste the terminal is sending now, from its start marker to its end. */
+  private readonly paste: TerminalPaste;
 
   constructor(private readonly options: ControllerOptions) {
     this.core = options.core;
@@ -145,6 +155,15 @@ export class TuiController {
       onChange: () => this.onCopyModeChange(),
       clipboard: options.clipboard,
       onReviewMerge: (paneId, worktree) => askToMerge(this.review, paneId, worktree),
+    });
+    this.paste = new TerminalPaste({
+      core: this.core,
+      copy: this.copy,
+      ui: this.ui,
+      renderChrome: () => this.renderChrome(),
+      flash: (text, error, sticky) => this.flash(text, error, sticky),
+      holdInput: () => options.holdInput?.(),
+      resumeInput: () => options.resumeInput?.(),
     });
     this.ownNotifier = !options.notifier;
     this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
@@ -178,7 +197,10 @@ export class TuiController {
    */
   typeExpress(bytes: Uint8Array): boolean {
     ECHO_TRACE?.mark(HOP.input);
-    if (this.disposed || this.escapeTimer !== null || this.parser.hasPending) return false;
+    // Nothing may overtake input held back: a sequence cut by a read, or a paste still coming
+    // (issue 27: a piece of a paste's line that read like typing went straight to the pty,
+    // ahead of the paste still gathered in the parser).
+    if (this.disposed || this.escapeTimer !== null || !this.parser.idle) return false;
     if (this.ui.overlay !== null || this.ui.prefixActive || this.repeatUntil !== 0) return false;
     const text = printableAscii(bytes);
     // A prefix may be a printable key (tmux users bind a backtick): it is never typing.
@@ -205,7 +227,7 @@ export class TuiController {
     }
     if (this.typingToPane(chunk)) return;
     for (const event of this.parser.feed(chunk)) this.handleEvent(event);
-    if (this.parser.hasPending) {
+    if (this.parser.awaitsEscapeTimeout) {
       this.escapeTimer = setTimeout(() => {
         this.escapeTimer = null;
         // Input held back (a lone ESC) acts now: for this TUI, whichever client typed meanwhile.
@@ -251,8 +273,14 @@ export class TuiController {
       case 'key':
         this.handleKey(event.key);
         return;
-      case 'paste':
-        this.handlePaste(event.text);
+      case 'paste-start':
+        this.paste.start();
+        return;
+      case 'paste-text':
+        this.paste.text(event.text);
+        return;
+      case 'paste-end':
+        this.paste.end();
         return;
       case 'focus':
         this.terminalFocused = event.focused;
@@ -316,22 +344,6 @@ export class TuiController {
     );
   }
 
-  private handlePaste(text: string): void {
-    if (this.ui.overlay?.kind === 'rename') {
-      this.ui.overlay.value += text.replace(/[\r\n]+/g, ' ');
-      this.renderChrome();
-      return;
-    }
-    if (this.ui.overlay) return;
-    const pane = this.core.model.focusedPane();
-    if (!pane) return;
-    if (this.copy.isActive(pane.id)) return this.copy.paste(pane.id, text);
-    const view = this.core.view(pane);
-    // Terminals send newlines in a paste as CR, which is what a shell's line editor expects.
-    const body = text.replace(/\r?\n/g, '\r');
-    this.sendToFocused(view.bracketedPasteMode ? bracketedPaste(body) : body);
-  }
-
   /** Plain input goes to the focused pane unchanged (`pane`: the focused pane, when the caller has it). */
   private sendToFocused(data: string, pane = this.core.model.focusedPane()): void {
     if (!pane || data === '') return;
@@ -342,11 +354,15 @@ export class TuiController {
     try {
       this.core.writeToPane(pane, data);
     } catch (error) {
-      // A view-only client (SPEC §8) is told why; a pane that exited between the key and the
-      // write says nothing here, its close event follows.
+      // A view-only client (SPEC §8) is told why, and so is a person whose pane is not reading
+      // its input (their keys did not go); a pane that exited between the key and the write
+      // says nothing here, its close event follows.
       if (error instanceof CorralError && (error.code === 'scripting_disabled' || error.code === 'machine_unreachable')) {
         this.echoPending = null;
         this.flash(error.message, true);
+      } else if (error instanceof CorralError && error.code === 'pane_input_full') {
+        this.echoPending = null;
+        this.flash(`pane ${pane.id} is not reading its input (${mebibytes(Number(error.data.queued_bytes))} wait for it): keys not sent`, true);
       }
     }
   }
@@ -502,7 +518,7 @@ export class TuiController {
         if (this.copy.buffer === '') return this.flash('the paste buffer is empty: copy something in copy mode first', false);
         this.copy.exit(pane.id);
         // As a paste from the outer terminal: bracketed when the app asked for it.
-        this.handlePaste(this.copy.buffer);
+        this.sendToFocused(encodePaste(this.copy.buffer, this.core.view(pane).bracketedPasteMode), pane);
         return;
     }
   }
@@ -750,9 +766,15 @@ export class TuiController {
     this.compositor.requestFrame();
   }
 
-  private flash(text: string, error: boolean): void {
+  /** A status-line message; a `sticky` one stays until the next message replaces it. */
+  private flash(text: string, error: boolean, sticky = false): void {
     this.ui.message = { text, error };
-    this.fadeMessage(TUNING.messageMs);
+    if (sticky) {
+      if (this.messageTimer) clearTimeout(this.messageTimer);
+      this.messageTimer = null;
+    } else {
+      this.fadeMessage(TUNING.messageMs);
+    }
     this.renderChrome();
   }
 
@@ -771,6 +793,8 @@ export class TuiController {
 
   dispose(): void {
     this.disposed = true;
+    // A paste cut short by its client leaving is ended: the pane's other writers go on.
+    this.paste.dispose();
     this.core.setClientView(null, this);
     this.copy.dispose();
     if (this.ownNotifier) this.notifier.dispose();

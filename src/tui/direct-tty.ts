@@ -119,6 +119,23 @@ export function openClaim(claim: DirectClaim, ctx: ClaimContext): ClaimResult {
   return { ok: true, fds: { read, write } };
 }
 
+/** The fd a tty stream's libuv handle reads or writes (Node's private `_handle.fd`), or null. */
+function handleFd(stream: tty.ReadStream | tty.WriteStream): number | null {
+  const fd = (stream as unknown as { _handle?: { fd?: unknown } })._handle?.fd;
+  return typeof fd === 'number' && fd >= 0 ? fd : null;
+}
+
+/**
+ * Closes `given` when the stream's handle reopened the terminal on an fd of its own, and
+ * returns the fd the handle uses (`given` when it did not, or when Node does not say).
+ */
+function adoptHandleFd(stream: tty.ReadStream | tty.WriteStream, given: number): number {
+  const own = handleFd(stream);
+  if (own === null || own === given) return given;
+  closeSync(given);
+  return own;
+}
+
 /** How long the server waits for queued frames to reach a terminal it is handing back. */
 const FLUSH_TIMEOUT_MS = 500;
 
@@ -130,9 +147,14 @@ export class DirectTty {
   private readonly writeFd: number;
 
   constructor(fds: { read: number; write: number }, onInput: (chunk: Buffer) => void, onDrain: () => void) {
-    this.writeFd = fds.write;
     this.input = new tty.ReadStream(fds.read);
     this.output = new tty.WriteStream(fds.write);
+    // libuv opens the terminal again for each handle (uv_tty_init reopens a pty slave by name,
+    // so that making it non-blocking touches no other process's file description) and leaves
+    // the fd it was given open. Those two are the server's to close, now: left open, every
+    // client that ever attached kept its terminal alive in the server, two fds a client.
+    this.writeFd = adoptHandleFd(this.output, fds.write);
+    adoptHandleFd(this.input, fds.read);
     // tty.WriteStream makes its writes blocking (process.stdout's behaviour); a server must
     // not stall every client and pane on one slow terminal.
     (this.output as unknown as { _handle?: { setBlocking?(on: boolean): number } })._handle?.setBlocking?.(false);
@@ -143,6 +165,15 @@ export class DirectTty {
     this.input.on('data', (chunk: Buffer) => {
       if (!this.closed) onInput(chunk);
     });
+  }
+
+  /** Stops reading keys until `resumeInput` (a pane this client pastes into is not reading). */
+  pauseInput(): void {
+    if (!this.closed) this.input.pause();
+  }
+
+  resumeInput(): void {
+    if (!this.closed) this.input.resume();
   }
 
   /** Bytes queued for the terminal (not yet taken by the kernel). */

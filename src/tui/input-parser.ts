@@ -2,7 +2,9 @@
  * Splits the outer terminal's input into what the TUI handles itself — SGR mouse reports,
  * focus in/out, bracketed pastes, keys reported with modifiers — and plain data that goes to the focused pane as is.
  * Sequences split across reads are held until complete; a lone ESC is released after a
- * short wait so the Escape key still works.
+ * short wait so the Escape key still works. A paste is passed on as it arrives (start, its
+ * text piece by piece, end), never gathered whole: a 4 MB paste must not cost the server 8 MB
+ * of string before its first byte reaches the pane.
  */
 import { PASTE_END, PASTE_START } from '../terminal/paste.js';
 import { decodeKeyReport, type KeyPress } from '../terminal/key-protocol.js';
@@ -11,7 +13,10 @@ export type InputEvent =
   | { kind: 'data'; data: string }
   /** A key the outer terminal reported with its modifiers (kitty `CSI … u`, xterm `CSI 27;…~`). */
   | { kind: 'key'; key: KeyPress }
-  | { kind: 'paste'; text: string }
+  /** The terminal began a bracketed paste: `paste-text` pieces follow until `paste-end`. */
+  | { kind: 'paste-start' }
+  | { kind: 'paste-text'; text: string }
+  | { kind: 'paste-end' }
   | { kind: 'focus'; focused: boolean }
   | { kind: 'mouse'; mouse: MouseEvent };
 
@@ -47,9 +52,11 @@ export function decodeMouse(code: number, x: number, y: number, final: 'M' | 'm'
   return { x: x - 1, y: y - 1, action, button, shift, alt, ctrl, raw: { code, final } };
 }
 
-/** Whether `s` (starting with ESC) is a complete CSI sequence, an incomplete one, or not CSI. */
+/** Whether `s` (starting with ESC) is a complete CSI sequence, an incomplete one (or SS3 cut after its O), or not CSI. */
 function csiLength(s: string, start: number): number | 'incomplete' | null {
   if (s[start + 1] === undefined) return 'incomplete';
+  // ESC O is the start of an SS3 key (an arrow key in application mode): held for its last byte.
+  if (s[start + 1] === 'O' && s[start + 2] === undefined) return 'incomplete';
   if (s[start + 1] !== '[') return null;
   for (let i = start + 2; i < s.length; i++) {
     const code = s.charCodeAt(i);
@@ -62,7 +69,8 @@ function csiLength(s: string, start: number): number | 'incomplete' | null {
 /** A stateful parser: feed chunks, get events. */
 export class InputParser {
   private pending = '';
-  private pasting: string | null = null;
+  /** Inside a bracketed paste: everything up to its end marker is its text. */
+  private pasting = false;
 
   /** Parses a chunk; an incomplete trailing sequence is kept for the next call. */
   feed(chunk: string): InputEvent[] {
@@ -76,18 +84,18 @@ export class InputParser {
     };
     let i = 0;
     while (i < s.length) {
-      if (this.pasting !== null) {
+      if (this.pasting) {
         const end = s.indexOf(PASTE_END, i);
         if (end === -1) {
           // Keep a possible partial end marker back.
           const keep = partialSuffix(s, PASTE_END);
-          this.pasting += s.slice(i, s.length - keep);
+          if (s.length - keep > i) events.push({ kind: 'paste-text', text: s.slice(i, s.length - keep) });
           this.pending = s.slice(s.length - keep);
           return events;
         }
-        this.pasting += s.slice(i, end);
-        events.push({ kind: 'paste', text: this.pasting });
-        this.pasting = null;
+        if (end > i) events.push({ kind: 'paste-text', text: s.slice(i, end) });
+        events.push({ kind: 'paste-end' });
+        this.pasting = false;
         i = end + PASTE_END.length;
         continue;
       }
@@ -113,7 +121,8 @@ export class InputParser {
       i = esc + length;
       if (seq === PASTE_START) {
         flushData();
-        this.pasting = '';
+        events.push({ kind: 'paste-start' });
+        this.pasting = true;
         continue;
       }
       if (seq === '\x1b[I' || seq === '\x1b[O') {
@@ -140,9 +149,18 @@ export class InputParser {
     return events;
   }
 
-  /** True when input is held back waiting for the rest of a sequence. */
-  get hasPending(): boolean {
-    return this.pending.length > 0;
+  /**
+   * True when input is held back waiting for the rest of a sequence that a short wait may
+   * release as keys (a lone ESC: the Escape key). Inside a paste nothing is released early:
+   * its end marker comes, however long the pane takes to read what came before it.
+   */
+  get awaitsEscapeTimeout(): boolean {
+    return this.pending.length > 0 && !this.pasting;
+  }
+
+  /** Nothing held back and no paste open: the next input starts afresh (the typing express may take it). */
+  get idle(): boolean {
+    return this.pending.length === 0 && !this.pasting;
   }
 
   /**
@@ -151,18 +169,14 @@ export class InputParser {
    * with one). The controller sends such input (typing) on without calling `feed`.
    */
   passesWhole(chunk: string): boolean {
-    return this.pending.length === 0 && this.pasting === null && chunk.length > 0 && chunk.indexOf('\x1b') === -1;
+    return this.idle && chunk.length > 0 && chunk.indexOf('\x1b') === -1;
   }
 
-  /** Releases held input as data (a lone ESC that was the Escape key). */
+  /** Releases held input as data (a lone ESC that was the Escape key); nothing while a paste is open. */
   flush(): InputEvent[] {
+    if (this.pasting) return [];
     const pending = this.pending;
     this.pending = '';
-    if (this.pasting !== null) {
-      const text = this.pasting + pending;
-      this.pasting = null;
-      return [{ kind: 'paste', text }];
-    }
     return pending ? [{ kind: 'data', data: pending }] : [];
   }
 }

@@ -31,7 +31,8 @@ export class PaneFocusReports {
     try {
       if (this.core.view(pane).sendFocusMode) this.core.writeToPane(pane, bytes);
     } catch {
-      // The pane exited between the change and the report; its close event follows.
+      // The pane exited between the change and the report (its close event follows), or it is
+      // not reading its input (a full queue): a focus report is not worth waiting for.
     }
   }
 }

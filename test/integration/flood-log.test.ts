@@ -27,7 +27,8 @@ describe('8 MB of /dev/urandom in a pane', () => {
       panes: [{ cwd: server.home, command: `head -c ${FLOOD_BYTES} /dev/urandom; printf '\\030\\033c'; echo FLOOD-$((40+2))` }],
     });
     const pane = up.panes[0].pane_id;
-    await client.call('pane.wait_for_output', { pane_id: pane, match: { type: 'regex', value: '^FLOOD-42' }, timeout_ms: 90_000 }).catch(async (error) => {
+    // The reply may take as long as the wait (the client's own default of 10 s is not the test's).
+    await client.call('pane.wait_for_output', { pane_id: pane, match: { type: 'regex', value: '^FLOOD-42' }, timeout_ms: 90_000 }, 95_000).catch(async (error) => {
       throw new Error(`${error.message}; screen: ${JSON.stringify((await client.call('pane.read', { pane_id: pane, source: 'visible' })).read.text)}`);
     });
     const log = server.stderr.slice(logBefore);

@@ -217,18 +217,19 @@ export class RawClient {
 
   /**
    * Sends a request and returns its full response object. A request that may wait itself
-   * (`timeout_ms`) gets that long, and 10 s more, before the test stops listening for it.
+   * (`timeout_ms`) gets that long, and 10 s more, before the test stops listening for it,
+   * unless the test says how long (`timeoutMs`).
    */
-  async request(method: string, params?: unknown): Promise<any> {
+  async request(method: string, params?: unknown, timeoutMs?: number): Promise<any> {
     const id = this.nextId++;
     this.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
     const own = (params as { timeout_ms?: unknown } | undefined)?.timeout_ms;
-    return this.next((m) => m.id === id, typeof own === 'number' ? own + 10_000 : 10_000);
+    return this.next((m) => m.id === id, timeoutMs ?? (typeof own === 'number' ? own + 10_000 : 10_000));
   }
 
   /** Sends a request and returns its result, throwing on an error response. */
-  async call(method: string, params?: unknown): Promise<any> {
-    const response = await this.request(method, params);
+  async call(method: string, params?: unknown, timeoutMs?: number): Promise<any> {
+    const response = await this.request(method, params, timeoutMs);
     if (response.error) throw Object.assign(new Error(response.error.message), { rpc: response.error });
     return response.result;
   }

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { PaneHost, type PaneHostOptions } from '../../src/pty/pane-host.js';
-import { INPUT_CHUNKING } from '../../src/pty/pane-process.js';
 import { readStat, isShellAtPrompt as shellAtPrompt } from '../../src/pty/foreground.js';
 import { encodeKey } from '../../src/terminal/keys.js';
 import type { ReadSource } from '../../src/contract/protocol.js';
@@ -362,16 +361,19 @@ describe('PaneHost with a real bash', () => {
     await waitForText(host, /^TYPED-42$/m);
     expect(firstOutputs).toHaveLength(2);
 
-    await host.write('cat > order.txt\r');
-    // A paste long enough to go in timed pieces: keys typed meanwhile must queue behind it.
+    // The program reads nothing for a second, then everything: a paste larger than the pty's
+    // buffers waits in the pane's queue meanwhile, and keys typed then must go behind it.
     // (Lines, as the tty's line editing holds at most 4095 characters of one line.)
-    const lines = Array.from({ length: Math.ceil((INPUT_CHUNKING.maxChars * 3) / 100) }, (_, i) => `${i}`.padEnd(99, 'p'));
-    const pasted = host.write(lines.join('\r') + '\r');
+    host.write('stty -echo; echo GO-$((6*7)); sleep 1; cat > order.txt; stty echo\r');
+    await waitForText(host, /^GO-42$/m);
+    const lines = Array.from({ length: 2000 }, (_, i) => `${i}`.padEnd(99, 'p'));
+    expect(host.write(lines.join('\r') + '\r')).toBe(true);
+    expect(host.input.queuedBytes).toBeGreaterThan(0);
     expect(host.typeKeys(Buffer.from('Z'), hook)).toBe(false);
-    void host.write('Z');
-    await pasted;
-    await host.write('\r');
-    await host.write(encodeKey('ctrl+d'));
+    host.write('Z');
+    host.write('\r');
+    host.write(encodeKey('ctrl+d'));
+    await host.input.whenIdle();
     await atPrompt(host);
     expect(readFileSync(join(workDir, 'order.txt'), 'utf8')).toBe(`${lines.join('\n')}\nZ\n`);
   });

@@ -6,10 +6,10 @@
  * The regex bomb is in regex-syntax.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { RawClient, TestServer } from './harness.js';
+import { eventually, RawClient, TestServer } from './harness.js';
 
 /** Resident memory of a process in MiB, from /proc. */
 function rssMiB(pid: number): number {
@@ -320,5 +320,49 @@ describe('malformed requests are -32600, not internal errors', () => {
     expect(batch.find((r: any) => r.id === 'a').result.pong).toBe(true);
     expect(batch.filter((r: any) => r.id === null && r.error?.code === -32600)).toHaveLength(2);
     expect((await client.call('system.ping')).pong).toBe(true);
+  });
+});
+
+describe('a script sending text to a pane whose program reads nothing (issue 27)', () => {
+  const reader = join(import.meta.dirname, '..', 'fixtures', 'apps', 'slow-reader.mjs');
+  let server: TestServer;
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('is refused with pane_input_full at the bound, memory stays bounded, and all it accepted arrives in order once the program reads', async () => {
+    server = await new TestServer({ scripting: true }).start();
+    const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+    const out = join(server.dir, 'read.bin');
+    const go = join(server.dir, 'go');
+    await server.cli(['pane', 'run', pane, `node ${reader} ${out} END-OF-TEXT 1 --wait-for ${go} --steady`]);
+    expect((await server.cli(['pane', 'wait-output', pane, '--regex', '^READER-READY', '--timeout', '30000'])).code).toBe(0);
+    const client = await server.connect();
+    const rssBefore = rssMiB(server.pid!);
+    // 64 KiB texts (the most send_text takes): 8 MiB is 128 of them.
+    const text = (i: number) => `${String(i).padStart(6, '0')}:${'x'.repeat(64 * 1024 - 7)}`;
+    const accepted: string[] = [];
+    let refused: any = null;
+    for (let i = 0; i < 200 && refused === null; i++) {
+      const response = await client.request('pane.send_text', { pane_id: pane, text: text(i) });
+      if (response.error) refused = response.error;
+      else accepted.push(text(i));
+    }
+    expect(refused?.data?.code).toBe('pane_input_full');
+    expect(refused.data.queued_bytes).toBeGreaterThanOrEqual(8 * 1024 * 1024);
+    // What the kernel's pty buffers took, and the 8 MiB queue: no more.
+    expect(accepted.length).toBeGreaterThanOrEqual(128);
+    expect(accepted.length).toBeLessThan(140);
+    expect(rssMiB(server.pid!) - rssBefore).toBeLessThan(60);
+    // Still full: refused again, the CLI's exit 1.
+    const cli = await server.cli(['pane', 'send-text', pane, 'more']);
+    expect(cli.code).toBe(1);
+    writeFileSync(go, '');
+    const total = accepted.reduce((sum, t) => sum + t.length, 0);
+    expect(await eventually(() => existsSync(out) && statSync(out).size >= total, 30_000)).toBe(true);
+    await client.call('pane.send_text', { pane_id: pane, text: 'END-OF-TEXT' });
+    expect((await server.cli(['pane', 'wait-output', pane, '--regex', '^READ-DONE', '--timeout', '60000'])).code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(`${accepted.join('')}END-OF-TEXT`);
+    client.close();
   });
 });

@@ -43,9 +43,13 @@ async function pane1Text(owner: TuiSession): Promise<string> {
   return (await rpc(owner.socketPath, 'pane.read', { pane_id: 'w1:p1', source: 'recent', lines: 200 })).read.text;
 }
 
-/** Keys a program sends: after a second (the client is attached), prefix o (focus w1:p1), then a command. */
+/**
+ * Keys a program sends: after a second (the client is attached), prefix o (focus w1:p1), then a
+ * command typed, then one pasted (a bracketed paste streams into the pane its own way) and run
+ * with Enter — bash keeps a bracketed paste's newline in the line instead of running it.
+ */
 function keysFor(marker: string): string {
-  return `(sleep 1; printf '\\002o'; sleep 0.5; printf 'touch ${marker}\\r'; sleep 1)`;
+  return `(sleep 1; printf '\\002o'; sleep 0.5; printf 'touch ${marker}\\r'; sleep 0.3; printf '\\033[200~touch ${marker}-pasted\\033[201~\\r'; sleep 1)`;
 }
 
 describe('clients attached by a program are view-only while the gate is closed', () => {
@@ -55,6 +59,7 @@ describe('clients attached by a program are view-only while the gate is closed',
     const attack = `${keysFor(marker)} | timeout 6 corral --socket "$CORRAL_SOCKET" attach`;
     await runInPane2(owner, attack);
     expect(existsSync(marker)).toBe(false);
+    expect(existsSync(`${marker}-pasted`)).toBe(false);
     expect(await pane1Text(owner)).not.toContain('pwned');
     expect((await rpc(owner.socketPath, 'system.capabilities')).scripting).toBe(false);
 
@@ -62,7 +67,7 @@ describe('clients attached by a program are view-only while the gate is closed',
     owner.type(`${CTRL_B}s`);
     await owner.waitForText('scripting: on');
     await runInPane2(owner, attack);
-    await pollUntil(async () => existsSync(marker), Boolean, 'the attack to type once the gate is open');
+    await pollUntil(async () => existsSync(marker) && existsSync(`${marker}-pasted`), Boolean, 'the attack to type and paste once the gate is open');
   });
 
   it('a raw socket `client.attach` sending key frames is view-only, and client.list says why', async () => {

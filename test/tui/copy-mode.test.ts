@@ -146,10 +146,14 @@ describe('copy mode in the TUI', () => {
     await run(tui, 'true', 'SHIFT-DRAG-IGNORED');
     expect(clipboard).toEqual([]);
     expect(tui.text()).not.toContain(COPY_LABEL);
+    const topRow = (s: string): number => Number(/││(\d+) /.exec(s)?.[1] ?? NaN);
+    const liveTop = topRow(tui.text());
+    expect(liveTop).toBeGreaterThan(100);
     for (let i = 0; i < 10; i++) tui.type(`\x1b[<64;${col};${row + 1}M`);
     await tui.waitForText(COPY_LABEL);
-    // Ten notches of three lines: the view's first row shows a number thirty lines up.
-    await tui.waitFor((s) => Number(/││(\d+) /.exec(s)?.[1] ?? 999) <= 150, 'the view to scroll 30 lines up');
+    // Ten notches of three lines: the view's first row shows a number exactly thirty lines up —
+    // waiting for the last notch, so the rows read below do not move under the drag.
+    await tui.waitFor((s) => topRow(s) === liveTop - 30, 'the view to scroll 30 lines up');
     expect(tui.text()).not.toMatch(/│200 *│/);
     // Drag across a number on screen: press, drag, release (SGR, 1-based).
     const lines = tui.lines();

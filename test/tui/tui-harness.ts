@@ -184,9 +184,9 @@ export class TuiSession {
     ]);
   }
 
-  /** A second client of this session (`corral attach` in a pty of its own). */
-  attach(cols = 120, rows = 36): TuiSession {
-    return new TuiSession(cols, rows, {}, undefined, { peer: this, args: ['attach'] });
+  /** A second client of this session (`corral attach` in a pty of its own); `extraEnv` on top of this session's. */
+  attach(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}): TuiSession {
+    return new TuiSession(cols, rows, extraEnv, undefined, { peer: this, args: ['attach'] });
   }
 
   /** The client process's pid. */
@@ -197,6 +197,12 @@ export class TuiSession {
   /** Sends the client process a signal. */
   kill(signal: NodeJS.Signals): void {
     this.proc.kill(signal);
+  }
+
+  /** Closes the client's terminal, as closing its window does: the pty's master goes, the client is hung up. */
+  closeTerminal(): void {
+    // node-pty's UnixTerminal closes its master in destroy(); IPty does not declare it.
+    (this.proc as unknown as { destroy(): void }).destroy();
   }
 
   /** The client gave the terminal back as it found it: main screen, no mouse tracking, no bracketed paste. */

@@ -40,7 +40,8 @@ function typingSetup(prefix?: string) {
   });
   controllers.push(controller);
   const child = made.children[0]!;
-  return { controller, child, received: () => child.writes.join('') };
+  const host = made.core.host(made.core.model.focusedPane()!);
+  return { controller, child, core: made.core, received: () => child.writes.join(''), inputWritten: () => host.input.whenIdle() };
 }
 
 /**
@@ -105,8 +106,8 @@ describe('typing into the focused pane', () => {
     expect(received()).toBe('abcdef');
   });
 
-  it('takes plain typing by the express, and leaves every mode and every other key to handleInput', () => {
-    const { controller, child, received } = typingSetup();
+  it('takes plain typing by the express, and leaves every mode and every other key to handleInput', async () => {
+    const { controller, child, received, inputWritten } = typingSetup();
     expect(typeRead(controller, 'ab')).toBe(true);
     expect(typeRead(controller, '\x02')).toBe(false); // the prefix
     expect(typeRead(controller, '?')).toBe(false); // a command after the prefix: help opens
@@ -117,12 +118,39 @@ describe('typing into the focused pane', () => {
     expect(typeRead(controller, 'é\r\x1b[A')).toBe(false); // not printable ASCII: the usual way
     expect(typeRead(controller, '\x1b')).toBe(false); // a lone ESC waits for its timer…
     expect(typeRead(controller, 'q')).toBe(false); // …and what follows it goes with it (alt+q)
-    // A pane that cannot take keys now (input queued): the usual way, in order.
-    child.takesKeysNow = false;
-    expect(typeRead(controller, 'gh')).toBe(false);
-    child.takesKeysNow = true;
-    expect(typeRead(controller, 'ij')).toBe(true);
-    expect(received()).toBe('abcdé\r\x1b[A\x1bqghij');
+    // A program that takes nothing now: the keys wait in the pane's queue, and the next ones
+    // take the usual way, behind them.
+    child.takesInput = false;
+    expect(typeRead(controller, 'gh')).toBe(true);
+    child.takesInput = true;
+    expect(typeRead(controller, 'ij')).toBe(false);
+    await inputWritten();
+    expect(typeRead(controller, 'kl')).toBe(true);
+    expect(received()).toBe('abcdé\r\x1b[A\x1bqghijkl');
+  });
+
+  it('never types ahead of a paste still arriving: a piece of it that reads like typing stays in its place (issue 27)', () => {
+    const { controller, received } = typingSetup();
+    // A terminal's read ends inside a pasted line; the next read is a piece of that line with
+    // no newline and no escape — exactly what the express takes when no paste is open.
+    expect(typeRead(controller, 'ls\r\x1b[200~paste line 0 abc\rpaste line 1 ')).toBe(false);
+    expect(typeRead(controller, 'defghijklm')).toBe(false);
+    expect(typeRead(controller, 'n\rpaste line 2\x1b[20')).toBe(false);
+    expect(typeRead(controller, '1~')).toBe(false);
+    expect(typeRead(controller, 'after')).toBe(true);
+    expect(received()).toBe('ls\rpaste line 0 abc\rpaste line 1 defghijklmn\rpaste line 2after');
+  });
+
+  it('keeps a paste whole while keys and a script write to the same pane (they go after it)', async () => {
+    const { controller, core, received } = typingSetup();
+    const pane = core.model.focusedPane()!;
+    typeRead(controller, '\x1b[200~first half, ');
+    // Another writer while the paste is open: it waits behind the paste.
+    core.writeToPane(pane, '<script>');
+    expect(received()).toBe('first half, ');
+    typeRead(controller, 'second half\x1b[201~');
+    typeRead(controller, 'typed');
+    expect(received()).toBe('first half, second half<script>typed');
   });
 
   it('never types a printable prefix into the pane: a backtick prefix still starts a command', () => {

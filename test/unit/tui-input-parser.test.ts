@@ -40,7 +40,9 @@ describe('InputParser', () => {
       { kind: 'mouse', mouse: expect.objectContaining({ x: 9, y: 4, action: 'press', button: 0 }) },
       { kind: 'data', data: 'b' },
       { kind: 'focus', focused: true },
-      { kind: 'paste', text: 'pasted\r' },
+      { kind: 'paste-start' },
+      { kind: 'paste-text', text: 'pasted\r' },
+      { kind: 'paste-end' },
       { kind: 'data', data: 'c' },
       { kind: 'mouse', mouse: expect.objectContaining({ x: 2, y: 3, action: 'wheel-down' }) },
       { kind: 'focus', focused: false },
@@ -50,10 +52,25 @@ describe('InputParser', () => {
   it('holds a sequence split across reads and a lone ESC until flushed', () => {
     const parser = new InputParser();
     expect(parser.feed('x\x1b[<0;1')).toEqual([{ kind: 'data', data: 'x' }]);
-    expect(parser.hasPending).toBe(true);
+    expect(parser.awaitsEscapeTimeout).toBe(true);
     expect(parser.feed(';1m')).toEqual([{ kind: 'mouse', mouse: expect.objectContaining({ action: 'release' }) }]);
     expect(parser.feed('\x1b')).toEqual([]);
     expect(parser.flush()).toEqual([{ kind: 'data', data: '\x1b' }]);
+    // An SS3 key (an arrow in application mode) cut after its O is held whole too.
+    expect(parser.feed('\x1bO')).toEqual([]);
+    expect(parser.feed('A')).toEqual([{ kind: 'data', data: '\x1bOA' }]);
+  });
+
+  it('passes a paste on as it arrives, holding back only what may be its end marker, and never ends it early', () => {
+    const parser = new InputParser();
+    expect(parser.feed('a\x1b[200~line 1\r')).toEqual([{ kind: 'data', data: 'a' }, { kind: 'paste-start' }, { kind: 'paste-text', text: 'line 1\r' }]);
+    expect(parser.idle).toBe(false);
+    expect(parser.feed('line 2\x1b[20')).toEqual([{ kind: 'paste-text', text: 'line 2' }]);
+    // However long the pane takes, a paste waiting for its end marker is not released as keys.
+    expect(parser.awaitsEscapeTimeout).toBe(false);
+    expect(parser.flush()).toEqual([]);
+    expect(parser.feed('1~b')).toEqual([{ kind: 'paste-end' }, { kind: 'data', data: 'b' }]);
+    expect(parser.idle).toBe(true);
   });
 
   it('keeps a paste whole however it is chunked (property)', () => {
@@ -70,8 +87,9 @@ describe('InputParser', () => {
           last = p;
         }
         events.push(...parser.flush());
-        const pasted = events.filter((e) => e.kind === 'paste').map((e) => (e as any).text).join('');
+        const pasted = events.filter((e) => e.kind === 'paste-text').map((e) => (e as any).text).join('');
         expect(pasted).toBe(clean);
+        expect(events.filter((e) => e.kind !== 'paste-text')).toEqual([{ kind: 'paste-start' }, { kind: 'paste-end' }]);
       }),
     );
   });

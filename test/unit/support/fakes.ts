@@ -102,18 +102,14 @@ export class FakeChild implements PtyChild {
     return this.exitPromise;
   }
 
-  write(data: string): Promise<void> {
-    if (!this.exited) this.writes.push(data);
-    return Promise.resolve();
-  }
+  /** Whether the program takes input now: false is a full pty (EAGAIN), so input queues in the pane. */
+  takesInput = true;
 
-  /** Takes typed keys at once (as the real pty does when nothing is queued), unless told not to. */
-  takesKeysNow = true;
-
-  tryWriteNow(bytes: Uint8Array): boolean {
-    if (this.exited || !this.takesKeysNow) return false;
+  writeSome(bytes: Uint8Array): number {
+    if (this.exited) throw new Error('the pty is closed');
+    if (!this.takesInput) return 0;
     this.writes.push(Buffer.from(bytes).toString('utf8'));
-    return true;
+    return bytes.length;
   }
 
   resize(cols: number, rows: number): void {
