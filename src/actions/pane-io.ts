@@ -11,6 +11,7 @@ import { bracketedPaste } from '../terminal/paste.js';
 import type { CorralCore } from '../core/corral-core.js';
 import { appendingLine, outputFilter } from '../wait/output-filter.js';
 import { waitUntil } from '../wait/wait-until.js';
+import { baselineOf, newLinesSince, type ReadWindow } from '../wait/wait-logic.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -165,9 +166,16 @@ export const WAIT_OUTPUT = { quietMs: 1, maxGapMs: 100 } as const;
 /** Rows a catch-up look may read at most (a batch writes far fewer; the store keeps `scrollback_lines`). */
 const MAX_CATCH_UP_ROWS = 100_000;
 
+/** The last `rows` rows of a pane as unwrapped logical lines, each with the row it starts on. */
+function unwrappedWindow(core: CorralCore, pane: PaneRecord, rows: number): ReadWindow {
+  const snapshot = readPane(core, pane, { source: 'recent-unwrapped', lines: rows });
+  return { text: snapshot.read.text, lines: snapshot.lineCount, end_line: snapshot.endLine, line_starts: snapshot.lineStarts };
+}
+
 /**
  * Waits until a line of the chosen snapshot matches (herdr semantics: what is already there
- * counts). Ends with `timeout`, or `pane_not_found` if the pane closes first, or silently
+ * counts; with `newOnly`, as `corral wait --pattern` asks, only a line that appeared or changed
+ * after the wait began — the same comparison as src/wait/wait-logic.ts's). Ends with `timeout`, or `pane_not_found` if the pane closes first, or silently
  * when the caller goes away.
  *
  * With the `recent` source (the default) no line is missed, even one that scrolls out of the
@@ -181,13 +189,15 @@ const MAX_CATCH_UP_ROWS = 100_000;
 export function waitForOutput(
   core: CorralCore,
   pane: PaneRecord,
-  opts: ReadOptions & { match: { type: 'substring' | 'regex'; value: string }; timeoutMs?: number; signal?: AbortSignal },
+  opts: ReadOptions & { match: { type: 'substring' | 'regex'; value: string }; timeoutMs?: number; signal?: AbortSignal; newOnly?: boolean },
 ): Promise<{ pane_id: string; matched_line: string; read: PaneRead; revision: number }> {
   const matches = lineMatcher(opts.match);
   const host = core.host(pane);
   const terminal = host.terminal;
   const source = opts.source ?? 'recent';
   const windowRows = opts.lines ?? PARAM_DEFAULTS.recentLines;
+  if (opts.newOnly && source !== 'recent') throw new CorralError('invalid_params', 'new_only waits on the recent source only', { source });
+  const baseline = opts.newOnly ? baselineOf(unwrappedWindow(core, pane, windowRows)) : null;
   /** Set for one look: the absolute row from which a batch that may match wrote its rows. */
   let catchUpFrom: number | null = null;
   return waitUntil(
@@ -261,7 +271,8 @@ export function waitForOutput(
     },
     () => {
       const lookAt = catchUpFrom === null ? opts : { ...opts, lines: Math.min(MAX_CATCH_UP_ROWS, Math.max(windowRows, terminal.endLine - catchUpFrom)) };
-      const line = matchableLines(core, pane, lookAt).find(matches);
+      const candidates = baseline ? newLinesSince(baseline, unwrappedWindow(core, pane, lookAt.lines ?? windowRows)) : matchableLines(core, pane, lookAt);
+      const line = candidates.find(matches);
       if (line === undefined) return undefined;
       const { read } = readPane(core, pane, opts);
       return { pane_id: pane.id, matched_line: line, read, revision: read.revision };

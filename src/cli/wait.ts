@@ -1,18 +1,17 @@
 /**
- * `corral wait` (SPEC §9), client-side: resolve the selector to panes, then poll their
- * scrollback for new lines matching a pattern and/or follow the event stream until they are
- * idle. The deciding logic is pure (src/wait/wait-logic.ts); `runWait` only wires it to a
+ * `corral wait` (SPEC §9), client-side: resolve the selector to panes, then follow the event
+ * stream until they are idle and/or have the server watch their output for a new line matching
+ * the pattern (`pane.wait_for_output` with `new_only`, the server-side wait that sees every
+ * batch of a flood — polling from here could miss a marker that scrolled past between two
+ * reads). The deciding logic is pure (src/wait/wait-logic.ts); `runWait` only wires it to a
  * connection.
  */
-import { CorralError, EVENT_NOTIFICATION, type SurfaceListResult, type SurfaceReadResult, type SurfaceStatus } from '../contract/protocol.js';
+import { CorralError, EVENT_NOTIFICATION, type SurfaceStatus } from '../contract/protocol.js';
 import {
   applyEvent,
   applyStatus,
-  baselineOf,
   isPaneSatisfied,
   isWaitSatisfied,
-  matchingLines,
-  newLinesSince,
   outcomeOf,
   WAIT,
   type PaneProgress,
@@ -62,16 +61,14 @@ async function resolvePanes(client: RpcCaller, opts: WaitOptions, now: number): 
 }
 
 /**
- * The pane's last lines, unwrapped (a line the pane soft-wrapped matches whole, as herdr's
- * `pane wait-output` does), each keyed by the row it starts on (`line_starts`).
+ * The server's wait for a new line of `pane` matching the pattern, unwrapped (a line the pane
+ * soft-wrapped matches whole, as herdr's `pane wait-output` does). No timeout of its own: the
+ * wait's timeout closes the connection, which ends it on the server.
  */
-function readTail(client: RpcCaller, pane: PaneProgress): Promise<SurfaceReadResult> {
-  return client.call('surface.read', {
-    target: String(pane.surfaceId),
-    source: 'recent-unwrapped',
-    lines: WAIT.scanLines,
-    raw: true,
-  });
+function waitForNewLine(client: RpcCaller, pane: PaneProgress, pattern: string): Promise<string> {
+  return client
+    .call('pane.wait_for_output', { pane_id: pane.paneId, match: { type: 'regex', value: pattern }, lines: WAIT.scanLines, new_only: true })
+    .then((result) => result.matched_line);
 }
 
 /** Runs a wait to its end: resolves with the outcome, rejects with `timeout` or the first RPC error. */
@@ -79,9 +76,6 @@ export async function runWait(deps: WaitDeps, opts: WaitOptions): Promise<WaitOu
   const now = deps.now ?? Date.now;
   const { client } = deps;
   const panes = await resolvePanes(client, opts, now());
-  if (opts.pattern) {
-    await Promise.all(panes.map(async (pane) => (pane.baseline = baselineOf(await readTail(client, pane)))));
-  }
 
   const timers = new Set<NodeJS.Timeout>();
   let events: RpcCaller | undefined;
@@ -127,15 +121,7 @@ export async function runWait(deps: WaitDeps, opts: WaitOptions): Promise<WaitOu
     };
 
     const pollOnce = async (): Promise<void> => {
-      await Promise.all(
-        panes.map(async (pane) => {
-          if (opts.pattern && pane.matched === undefined && pane.baseline) {
-            const lines = matchingLines(newLinesSince(pane.baseline, await readTail(client, pane)), opts.pattern);
-            if (lines.length > 0) pane.matched = lines;
-          }
-          if (opts.idle) applyStatus(pane, await client.call('surface.status', { target: String(pane.surfaceId) }), now());
-        }),
-      );
+      await Promise.all(panes.map(async (pane) => applyStatus(pane, await client.call('surface.status', { target: String(pane.surfaceId) }), now())));
     };
 
     const pollLoop = async (): Promise<void> => {
@@ -177,7 +163,19 @@ export async function runWait(deps: WaitDeps, opts: WaitOptions): Promise<WaitOu
         .catch(() => undefined);
     }
 
+    if (opts.pattern) {
+      for (const pane of panes) {
+        waitForNewLine(client, pane, opts.pattern.source).then(
+          (line) => {
+            pane.matched = [line];
+            evaluate();
+          },
+          (error: unknown) => finish(error),
+        );
+      }
+    }
+
     evaluate();
-    void pollLoop();
+    if (opts.idle) void pollLoop();
   });
 }

@@ -11,6 +11,7 @@ import { connect, type Socket } from 'node:net';
 import { CorralError } from '../contract/protocol.js';
 import { dirname } from 'node:path';
 import { resolveSocketPath } from '../paths.js';
+import { orphanHint } from '../orphan-servers.js';
 import { assertPrivateDir } from '../socket-dir.js';
 import { startBackgroundServer } from '../server/background.js';
 import { enterTerminalMode, type TerminalMode } from '../tui/terminal-mode.js';
@@ -111,7 +112,7 @@ export async function runClient(opts: ClientOptions): Promise<number> {
   }
   let socket = await connectTo(socketPath);
   if (!socket) {
-    if (!opts.startServer) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}; start one with \`corral\``);
+    if (!opts.startServer) throw new CorralError('server_not_running', `no corral server is running on ${socketPath}; start one with \`corral\`${orphanHint(dirname(socketPath))}`);
     await startBackgroundServer(socketPath, { exitEmpty: true, fresh: opts.fresh, session: opts.session });
     socket = await connectTo(socketPath);
     if (!socket) throw new CorralError('server_not_running', `the server on ${socketPath} stopped answering`);

@@ -180,7 +180,8 @@ export interface MethodParams {
   'pane.send_text': PaneId & { text: string };
   'pane.send_keys': PaneId & { keys: string[] };
   'pane.run': PaneId & { command: string };
-  'pane.wait_for_output': PaneId & ReadParams & { match: { type?: 'substring' | 'regex'; value: string }; timeout_ms?: number };
+  /** `new_only`: only a line that appears (or changes) after the wait began counts (`corral wait --pattern`). */
+  'pane.wait_for_output': PaneId & ReadParams & { match: { type?: 'substring' | 'regex'; value: string }; timeout_ms?: number; new_only?: boolean };
   'agent.list': { workspace?: string; tab?: string };
   'agent.get': AgentTarget;
   'agent.rename': AgentTarget & { name: string };

@@ -129,6 +129,43 @@ export async function readPrivateFile(file: string, maxBytes = MAX_STATE_FILE_BY
   }
 }
 
+/** A session saved on disk (SPEC §13), as `corral sessions` lists it. */
+export interface SavedSessionSummary {
+  name: string;
+  path: string;
+  saved_at: string | null;
+  panes: number;
+  agents: number;
+}
+
+/**
+ * The sessions saved in the state directory: each `<session>.json` that is a regular file of
+ * ours (never through a symlink). A file that cannot be read or parsed is still listed — it is
+ * there, and the server will move it aside when it starts — with nothing counted.
+ */
+export async function listSavedSessions(env: Env = process.env): Promise<SavedSessionSummary[]> {
+  const dir = resolveStateDir(env);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const saved = names.filter((name) => name.endsWith('.json') && !name.startsWith('.')).sort();
+  return Promise.all(
+    saved.map(async (file): Promise<SavedSessionSummary> => {
+      const summary: SavedSessionSummary = { name: file.slice(0, -'.json'.length), path: path.join(dir, file), saved_at: null, panes: 0, agents: 0 };
+      try {
+        const data = await readPrivateFile(summary.path);
+        const state = data === null ? null : (JSON.parse(data.toString('utf8')) as { saved_at?: unknown; panes?: unknown });
+        if (state && typeof state.saved_at === 'string') summary.saved_at = state.saved_at;
+        if (state && Array.isArray(state.panes)) {
+          summary.panes = state.panes.length;
+          summary.agents = state.panes.filter((pane) => pane !== null && typeof pane === 'object' && (pane as { agent?: unknown }).agent).length;
+        }
+      } catch {
+        // Unreadable or not JSON: listed with nothing counted.
+      }
+      return summary;
+    }),
+  );
+}
+
 /** Moves a file that cannot be restored aside as `<name>.corrupt-<timestamp>`; returns the new path. */
 export async function moveAside(file: string, now: Date = new Date()): Promise<string> {
   const stamp = now.toISOString().replace(/[:.]/g, '-');

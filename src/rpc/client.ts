@@ -9,6 +9,7 @@ import { connect as netConnect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { dirname } from 'node:path';
 import { assertPrivateDir } from '../socket-dir.js';
+import { orphanHint } from '../orphan-servers.js';
 import { CorralError, errorCodeForRpc, type ErrorCode, type MethodCaller, type MethodName, type MethodParams, type MethodResults, type MethodWithoutRequiredParams } from '../contract/protocol.js';
 import { LineSplitter, encodeLine } from './ndjson.js';
 
@@ -195,7 +196,7 @@ function connectError(socketPath: string, err: NodeJS.ErrnoException): CorralErr
   if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED' || err.code === 'ENOTSOCK') {
     return new CorralError(
       'server_not_running',
-      `no corral server at ${socketPath}; start one with \`corral server\` or \`corral\``,
+      `no corral server at ${socketPath}; start one with \`corral server\` or \`corral\`${err.code === 'ENOENT' ? orphanHint(dirname(socketPath)) : ''}`,
       { socket: socketPath },
     );
   }

@@ -401,7 +401,7 @@ const REFUSED_LINGER_MS = 1000;
 
 /** Listens on `socketPath` and serves the core until `close()`. */
 export class RpcServer {
-  private readonly server: Server;
+  private server: Server;
   private readonly dispatcher = buildDispatcher();
   private readonly timings = new RequestTimings();
   private requestListener: () => void = () => {};
@@ -427,6 +427,24 @@ export class RpcServer {
         resolve();
       });
     });
+  }
+
+  /**
+   * Listens on `socketPath` with a new listener, leaving every open connection as it is: how a
+   * server whose socket file was deleted is reached again. Returns the old listener's close,
+   * to call once the new socket is in place — closing unlinks the name the old one was bound
+   * to, which bindSocket reuses for the new one until it is linked into place.
+   */
+  async listenAgain(socketPath: string): Promise<() => void> {
+    const old = this.server;
+    this.server = createServer((socket) => this.accept(socket));
+    try {
+      await this.listen(socketPath);
+    } catch (error) {
+      this.server = old;
+      throw error;
+    }
+    return () => old.close();
   }
 
   private accept(socket: Socket): void {

@@ -27,6 +27,14 @@ export async function runServer(opts: RunServerOptions): Promise<number> {
       void server.stop().then(() => resolve(0));
     };
     for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, shutdown);
+    // As tmux: SIGUSR1 binds the socket again when its file was deleted (a tmp cleaner). Taking
+    // the signal also keeps Node from opening its inspector on it.
+    process.on('SIGUSR1', () => {
+      server.recreateSocket().then(
+        (what) => process.stderr.write(`corral server: SIGUSR1: ${what}\n`),
+        (error: unknown) => process.stderr.write(`corral server: SIGUSR1: cannot re-create ${server.socketPath}: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
+    });
     // Announced only once the signals are handled: a supervisor that stops the server as soon
     // as it reads this line must get a clean shutdown, not the default action of SIGTERM
     // (that race killed a test's server, exit by signal, about once in ten runs).

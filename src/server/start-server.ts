@@ -6,7 +6,7 @@ import { RpcServer } from '../rpc/server.js';
 import { loadConfig } from '../config/load-config.js';
 import type { ConfigError } from '../config/load-config.js';
 import { resolveConfigPath, resolveRuntimeDir, resolveSocketPath } from '../paths.js';
-import { bindSocket, claimSocketPath, removeSocketIfOurs } from './socket-guard.js';
+import { bindSocket, claimSocketPath, fileIdentity, removeSocketIfOurs } from './socket-guard.js';
 import { writeLauncher } from './launcher.js';
 import { loadAllRules, rulesInUse } from '../agents/rules.js';
 import { Notifier } from '../notify/notifier.js';
@@ -42,6 +42,11 @@ export interface RunningServer {
   persistence: Persistence;
   /** The attached clients (SPEC §1). */
   clients: ClientHub;
+  /**
+   * Binds the socket again when its file is gone or is not this server's (SIGUSR1, as tmux):
+   * what it did, for the log. Refuses to replace another live server's socket.
+   */
+  recreateSocket(): Promise<string>;
   /** Ends every pane, closes the socket and removes it (if it is still this server's). */
   stop(): Promise<void>;
 }
@@ -86,7 +91,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let socketIno: number | null = null;
   const clients = new ClientHub({ core, notifier, configError, problems: () => persistence.problems, onEmpty: () => void clients.closeAll('', 0), socketIno: () => socketIno, mirrors: machines });
   const rpc = new RpcServer(core, transportOptions(env), clients, machines);
-  const socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
+  let socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
     worktrees.dispose();
     await rpc.close();
@@ -101,6 +106,19 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   idleTrim.kick();
   const trimListener = core.listen(() => idleTrim.kick());
   rpc.onRequest(() => idleTrim.kick());
+  const recreateSocket = async (): Promise<string> => {
+    const now = fileIdentity(socketPath);
+    if (now !== null && now.dev === socketIdentity.dev && now.ino === socketIdentity.ino) return `${socketPath} is in place`;
+    // The directory again if it went too; a stale socket there is replaced, a live server's is not.
+    await claimSocketPath(socketPath);
+    let closeOld = (): void => {};
+    socketIdentity = await bindSocket(socketPath, async (path) => {
+      closeOld = await rpc.listenAgain(path);
+    });
+    socketIno = socketIdentity.ino;
+    closeOld();
+    return `re-created ${socketPath}`;
+  };
   let stopping: Promise<void> | null = null;
   const stop = () =>
     (stopping ??= (async () => {
@@ -119,6 +137,6 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       await core.shutdown();
       removeSocketIfOurs(socketPath, socketIdentity);
     })());
-  return { core, socketPath, configError, notifier, clients, persistence, stop };
+  return { core, socketPath, configError, notifier, clients, persistence, recreateSocket, stop };
 }
 

@@ -57,7 +57,7 @@ export interface LineBaseline {
   texts: ReadonlyMap<number, string>;
 }
 
-type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line' | 'line_starts'> & { total_lines?: number };
+export type ReadWindow = Pick<SurfaceReadResult, 'text' | 'lines' | 'end_line' | 'line_starts'> & { total_lines?: number };
 
 /**
  * The lines of a read, each with its absolute position: its row, or for an unwrapped read
@@ -118,7 +118,6 @@ export interface PaneProgress {
   outputGeneration: number;
   /** When output last changed (or the wait began). */
   lastOutputAt: number;
-  baseline?: LineBaseline;
   /** Lines that matched the pattern; set once, then sticky. */
   matched?: string[];
 }

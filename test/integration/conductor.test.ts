@@ -146,7 +146,7 @@ describe('Conductor verbs', () => {
     expect(JSON.parse(stale.stderr).error.code).toBe('timeout');
 
     const waiting = server.cli(['wait', '--match', pane, '--pattern', '^NEW-SENTINEL \\d+$', '--timeout', '20', '--json']);
-    // The wait reads its baseline first; output that follows is new whatever the timing.
+    // The server takes the wait's baseline when the request arrives; the half second lets it.
     await server.cli(['pane', 'run', pane, 'sleep 0.5; echo NEW-SENTINEL $((6*7))']);
     const result = await waiting;
     expect(result.code, result.stderr).toBe(0);
@@ -154,6 +154,17 @@ describe('Conductor verbs', () => {
     expect(json.matched).toBe(true);
     expect(json.matches[0].lines).toContain('NEW-SENTINEL 42');
     expect(json.matches[0].pane_id).toBe(pane);
+  });
+
+  it('wait --pattern catches a marker that a flood scrolls past at once (the server watches every batch)', async () => {
+    const waiting = server.cli(['wait', '--match', pane, '--pattern', '^FLOOD-MARK \\d+$', '--timeout', '60', '--json']);
+    // The second so the wait has begun (it has no event to await); then 200,000 lines on each
+    // side of the marker, far past the 500 lines any one read of the pane could hold.
+    await server.cli(['pane', 'run', pane, 'sleep 1; seq 1 200000; echo FLOOD-MARK $((6*7)); seq 1 200000; echo FLOOD-END']);
+    const result = await waiting;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout).matches[0].lines).toEqual(['FLOOD-MARK 42']);
+    await server.cli(['pane', 'wait-output', pane, '--regex', '^FLOOD-END$', '--timeout', '60000']);
   });
 
   it('wait --idle returns once a plain pane has been quiet for --for ms', async () => {

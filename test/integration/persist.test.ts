@@ -233,7 +233,15 @@ describe('forgetting (kill-server --forget)', () => {
     let client = await connect();
     await client.call('workspace.create', { cwd: server.home, label: 'kept' });
     client.close();
+    const runningRows = JSON.parse((await server.cli(['sessions', '--json'])).stdout).sessions;
+    expect(runningRows).toMatchObject([{ name: 'default', state: 'running', panes: 1, clients: 0 }]);
+    expect(runningRows).toHaveLength(1);
     expect((await server.cli(['kill-server'])).code).toBe(0);
+    // No server: `corral sessions` lists the saved session, with its panes, and where it lies.
+    const savedRows = JSON.parse((await server.cli(['sessions', '--json'])).stdout).sessions;
+    expect(savedRows).toMatchObject([{ name: 'default', state: 'saved', pid: null, socket: null, panes: 1, path: join(server.stateDir, 'default.json') }]);
+    expect(Date.parse(savedRows[0].saved_at)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await server.cli(['sessions'])).stdout).toMatch(/^default +saved \d{4}-/m);
     await server.start();
     client = await connect();
     expect((await client.call('workspace.list', {})).workspaces.map((w: any) => w.label)).toEqual(['kept']);

@@ -3,10 +3,11 @@
  * socket claiming and clean shutdown.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import { RawClient, TestServer, isAlive } from './harness.js';
+import { pollUntil } from '../tui/tui-harness.js';
 
 describe('transport limits and bad input', () => {
   let server: TestServer;
@@ -311,6 +312,39 @@ describe('server life', () => {
     expect(code).toBe(0);
     expect(existsSync(socketPath)).toBe(false);
     expect(isAlive(bgPid)).toBe(false);
+  });
+
+  it('a server whose socket file was deleted is found by the CLI and reached again after SIGUSR1, its panes and clients intact', async () => {
+    const server = await new TestServer().start();
+    try {
+      const created = await server.json(['workspace', 'create', '--cwd', server.home]);
+      const pane = created.result.root_pane.pane_id;
+      const kept = await server.connect();
+      rmSync(server.socketPath);
+      const lost = await server.cli(['ps']);
+      expect(lost.code).toBe(1);
+      const error = JSON.parse(lost.stderr).error;
+      expect(error.code).toBe('server_not_running');
+      expect(error.message).toContain(`kill -USR1 ${server.pid}`);
+      // A connection made before the file went stays served.
+      expect((await kept.call('system.ping')).pong).toBe(true);
+
+      process.kill(server.pid!, 'SIGUSR1');
+      await pollUntil(async () => (await server.cli(['ps'])).code, (code) => code === 0, 'the socket to answer again');
+      expect(statSync(server.socketPath).mode & 0o777).toBe(0o600);
+      const panes = (await server.json(['pane', 'list'])).result.panes.map((p: any) => p.pane_id);
+      expect(panes).toEqual([pane]);
+      expect((await kept.call('system.ping')).pong).toBe(true);
+      kept.close();
+      // Again with the file in place: nothing changes, and a stray signal does not kill it.
+      process.kill(server.pid!, 'SIGUSR1');
+      await pollUntil(async () => server.stderr, (log) => log.includes('is in place'), 'the server to say its socket is in place');
+      expect((await server.cli(['ps'])).code).toBe(0);
+    } finally {
+      await server.stop();
+    }
+    // Stopped, it removed its socket: nothing is left for the hint to find.
+    expect(JSON.parse((await server.cli(['ps'])).stderr).error.message).not.toContain('USR1');
   });
 
   it('reports server_not_running with exit 1 when nobody listens', async () => {

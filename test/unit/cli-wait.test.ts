@@ -154,17 +154,19 @@ describe('idle decisions', () => {
   });
 });
 
-/** A fake server: statuses per surface, and a scripted sequence of reads for surface 1. */
-function fakeClient(reads: ReturnType<typeof read>[], status: Partial<SurfaceStatus> = {}) {
+/** A fake server: statuses per surface, and the answer to a server-side wait for output (never, when absent). */
+function fakeClient(matchedLine?: string, status: Partial<SurfaceStatus> = {}) {
   const calls: { method: string; params: Record<string, unknown> }[] = [];
-  let readIndex = 0;
   const client: RpcCaller = {
     async call<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
       calls.push({ method, params });
       if (method === 'surface.status') {
         return { surface_id: 1, pane_id: 'w1:p1', tool: null, agent_status: 'idle', output_generation: 1, ...status } as T;
       }
-      if (method === 'surface.read') return reads[Math.min(readIndex++, reads.length - 1)] as T;
+      if (method === 'pane.wait_for_output') {
+        if (matchedLine === undefined) return new Promise<T>(() => undefined);
+        return { pane_id: 'w1:p1', matched_line: matchedLine } as T;
+      }
       if (method === 'surface.list') return { surfaces: [] } as T;
       throw new Error(`unexpected ${method}`);
     },
@@ -182,25 +184,25 @@ describe('runWait', () => {
     vi.useRealTimers();
   });
 
-  it('pattern mode ignores old output and returns on a new matching line', async () => {
-    const { client, calls } = fakeClient([
-      read(2, ['DONE old', '$ ']),
-      read(2, ['DONE old', '$ ']),
-      read(4, ['DONE old', '$ ', 'DONE new', '$ ']),
-    ]);
+  it('pattern mode has the server wait for a new line (new_only) and returns the line it matched', async () => {
+    const { client, calls } = fakeClient('DONE new');
     const done = runWait({ client }, { selector: 'api', idle: false, pattern: /^DONE/, mode: 'single', quietMs: 1000 });
-    await vi.advanceTimersByTimeAsync(WAIT.pollMs);
     await expect(done).resolves.toEqual({
       matched: true,
       panes: ['w1:p1'],
       matches: [{ surface_id: 1, pane_id: 'w1:p1', lines: ['DONE new'] }],
     });
     expect(calls[0]).toEqual({ method: 'surface.status', params: { target: 'api' } });
-    expect(calls[1]).toEqual({ method: 'surface.read', params: { target: '1', source: 'recent-unwrapped', lines: WAIT.scanLines, raw: true } });
+    expect(calls[1]).toEqual({
+      method: 'pane.wait_for_output',
+      params: { pane_id: 'w1:p1', match: { type: 'regex', value: '^DONE' }, lines: WAIT.scanLines, new_only: true },
+    });
+    // No polling: the pattern is the server's to watch.
+    expect(calls).toHaveLength(2);
   });
 
   it('times out with code timeout', async () => {
-    const { client } = fakeClient([read(2, ['a', 'b'])]);
+    const { client } = fakeClient();
     const done = runWait({ client }, { selector: 'api', idle: false, pattern: /never/, mode: 'single', timeoutMs: 2000, quietMs: 1000 });
     const assertion = expect(done).rejects.toMatchObject({ code: 'timeout' });
     await vi.advanceTimersByTimeAsync(2000);
@@ -208,7 +210,7 @@ describe('runWait', () => {
   });
 
   it('idle mode: a quiet pane without an agent is idle after --for', async () => {
-    const { client } = fakeClient([]);
+    const { client } = fakeClient();
     let settled = false;
     const done = runWait({ client }, { selector: 'api', idle: true, mode: 'single', quietMs: 1200 }).finally(() => (settled = true));
     await vi.advanceTimersByTimeAsync(1100);
@@ -218,12 +220,12 @@ describe('runWait', () => {
   });
 
   it('idle mode: an idle agent satisfies at once', async () => {
-    const { client } = fakeClient([], { tool: 'claude', agent_status: 'done' });
+    const { client } = fakeClient(undefined, { tool: 'claude', agent_status: 'done' });
     await expect(runWait({ client }, { selector: 'api', idle: true, mode: 'single', quietMs: 1000 })).resolves.toMatchObject({ matched: true });
   });
 
   it('--any with a selector matching nothing is target_not_found', async () => {
-    const { client } = fakeClient([]);
+    const { client } = fakeClient();
     await expect(runWait({ client }, { selector: 'cmdline:x', idle: true, mode: 'any', quietMs: 1000 })).rejects.toMatchObject({
       code: 'target_not_found',
     });

@@ -5,7 +5,7 @@ import { CorralError } from '../../contract/protocol.js';
 import { resolveRuntimeDir } from '../../paths.js';
 import { connect } from '../../rpc/client.js';
 import { probeServer } from '../../server/socket-guard.js';
-import { forgetSavedSession } from '../../persist/state-files.js';
+import { forgetSavedSession, listSavedSessions, type SavedSessionSummary } from '../../persist/state-files.js';
 import { cell, formatJsonLine, formatResult, formatTable, UsageError } from '../output.js';
 import { FROM_FLAGS, defineCommand, out, reportError, socketPathOf, withClient } from '../run.js';
 
@@ -81,11 +81,21 @@ async function forgetOnServer(socketPath: string): Promise<{ path: string; forgo
 
 export interface SessionRow {
   name: string;
-  socket: string;
-  pid: number;
+  /** `running`: a server answers on `socket`; `saved`: only its saved state, restored when a server of that name starts. */
+  state: 'running' | 'saved';
+  socket: string | null;
+  pid: number | null;
   clients: number;
   panes: number;
   agents: number;
+  /** Where a saved session's state lies (null for a running server's row). */
+  path: string | null;
+  saved_at: string | null;
+}
+
+/** A saved session's row: no server, its panes and agents as they were saved. */
+function savedRow(saved: SavedSessionSummary): SessionRow {
+  return { name: saved.name, state: 'saved', socket: null, pid: null, clients: 0, panes: saved.panes, agents: saved.agents, path: saved.path, saved_at: saved.saved_at };
 }
 
 /** One running server's row, or null when its socket does not answer. */
@@ -101,7 +111,7 @@ async function sessionRow(name: string, socket: string): Promise<SessionRow | nu
     const clients = await client.call('client.list', {}).catch(() => ({ clients: [] }));
     const panes = await client.call('pane.list', {});
     const fleet = await client.call('fleet.list', {});
-    return { name, socket, pid: identity.pid, clients: clients.clients.length, panes: panes.panes.length, agents: fleet.agents.length };
+    return { name, state: 'running', socket, pid: identity.pid, clients: clients.clients.length, panes: panes.panes.length, agents: fleet.agents.length, path: null, saved_at: null };
   } catch {
     return null;
   } finally {
@@ -111,7 +121,7 @@ async function sessionRow(name: string, socket: string): Promise<SessionRow | nu
 
 export const sessionsCommand = defineCommand({
   command: 'sessions',
-  describe: "This user's running servers, with their clients, panes and agents",
+  describe: "This user's running servers, with their clients, panes and agents, and the sessions saved on disk",
   builder: (y) => y.option('json', { type: 'boolean', default: false, describe: 'print {"sessions":[…]}' }),
   handler: async (argv) => {
     try {
@@ -122,14 +132,26 @@ export const sessionsCommand = defineCommand({
       } catch {
         // No runtime directory yet: no sessions.
       }
-      const rows = (await Promise.all(names.map((file) => sessionRow(file.slice(0, -'.sock'.length), join(dir, file))))).filter((row): row is SessionRow => row !== null);
+      const running = (await Promise.all(names.map((file) => sessionRow(file.slice(0, -'.sock'.length), join(dir, file))))).filter((row): row is SessionRow => row !== null);
+      // A running server keeps its own session saved: list the file only when no server of that name runs.
+      const live = new Set(running.map((row) => row.name));
+      const saved = (await listSavedSessions()).filter((s) => !live.has(s.name)).map(savedRow);
+      const rows = [...running, ...saved];
       if (argv.json) out(`${formatJsonLine({ sessions: rows })}\n`);
-      else if (rows.length === 0) out('no running corral sessions\n');
+      else if (rows.length === 0) out('no running or saved corral sessions\n');
       else {
         out(
           formatTable(
-            ['SESSION', 'PID', 'CLIENTS', 'PANES', 'AGENTS', 'SOCKET'],
-            rows.map((r) => [cell(r.name), String(r.pid), String(r.clients), String(r.panes), String(r.agents), cell(r.socket)]),
+            ['SESSION', 'STATE', 'PID', 'CLIENTS', 'PANES', 'AGENTS', 'WHERE'],
+            rows.map((r) => [
+              cell(r.name),
+              r.state === 'running' ? 'running' : `saved ${r.saved_at ?? '?'}`,
+              r.pid === null ? '-' : String(r.pid),
+              String(r.clients),
+              String(r.panes),
+              String(r.agents),
+              cell(r.socket ?? r.path ?? ''),
+            ]),
           ) + '\n',
         );
       }

@@ -1,6 +1,6 @@
 /** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
 import { CorralError, READ_SOURCES } from '../../contract/protocol.js';
-import { optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
+import { optBool, optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
 import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../actions/pane-io.js';
 import { paneParam } from './structure.js';
 import type { HandlerGroup } from './context.js';
@@ -47,7 +47,7 @@ export const paneIoHandlers = {
     const m = raw as Params;
     const match = { type: optOneOf(m, 'type', ['substring', 'regex'] as const) ?? 'substring', value: text(m, 'value') };
     if (match.value === '') throw new CorralError('invalid_params', 'match.value must not be empty');
-    const opts = { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), signal };
+    const opts = { ...readOptions(p), match, timeoutMs: optInt(p, 'timeout_ms', BOUNDS.timeoutMs.min, BOUNDS.timeoutMs.max), newOnly: optBool(p, 'new_only') ?? false, signal };
     // Params first, then the pane: a malformed request is invalid_params whatever it names.
     return waitForOutput(core, paneParam(core, p), opts);
   },
