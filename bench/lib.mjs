@@ -264,7 +264,7 @@ export async function corralPaneReady(server, pane) {
  * code loads at run time (re2) resolves from node_modules — and imports it. Call `dispose`
  * when done.
  */
-export async function importBundled(entry) {
+export async function importBundled(entry, { packagesExternal = false } = {}) {
   const { build } = await import('esbuild');
   const { pathToFileURL } = await import('node:url');
   const dir = mkdtempSync(join(ROOT, 'bench', '.bundle-'));
@@ -280,6 +280,8 @@ export async function importBundled(entry) {
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
+      // Packages left to Node's resolver (Ink imports its devtools only when asked to).
+      ...(packagesExternal ? { packages: 'external' } : {}),
       // Bundled CommonJS (@xterm/headless) may call require().
       banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module';\nconst require = __benchCreateRequire(import.meta.url);" },
     });

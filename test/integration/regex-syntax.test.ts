@@ -118,8 +118,7 @@ describe('regexes over pane text use the seed syntax (RE2)', () => {
     const bomber = await server.connect();
     const other = await server.connect();
     try {
-      // Over the socket, so the time measured is the server's, not CLI start-ups on a busy machine.
-      const started = performance.now();
+      // A backtracking engine would not answer before the test's timeout (and would stall `other`).
       const bomb = bomber.call('surface.search', { target: pane, pattern: '^(d+)+$', regex: true });
       // wait-output reads wrapped rows: 80 d's per row, none followed by y (exponential for a backtracker).
       const waitBomb = bomber.request('pane.wait_for_output', { pane_id: pane, match: { type: 'regex', value: '^(d+)+y$' }, timeout_ms: 300 });
@@ -127,8 +126,6 @@ describe('regexes over pane text use the seed syntax (RE2)', () => {
       expect(status.pane_id).toBe(pane);
       expect((await bomb).matches).toEqual([]);
       expect((await waitBomb).error.data.code).toBe('timeout');
-      // A backtracking engine needs longer than the universe's age on 3000 d's.
-      expect(performance.now() - started).toBeLessThan(5000);
     } finally {
       bomber.close();
       other.close();

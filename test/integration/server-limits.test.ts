@@ -213,9 +213,8 @@ describe('shutdown', () => {
     // Refused clients that, like `nc`, never close their side after the server's end.
     for (let i = 0; i < 5; i++) sockets.push(await rawSocket(server.socketPath, { allowHalfOpen: true }));
     sockets[0]!.write('{"jsonrpc":"2.0","id":1,"method":"system.pi');
-    const { value: code, ms } = await timed(server.stop());
-    expect(code).toBe(0);
-    expect(ms).toBeLessThan(5000);
+    // A shutdown that waited on any of them would hang past the test's timeout.
+    expect(await server.stop()).toBe(0);
     sockets.forEach((socket) => socket.destroy());
   });
 });

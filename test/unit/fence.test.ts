@@ -96,10 +96,9 @@ describe('wrapUntrusted', () => {
 
     it('stays linear on hostile input', () => {
       const hostile = '<'.repeat(20_000) + ' '.repeat(20_000) + '<\u034F'.repeat(20_000) + '</untrusted_terminal_outpu'.repeat(2000);
-      const started = performance.now();
-      neutraliseFenceTags(hostile);
-      // Quadratic scanning would take minutes here; linear takes milliseconds (generous bound for a loaded machine).
-      expect(performance.now() - started).toBeLessThan(3000);
+      // Quadratic scanning would take minutes here, past the test's timeout; linear takes
+      // milliseconds. Nothing is changed: none of it is a closing tag.
+      expect(neutraliseFenceTags(hostile)).toBe(hostile);
     });
   });
 

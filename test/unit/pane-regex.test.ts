@@ -33,11 +33,10 @@ describe('compilePaneRegex', () => {
 
   it('matches a catastrophic-backtracking pattern on a long line in linear time', () => {
     const line = `${'d'.repeat(200_000)}x`;
-    const started = performance.now();
+    // A backtracking engine needs longer than the universe's age here, far past the test's
+    // timeout; linear time is microseconds per KiB (its cost is measured in the bench, not here).
     expect(compilePaneRegex('^(d+)+$').test(line)).toBe(false);
     expect(compilePaneRegex('^(d|dd)+$').test(line)).toBe(false);
-    // A backtracking engine needs longer than the universe's age; linear time is microseconds per KiB.
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   it('refuses what RE2 does not support with invalid_regex, the label, the pattern and the reason', () => {
