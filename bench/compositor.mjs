@@ -1,6 +1,6 @@
 /**
- * Compositor micro-benchmarks from src/screen/bench.ts (`benchmarkDiff`) and
- * src/terminal/echo-bench.ts (`benchmarkKeystroke`, a real xterm behind the pane), bundled by
+ * Compositor micro-benchmarks from bench/src/diff-bench.ts (`benchmarkDiff`) and
+ * bench/src/echo-bench.ts (`benchmarkKeystroke`, a real xterm behind the pane), bundled by
  * `importBundled` (bench/lib.mjs) and run in this process. 160×45 screen.
  */
 import { importBundled, round } from './lib.mjs';
@@ -8,8 +8,8 @@ import { importBundled, round } from './lib.mjs';
 export const description = 'compositor: diffFrame and keystroke-echo render (µs per frame, bytes)';
 
 export async function run({ quick = false } = {}) {
-  const bundle = await importBundled('src/screen/bench.ts');
-  const echoBundle = await importBundled('src/terminal/echo-bench.ts').catch((error) => {
+  const bundle = await importBundled('bench/src/diff-bench.ts');
+  const echoBundle = await importBundled('bench/src/echo-bench.ts').catch((error) => {
     bundle.dispose();
     throw error;
   });

@@ -1,5 +1,5 @@
 /**
- * Copy-mode search (src/tui/copy-mode/search-bench.ts, bundled by `importBundled`):
+ * Copy-mode search (bench/src/copy-search-bench.ts, bundled by `importBundled`):
  * 20 panes × 10,000 scrollback lines, a backward search started in all of them at once whose
  * only matches are in the oldest lines (the whole scrollback is read before the first match).
  * Reports the time to the first match drawn highlighted (median and slowest pane), the time
@@ -12,7 +12,7 @@ import { importBundled, median, percentile, round } from './lib.mjs';
 export const description = 'copy mode: search 10,000 lines × 20 panes (time to first match highlighted)';
 
 export async function run({ quick = false } = {}) {
-  const bundle = await importBundled('src/tui/copy-mode/search-bench.ts');
+  const bundle = await importBundled('bench/src/copy-search-bench.ts');
   try {
     const { benchmarkCopySearch } = bundle.mod;
     const panes = quick ? 4 : 20;

@@ -103,7 +103,7 @@ function sandboxEnv(dir) {
 
 /**
  * A `corral server --scripting` in a temporary HOME and runtime dir. `bin`: another build's
- * `bin/corral.cjs`, for A/B runs of two builds (bench/ab-throughput.mjs).
+ * `bin/corral.cjs`, for A/B runs of two builds (bench/profile/ab-throughput.mjs).
  */
 export class CorralServer {
   constructor({ nodeArgs = [], bin = BIN, stdout = 'ignore' } = {}) {

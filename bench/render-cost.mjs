@@ -59,7 +59,7 @@ export async function run({ quick = false } = {}) {
   // The TUI runs with React's production build.
   process.env.NODE_ENV = 'production';
   // Ink and React from node_modules, as the product loads them (Ink's devtools stay unloaded).
-  const bundle = await importBundled('bench/fixtures/render-cost-entry.ts', { packagesExternal: true });
+  const bundle = await importBundled('bench/src/render-cost.ts', { packagesExternal: true });
   try {
     const { createChromeRenderer, renderChrome, evaluateRules, loadAllRules, snapshotFromText } = bundle.mod;
     const runs = quick ? 20 : 100;

@@ -1,6 +1,6 @@
 /**
  * Width change with 10,000 rows of scrollback, compact store on vs off (xterm alone), for plain
- * and soft-wrapped output: `benchmarkResize()` from src/terminal/resize-bench.ts, bundled by
+ * and soft-wrapped output: `benchmarkResize()` from bench/src/resize-bench.ts, bundled by
  * `importBundled` and run in this process, timed as CPU (this process's user + system time: a loaded machine
  * inflates wall time); also the encoding the store defers to the pane's
  * next quiet spell, timed apart. Median of 10 changes 160 ↔ 120 columns each
@@ -11,7 +11,7 @@ import { importBundled, round } from './lib.mjs';
 export const description = 'resize with a full scrollback: compact store on vs off (ms per width change)';
 
 export async function run({ quick = false } = {}) {
-  const bundle = await importBundled('src/terminal/resize-bench.ts');
+  const bundle = await importBundled('bench/src/resize-bench.ts');
   try {
     const cases = await bundle.mod.benchmarkResize(quick ? 4 : 10, quick ? 2000 : 10_000);
     return cases.flatMap((c) => {

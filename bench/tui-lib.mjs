@@ -380,7 +380,7 @@ export function cpuOf(pids) {
  * Starts `command` in a second pane beside the first, visible and not focused, on a corral or
  * a tmux side; resolves once its output shows `marker` (new to this flood) on the outer
  * terminal, with a function that closes the pane. For echo-while-flooding measurements
- * (bench/tui-latency.mjs, bench/flood-echo.mjs): keystrokes keep going to the first pane.
+ * (bench/tui-latency.mjs, bench/profile/flood-echo.mjs): keystrokes keep going to the first pane.
  */
 export async function startFlood(side, command, marker, timeoutMs = 10_000) {
   let stop;

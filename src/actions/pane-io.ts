@@ -158,7 +158,7 @@ export function lineMatcher(match: { type: 'substring' | 'regex'; value: string 
  * When a wait for output on a source other than `recent` looks again: once output has been
  * quiet this long, and at least this often while it keeps flowing. Each look reads the rows
  * as text (~3 µs a row); looking every 20 ms, as before, read and allocated through a whole
- * flood (bench/profile-flood-alloc.mjs). A `recent` wait looks only after a batch its output
+ * flood (bench/profile/flood-alloc.mjs). A `recent` wait looks only after a batch its output
  * filter did not pass.
  */
 export const WAIT_OUTPUT = { quietMs: 1, maxGapMs: 100 } as const;

@@ -14,7 +14,7 @@
  *   pty meanwhile, leaving the CPU to the shell that echoes. The wait is a deadline, and a timer
  *   runs only while some pane actually waits: a keystroke typed with nothing else reading (the
  *   usual case) arms and clears no timer — measured ~0.05 ms of each echo on this path
- *   (bench/echo-hops.mjs: the timer list was created on the key and torn down on its echo).
+ *   (bench/profile/echo-hops.mjs: the timer list was created on the key and torn down on its echo).
  *
  * Nothing is dropped either way: what was read stays in the stream, the rest in the kernel's
  * pty buffer, and the writer blocks as it would under a slow terminal.

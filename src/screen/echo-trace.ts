@@ -1,5 +1,5 @@
 /**
- * Per-keystroke timing of the server's echo path, for bench/echo-hops.mjs (docs/bench.md,
+ * Per-keystroke timing of the server's echo path, for bench/profile/echo-hops.mjs (docs/bench.md,
  * "Echo: where the time goes"). Off unless `CORRAL_ECHO_TRACE` names a directory: then
  * `ECHO_TRACE` records, else it is null, so each call site (`ECHO_TRACE?.mark(HOP.x)`) costs
  * one null check in a normal server.

@@ -19,5 +19,3 @@ export { FRAME, realScheduler, ManualScheduler } from './frame-scheduler.js';
 export type { FrameScheduler } from './frame-scheduler.js';
 export { Compositor, LAYER_Z } from './compositor.js';
 export type { CompositorOptions, CompositorStats, OverlayPlacement, PaneLayer } from './compositor.js';
-export { benchmarkDiff } from './bench.js';
-export type { DiffBenchmark } from './bench.js';

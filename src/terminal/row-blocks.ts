@@ -121,7 +121,7 @@ export class RowBlocks {
    * Drops the `n` oldest rows. Runs once per row a full pane scrolls out, through a flood, and
    * while a flood lasts the rows are still raw (RawRows) and this part is empty: dropping
    * nothing must cost nothing, not even the fresh arrays `clear` would make (a quarter of a
-   * flood's garbage, bench/profile-flood-alloc.mjs). A block freed goes with a `shift`, not a
+   * flood's garbage, bench/profile/flood-alloc.mjs). A block freed goes with a `shift`, not a
    * `splice` (which returns a new array of what it removed).
    */
   dropFront(n: number): void {

@@ -3,16 +3,16 @@
  * Summarises V8 .cpuprofile files (from `node --cpu-prof`): self time by file / package,
  * self time by function, and inclusive time by function. Several files are added together.
  *
- *   node bench/cpuprofile-summary.mjs PROFILE.cpuprofile [MORE…] [--top 25]
+ *   npm run profile -- cpuprofile-summary PROFILE.cpuprofile [MORE…] [--top 25]
  *
- * Not a benchmark (bench/run.mjs does not run it); used by bench/profile-throughput.mjs.
+ * Not a benchmark (bench/run.mjs does not run it); used by bench/profile/throughput.mjs.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Source maps of bundled files (dist/ is minified), loaded once per file; null if none. */
 const maps = new Map();
@@ -113,7 +113,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const topAt = args.indexOf('--top');
   const top = topAt === -1 ? 25 : Number(args.splice(topAt, 2)[1]);
   if (args.length === 0) {
-    process.stderr.write('usage: node bench/cpuprofile-summary.mjs PROFILE.cpuprofile [MORE…] [--top N]\n');
+    process.stderr.write('usage: npm run profile -- cpuprofile-summary PROFILE.cpuprofile [MORE…] [--top N]\n');
     process.exit(2);
   }
   process.stdout.write(format(summarise(args), top) + '\n');

@@ -5,13 +5,13 @@
  * event loop was held (what a keystroke or another client would wait). The baseline is bare
  * node: RE2 over the same lines as plain strings in one blocking loop.
  */
-import { compilePaneScanner } from '../../terminal/pane-regex.js';
-import { CellGrid } from '../../screen/cell-grid.js';
-import { PaneTerminal } from '../../terminal/pane-terminal.js';
-import { applySearch, copyKey, enterCopyMode, type CopyState } from './copy-mode.js';
-import { SearchQueue, startSearch } from './copy-search.js';
-import { terminalSource } from './copy-source.js';
-import { renderCopyView } from './copy-view.js';
+import { compilePaneScanner } from '../../src/terminal/pane-regex.js';
+import { CellGrid } from '../../src/screen/cell-grid.js';
+import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
+import { applySearch, copyKey, enterCopyMode, type CopyState } from '../../src/tui/copy-mode/copy-mode.js';
+import { SearchQueue, startSearch } from '../../src/tui/copy-mode/copy-search.js';
+import { terminalSource } from '../../src/tui/copy-mode/copy-source.js';
+import { renderCopyView } from '../../src/tui/copy-mode/copy-view.js';
 
 export interface CopySearchBenchmark {
   panes: number;

@@ -9,7 +9,7 @@
  * to tmux, and each side's CPU (client + server) per turn. Not part of `bench/run.mjs`
  * (tui-latency has the same phase).
  *
- *   node bench/flood-echo.mjs [--keys 120] [--turns 3] [--base DIR] [--flood yes|cat]
+ *   npm run profile -- flood-echo [--keys 120] [--turns 3] [--base DIR] [--flood yes|cat]
  *
  * `--flood cat`: the flood is throughput's 45 MB file, catted in a loop (text, colours, long
  * lines), instead of `yes` (one short line).
@@ -17,10 +17,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile } from './lib.mjs';
-import { generateFile } from './throughput.mjs';
-import { timeKeys } from './tui-latency.mjs';
-import { CorralTui, TmuxTui, clearLine, cpuOf, startFlood } from './tui-lib.mjs';
+import { median, percentile } from '../lib.mjs';
+import { generateFile } from '../throughput.mjs';
+import { timeKeys } from '../tui-latency.mjs';
+import { CorralTui, TmuxTui, clearLine, cpuOf, startFlood } from '../tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

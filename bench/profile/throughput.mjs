@@ -3,16 +3,16 @@
  * Where does the server's time go during a flood? Starts `corral server` under
  * `node --cpu-prof`, runs the throughput benchmark's `cat FILE` once (after one warm-up run),
  * stops the server (the profile is written at exit) and prints a summary
- * (bench/cpuprofile-summary.mjs). Not part of `bench/run.mjs`.
+ * (bench/profile/cpuprofile-summary.mjs). Not part of `bench/run.mjs`.
  *
- *   node bench/profile-throughput.mjs [--mb 45] [--keep]     --keep leaves the .cpuprofile
+ *   npm run profile -- throughput [--mb 45] [--keep]     --keep leaves the .cpuprofile
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format, summarise } from './cpuprofile-summary.mjs';
-import { CorralServer, corralPaneReady, cpuSeconds } from './lib.mjs';
-import { generateFile } from './throughput.mjs';
+import { CorralServer, corralPaneReady, cpuSeconds } from '../lib.mjs';
+import { generateFile } from '../throughput.mjs';
 
 const args = process.argv.slice(2);
 const mbAt = args.indexOf('--mb');

@@ -15,15 +15,15 @@
  * `--bold`: the shell prints in a bold pen first, so no echo is predicted: each goes out in the
  * urgent frame after xterm parsed it (the path of typing into an agent's own input line).
  *
- *   node bench/echo-hops.mjs [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--no-tmux] [--no-floor]
+ *   npm run profile -- echo-hops [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--no-tmux] [--no-floor]
  *
- * Not part of `bench/run.mjs` (a diagnosis, like profile-throughput.mjs).
+ * Not part of `bench/run.mjs` (a diagnosis, like profile/throughput.mjs).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, waitUntil } from './lib.mjs';
-import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from './tui-lib.mjs';
+import { median, percentile, waitUntil } from '../lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from '../tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

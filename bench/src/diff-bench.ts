@@ -1,8 +1,8 @@
-import { ATTR, paletteColor, rgbColor } from './cell.js';
-import { CellGrid } from './cell-grid.js';
-import { ClusterTable } from './cluster-table.js';
-import { diffFrame } from './frame-writer.js';
-import type { CursorState } from './cursor.js';
+import { ATTR, paletteColor, rgbColor } from '../../src/screen/cell.js';
+import { CellGrid } from '../../src/screen/cell-grid.js';
+import { ClusterTable } from '../../src/screen/cluster-table.js';
+import { diffFrame } from '../../src/screen/frame-writer.js';
+import type { CursorState } from '../../src/screen/cursor.js';
 
 /** The screen size the design targets (a large laptop terminal). */
 export const BENCH_SIZE = { cols: 160, rows: 45 } as const;

@@ -5,18 +5,18 @@
  * `--cpu-prof` for both processes (the server is started here first, as `node --cpu-prof
  * bin/corral.cjs server`, since Node refuses `--cpu-prof` in NODE_OPTIONS), `cat`s the file twice (warm-up, profiled),
  * stops the server (profiles are written at exit) and prints one summary per process
- * (bench/cpuprofile-summary.mjs). Not part of `bench/run.mjs`.
+ * (bench/profile/cpuprofile-summary.mjs). Not part of `bench/run.mjs`.
  *
- *   node bench/profile-tui-throughput.mjs [--mb 45] [--keep]    --keep leaves the .cpuprofile files
+ *   npm run profile -- tui-throughput [--mb 45] [--keep]    --keep leaves the .cpuprofile files
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format, summarise } from './cpuprofile-summary.mjs';
-import { generateFile } from './throughput.mjs';
+import { generateFile } from '../throughput.mjs';
 import { spawn } from 'node:child_process';
-import { BIN, timeSpawn, waitUntil } from './lib.mjs';
-import { CorralTui, cpuOf, makeSandbox } from './tui-lib.mjs';
+import { BIN, timeSpawn, waitUntil } from '../lib.mjs';
+import { CorralTui, cpuOf, makeSandbox } from '../tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const mbAt = args.indexOf('--mb');

@@ -4,10 +4,10 @@
  * `PaneScreen`, compose, diff, hand the bytes to write. The pure diff bench is src/screen/bench.ts.
  */
 import xterm from '@xterm/headless';
-import { BENCH_SIZE } from '../screen/bench.js';
-import { Compositor } from '../screen/compositor.js';
-import { ManualScheduler } from '../screen/frame-scheduler.js';
-import { XtermScreen } from './xterm-screen.js';
+import { BENCH_SIZE } from './diff-bench.js';
+import { Compositor } from '../../src/screen/compositor.js';
+import { ManualScheduler } from '../../src/screen/frame-scheduler.js';
+import { XtermScreen } from '../../src/terminal/xterm-screen.js';
 
 const { Terminal } = xterm;
 

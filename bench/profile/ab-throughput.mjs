@@ -8,15 +8,15 @@
  * `--tui`: the same through attached clients, as `tui-throughput` (a visible 90-column pane in a
  * 120×40 outer terminal, tmux attached beside; CPU is client + server).
  *
- *   node bench/ab-throughput.mjs --base /tmp/corral-before [--tui] [--runs 5] [--mb 45]
+ *   npm run profile -- ab-throughput --base /tmp/corral-before [--tui] [--runs 5] [--mb 45]
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, CorralServer, TmuxServer, corralPaneReady, median } from './lib.mjs';
-import { generateFile, runCorral, runTmux } from './throughput.mjs';
-import { CorralTui, TmuxTui } from './tui-lib.mjs';
-import { flood } from './tui-throughput.mjs';
+import { BIN, CorralServer, TmuxServer, corralPaneReady, median } from '../lib.mjs';
+import { generateFile, runCorral, runTmux } from '../throughput.mjs';
+import { CorralTui, TmuxTui } from '../tui-lib.mjs';
+import { flood } from '../tui-throughput.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);

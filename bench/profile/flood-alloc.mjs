@@ -7,7 +7,7 @@
  * GC helper threads (which compete with the server for 2 cores) scale with. Not part of
  * `bench/run.mjs`.
  *
- *   node bench/profile-flood-alloc.mjs [--mb 45] [--runs 1] [--top 25] [--root DIR] [--no-inline]
+ *   npm run profile -- flood-alloc [--mb 45] [--runs 1] [--top 25] [--root DIR] [--no-inline]
  *
  * The end of each run is seen with `pane wait-output`, as bench/throughput.mjs does, so the
  * wait's own cost is in the profile too (it is part of what a user's wait costs). `--root`
@@ -17,8 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { label, original } from './cpuprofile-summary.mjs';
-import { CorralServer, corralPaneReady, cpuSeconds } from './lib.mjs';
-import { generateFile } from './throughput.mjs';
+import { CorralServer, corralPaneReady, cpuSeconds } from '../lib.mjs';
+import { generateFile } from '../throughput.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {

@@ -6,7 +6,7 @@
  * soft-wrapped lines (0–300 characters each, so many rows wrap at both widths). Run by
  * bench/scrollback-resize.mjs (bundled, in-process).
  */
-import { PaneTerminal } from './pane-terminal.js';
+import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
 
 export interface ResizeCase {
   name: string;
