@@ -6,12 +6,12 @@
  * build/reviewer --wait` returns when it is done, and a permission prompt there is
  * `waiting_for_input` here and answered from here (the far side's own gate is open).
  */
-import { chownSync, readdirSync, statSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer, type RawClient } from '../integration/harness.js';
 import { sshUnavailable, TestSshd } from '../integration/ssh-harness.js';
-import { AGENTS_DIR, agentEnvironment, agentsInstalled, startFakeModel } from './lab.js';
+import { AGENTS_DIR, agentEnvironment, startFakeModel } from './lab.js';
 
 /** Everything under `dir` is the user's (the lab seeded it as root). */
 function chownTree(dir: string, uid: number): void {
@@ -23,7 +23,10 @@ function chownTree(dir: string, uid: number): void {
   }
 }
 
-describe.skipIf(sshUnavailable() ?? (agentsInstalled() ? null : 'the lab agents are not installed (npm run test:agents installs them)'))('claude on another machine', () => {
+// Only Claude Code runs here: the test needs it alone installed.
+const claudeInstalled = existsSync(join(AGENTS_DIR, 'node_modules', '.bin', 'claude'));
+
+describe.skipIf(sshUnavailable() ?? (claudeInstalled ? null : 'Claude Code is not installed (npm run test:agents installs the lab agents)'))('claude on another machine', () => {
   let sshd: TestSshd;
   let server: TestServer;
   let model: { port: number; stop: () => void };
