@@ -5,8 +5,12 @@
  * stops the server (the profile is written at exit) and prints a summary
  * (bench/profile/cpuprofile-summary.mjs). Not part of `bench/run.mjs`.
  *
- *   npm run profile -- throughput [--mb 45] [--keep]     --keep leaves the .cpuprofile
+ *   npm run profile -- throughput [--mb 45] [--base64] [--keep]     --keep leaves the .cpuprofile
+ *
+ * `--base64`: plain ASCII in 120-column lines (`head -c N /dev/urandom | base64 -w 120`, issue
+ * 32's workload) instead of the bench file's words, colours and wrapping lines.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,13 +22,15 @@ const args = process.argv.slice(2);
 const mbAt = args.indexOf('--mb');
 const megabytes = mbAt === -1 ? 45 : Number(args[mbAt + 1]);
 const keep = args.includes('--keep');
+const base64 = args.includes('--base64');
 
 const dir = mkdtempSync(join(tmpdir(), 'corral-bench-prof-'));
 const profDir = join(dir, 'prof');
 const server = new CorralServer({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
 try {
   const file = join(dir, 'flood.txt');
-  await generateFile(file, megabytes * 1024 * 1024);
+  if (base64) execFileSync('bash', ['-c', `head -c ${Math.round((megabytes * 1024 * 1024 * 3) / 4)} /dev/urandom | base64 -w 120 > ${file}`]);
+  else await generateFile(file, megabytes * 1024 * 1024);
   await server.start();
   const pane = await server.newWorkspacePane();
   await corralPaneReady(server, pane);
