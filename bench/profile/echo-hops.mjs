@@ -12,8 +12,9 @@
  * `--base DIR`: another build (a worktree with `dist/` built and `node_modules` linked) typed
  * into in the same rounds, untraced: a same-run A/B of the totals.
  *
- * `--bold`: the shell prints in a bold pen first, so no echo is predicted: each goes out in the
- * urgent frame after xterm parsed it (the path of typing into an agent's own input line).
+ * `--bold`: the shell prints in a bold pen first (the path of typing into an agent's own input
+ * line). Until issue 32 no such echo was predicted: each went out in the urgent frame after
+ * xterm parsed it; now it is predicted with the pen's SGR around it.
  *
  *   npm run profile -- echo-hops [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--no-tmux] [--no-floor]
  *
@@ -140,8 +141,7 @@ async function main() {
     await Promise.all(sides.map((s) => s.ready()));
     await Promise.all(sides.map((s) => s.term.settle(500)));
     if (PEN_BOLD) {
-      // A bold pen: the shell's echo is no longer plain, so corral draws it in a frame after the
-      // parse instead of predicting it (as for an agent's own input line).
+      // A bold pen, as an agent's own input line: the echo is predicted with its SGR around it.
       for (const side of sides) side.term.write("printf '\\033[1m'\r");
       await Promise.all(sides.map((s) => s.term.settle(300)));
     }

@@ -22,6 +22,16 @@ export const ATTR = {
   overline: 1 << 8,
 } as const;
 
+/** A pen in this cell encoding: colours with their mode (COLOR_MODE), SGR attributes (ATTR). */
+export interface PrintPen {
+  fg: number;
+  bg: number;
+  attrs: number;
+}
+
+/** The terminal's default pen: what every frame leaves the terminal in. */
+export const DEFAULT_PEN: PrintPen = Object.freeze({ fg: 0, bg: 0, attrs: 0 });
+
 /** Layout of the `flags` word; attributes low so `flags & ATTR_MASK` is the SGR-visible style. */
 export const FLAGS = {
   attrMask: 0x1ff,

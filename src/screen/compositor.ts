@@ -1,5 +1,5 @@
 import { ansiToGrid } from './ansi-source.js';
-import { FLAGS } from './cell.js';
+import { FLAGS, type PrintPen } from './cell.js';
 import { CellGrid } from './cell-grid.js';
 import { ClusterTable } from './cluster-table.js';
 import { HIDDEN_CURSOR, type CursorState } from './cursor.js';
@@ -9,7 +9,7 @@ import { FRAME, realScheduler, type FrameScheduler } from './frame-scheduler.js'
 import { sameRect, type Rect } from '../contract/rect.js';
 import { topLineFor, type PaneScreen } from './pane-screen.js';
 import { ECHO_TRACE, HOP } from './echo-trace.js';
-import { MAX_PREDICTED, printableAscii } from './echo-prediction.js';
+import { MAX_PREDICTED, penAround, printableAscii } from './echo-prediction.js';
 
 /** Default stacking: chrome at the bottom, panes over their rects, overlays above both. */
 export const LAYER_Z = {
@@ -104,7 +104,13 @@ interface EchoReady {
   x: number;
   y: number;
   lengths: number;
+  /** The pen the pane prints with there, and the bytes that put the terminal in it and back. */
+  pen: PrintPen;
+  around: { set: string; reset: string };
 }
+
+/** Where an echo goes and in what pen. */
+type EchoSpot = Pick<EchoReady, 'x' | 'y' | 'pen' | 'around'>;
 
 function sameCursor(a: CursorState, b: CursorState): boolean {
   return a.x === b.x && a.y === b.y && a.visible === b.visible && a.shape === b.shape && a.blink === b.blink;
@@ -128,7 +134,7 @@ export class Compositor {
   private shownCursor: CursorState | null = null;
   private cursorOverride: CursorState | null = null;
   /** An echo `armEcho` expects and where it would go; null when none is armed. */
-  private armed: { id: string; text: string; spot: { x: number; y: number } } | null = null;
+  private armed: { id: string; text: string; spot: EchoSpot } | null = null;
   /** Where the focused pane's next echo would go (`echoReady`); undefined: not worked out since the last change. */
   private ready: EchoReady | null | undefined = undefined;
   private readonly layers = new Map<string, LayerState>();
@@ -330,7 +336,7 @@ export class Compositor {
   }
 
   /** Where an echo of `length` printable cells from pane `id` would go now, or null if it cannot be predicted. */
-  private echoSpot(id: string, length: number): { x: number; y: number } | null {
+  private echoSpot(id: string, length: number): EchoSpot | null {
     this.ready ??= this.echoReady();
     const ready = this.ready;
     if (ready === null || ready.id !== id || length < 1 || ((ready.lengths >>> (length - 1)) & 1) === 0) return null;
@@ -350,7 +356,8 @@ export class Compositor {
     const index = this.sorted.findIndex((l) => l.kind === 'pane' && l.spec.focused === true);
     const pane = this.sorted[index];
     if (pane?.kind !== 'pane' || pane.spec.scrollOffset) return null;
-    if (!pane.spec.screen.printsPlainAscii()) return null;
+    const pen = pane.spec.screen.printPen();
+    if (pen === null) return null;
     // The terminal's cursor must already be where the pane's is, and the text must fit in the
     // pane's row with room left for the cursor: no wrap, on either terminal.
     const cursor = this.currentCursor();
@@ -367,7 +374,7 @@ export class Compositor {
       // A wide character's right half right after the text would lose its left half.
       if (((this.shown.flags[this.shown.index(x + n, y)] as number) & FLAGS.widthMask) !== 0) lengths |= 1 << (n - 1);
     }
-    return lengths === 0 ? null : { id: pane.spec.id, x, y, lengths };
+    return lengths === 0 ? null : { id: pane.spec.id, x, y, lengths, pen, around: penAround(pen, this.colors) };
   }
 
   /** Forgets the armed echo and where the next one would go: what the terminal shows is changing. */
@@ -376,16 +383,22 @@ export class Compositor {
     this.ready = undefined;
   }
 
-  /** Writes a predicted echo at `spot` (the terminal's cursor) and records it as shown. */
-  private emitEcho(text: string, spot: { x: number; y: number }): void {
+  /**
+   * Writes a predicted echo at `spot` (the terminal's cursor) in the pane's pen, leaving the
+   * terminal in the default pen as a frame does, and records it as shown.
+   */
+  private emitEcho(text: string, spot: EchoSpot): void {
     this.forgetEcho();
     ECHO_TRACE?.mark(HOP.predicted);
-    if (this.write(text) === false) this.blocked = true;
+    const { set, reset } = spot.around;
+    const bytes = set === '' ? text : set + text + reset;
+    if (this.write(bytes) === false) this.blocked = true;
     ECHO_TRACE?.mark(HOP.sent);
-    for (let k = 0; k < text.length; k++) this.shown.set(spot.x + k, spot.y, { char: text[k] as string });
+    const { fg, bg, attrs } = spot.pen;
+    for (let k = 0; k < text.length; k++) this.shown.set(spot.x + k, spot.y, { char: text[k] as string, fg, bg, attrs });
     this.shownCursor = { ...(this.shownCursor as CursorState), x: spot.x + text.length };
     this.stats.predicted++;
-    this.stats.bytes += text.length;
+    this.stats.bytes += bytes.length;
   }
 
   /**

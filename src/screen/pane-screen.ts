@@ -9,6 +9,7 @@
  */
 import type { Disposable } from '../contract/disposable.js';
 import type { Rect } from '../contract/rect.js';
+import type { PrintPen } from './cell.js';
 import type { CellGrid } from './cell-grid.js';
 import type { CursorState } from './cursor.js';
 
@@ -40,8 +41,12 @@ export interface PaneScreen {
   copyRows(grid: CellGrid, rect: Rect, options?: RowCopyOptions): number;
   /** The cursor in viewport coordinates, with the visibility and shape the application set. */
   cursor(): CursorState;
-  /** The terminal would print plain ASCII at its cursor exactly as a terminal in the default pen does. */
-  printsPlainAscii(): boolean;
+  /**
+   * The pen printable ASCII would get at the cursor, when the terminal would print it cell by
+   * cell as any terminal does; null when it would not (insert mode, another character set, a
+   * pen the cells cannot carry).
+   */
+  printPen(): PrintPen | null;
   /** Called whenever the buffer's lines shift (a scroll), even when `baseY` stays the same. */
   onScroll(listener: () => void): Disposable;
 }

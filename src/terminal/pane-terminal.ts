@@ -22,6 +22,7 @@ import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats }
 import { freezeScrollback } from './scrollback-reader.js';
 import { XtermScreen } from './xterm-screen.js';
 import type { MouseTracking, PaneView, ScrollbackReader } from './pane-view.js';
+import type { PrintPen } from '../screen/cell.js';
 import type { CellGrid } from '../screen/cell-grid.js';
 import type { CursorState } from '../screen/cursor.js';
 import type { RowCopyOptions } from '../screen/pane-screen.js';
@@ -398,8 +399,8 @@ export class PaneTerminal implements PaneView {
     return this.screen.cursor();
   }
 
-  printsPlainAscii(): boolean {
-    return this.screen.printsPlainAscii();
+  printPen(): PrintPen | null {
+    return this.screen.printPen();
   }
 
   onScroll(listener: () => void): Disposable {

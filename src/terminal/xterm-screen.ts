@@ -4,15 +4,15 @@
  * prediction. The one place pane cells leave xterm; nothing above src/terminal touches
  * xterm objects.
  */
-import type { IBuffer, IBufferCell, Terminal } from '@xterm/headless';
-import { ATTR, BLANK, packFlags } from '../screen/cell.js';
+import type { IBuffer, Terminal } from '@xterm/headless';
+import { BLANK, packFlags } from '../screen/cell.js';
 import type { CellGrid } from '../screen/cell-grid.js';
 import type { CursorState } from '../screen/cursor.js';
 import type { PaneScreen, RowCopyOptions } from '../screen/pane-screen.js';
 import type { Disposable } from '../contract/disposable.js';
 import type { Rect } from '../contract/rect.js';
 import { internalCursorModes, type CursorModes } from './cursor-modes.js';
-import { printsPlainAscii } from './plain-print.js';
+import { attrsOf, colorOf, printPen, type PrintPen } from './plain-print.js';
 
 /**
  * The rows a pane shows: xterm's buffer, or a view with the same shape that also spans rows
@@ -21,19 +21,6 @@ import { printsPlainAscii } from './plain-print.js';
 export type RowSource = Pick<IBuffer, 'type' | 'baseY' | 'viewportY' | 'getLine' | 'getNullCell'>;
 
 
-function attrsOf(cell: IBufferCell): number {
-  let attrs = 0;
-  if (cell.isBold()) attrs |= ATTR.bold;
-  if (cell.isDim()) attrs |= ATTR.dim;
-  if (cell.isItalic()) attrs |= ATTR.italic;
-  if (cell.isUnderline()) attrs |= ATTR.underline;
-  if (cell.isBlink()) attrs |= ATTR.blink;
-  if (cell.isInverse()) attrs |= ATTR.inverse;
-  if (cell.isInvisible()) attrs |= ATTR.invisible;
-  if (cell.isStrikethrough()) attrs |= ATTR.strikethrough;
-  if (cell.isOverline()) attrs |= ATTR.overline;
-  return attrs;
-}
 
 /**
  * Copies buffer lines `top + r` into rows `rect.y + r` of `grid`, columns from 0, clipped
@@ -79,9 +66,9 @@ export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, opt
           const s = cell.getChars();
           const fgMode = cell.getFgColorMode();
           const bgMode = cell.getBgColorMode();
-          f = fgMode === 0 ? 0 : fgMode | (cell.getFgColor() & 0xffffff);
-          b = bgMode === 0 ? 0 : bgMode | (cell.getBgColor() & 0xffffff);
-          const attrs = cell.isAttributeDefault() ? 0 : attrsOf(cell);
+          f = colorOf(fgMode, cell.getFgColor());
+          b = colorOf(bgMode, cell.getBgColor());
+          const attrs = attrsOf(cell);
           if (w === 2 && x === width - 1) {
             // Half a wide character would not fit: show a space in its background.
             afterLead = false;
@@ -174,8 +161,8 @@ export class XtermScreen implements PaneScreen {
     return cursorFor(this.terminal, this.modes);
   }
 
-  printsPlainAscii(): boolean {
-    return printsPlainAscii(this.terminal);
+  printPen(): PrintPen | null {
+    return printPen(this.terminal);
   }
 
   onScroll(listener: () => void): Disposable {

@@ -18,7 +18,7 @@ const RECT = { x: 2, y: 1, cols: 20, rows: 5 };
  * as the TUI wires them: output is offered to predictEcho before it is parsed, and each parse
  * marks the damaged rows. Every byte the compositor writes reaches the probe in order.
  */
-function setup(options: { predict?: boolean } = {}) {
+function setup(options: { predict?: boolean; colors?: 256 } = {}) {
   const pane = new PaneTerminal({ cols: RECT.cols, rows: RECT.rows, scrollback: 20 });
   const probe = new TerminalProbe(SCREEN.cols, SCREEN.rows);
   let written = '';
@@ -26,6 +26,7 @@ function setup(options: { predict?: boolean } = {}) {
   const compositor = new Compositor({
     ...SCREEN,
     scheduler: new ManualScheduler(),
+    ...(options.colors ? { colors: options.colors } : {}),
     write: (bytes) => {
       written += bytes;
       fed = fed.then(() => probe.write(bytes));
@@ -91,16 +92,38 @@ describe('echo prediction', () => {
     expect(s.probe.lines()[RECT.y]?.slice(RECT.x, RECT.x + 3)).toBe('$ l');
   });
 
-  it('does not predict styled output, insert mode, other character sets, or text that would wrap', async () => {
+  it('does not predict insert mode, other character sets, or text that would wrap', async () => {
     const s = setup();
     await s.output('$ ');
-    for (const setupSeq of ['\x1b[31m', '\x1b[4h', '\x1b(0', `\x1b[1;${RECT.cols - 1}H`]) {
+    for (const setupSeq of ['\x1b[4h', '\x1b(0', `\x1b[1;${RECT.cols - 1}H`]) {
       await s.output(setupSeq);
       const { ahead } = await s.output('qq');
       expect(ahead).toBe('');
       s.expectInSync();
       await s.output('\x1b[0m\x1b[4l\x1b(B\r\n');
     }
+  });
+
+  it('predicts output in a coloured or bold pen: its SGR around the text, the default pen after, in step', async () => {
+    const s = setup();
+    await s.output('$ ');
+    await s.output('\x1b[1;38;2;255;100;0m');
+    const { ahead, frame } = await s.output('ab');
+    expect(ahead).toBe('\x1b[1;38;2;255;100;0mab\x1b[m');
+    expect(frame).toBe('');
+    s.expectInSync();
+    // The terminal is back in the default pen: a plain echo after a reset needs no SGR.
+    await s.output('\x1b[0m');
+    expect((await s.output('c')).ahead).toBe('c');
+    s.expectInSync();
+  });
+
+  it('writes a predicted pen in the colours a 256-colour terminal shows', async () => {
+    const s = setup({ colors: 256 });
+    await s.output('$ \x1b[38;2;255;0;0m');
+    const { ahead, frame } = await s.output('x');
+    expect(ahead).toBe('\x1b[38;5;196mx\x1b[m');
+    expect(frame).toBe('');
   });
 
   it('does not write over an overlay that covers the pane', async () => {
@@ -192,7 +215,8 @@ describe('typing express (armEcho, expressEcho)', () => {
             for (const [text, echoes, other] of steps) {
               // The pane echoes what was typed, or prints something else first.
               const { early, ahead, frame } = await s.typed(text, echoes ? text : other);
-              if (early !== '') expect(early).toBe(text);
+              // Written early, it is the typed text — in the pane's pen when that is not the default.
+              if (early !== '') expect(early.replace(/\x1b\[[0-9;]*m/g, '')).toBe(text);
               if (ahead !== '') expect(frame).toBe('');
               s.expectInSync();
             }
