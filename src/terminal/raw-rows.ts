@@ -17,6 +17,14 @@ const FIRST_SLOTS = 16;
 const FIRST_WORDS = 4096;
 const NO_WORDS = new Uint32Array(0);
 
+/** Bytes of raw rings allocated in this process, every pane's together (see RowStore's budget). */
+let allocatedBytes = 0;
+
+/** What every pane's raw ring holds allocated now. */
+export function rawRowBytes(): number {
+  return allocatedBytes;
+}
+
 /** xterm never mutates a row's side tables once the row has left it (it gives a reused row new ones). */
 type Combined = CoreBufferLine['_combined'] | undefined;
 type Extended = CoreBufferLine['_extendedAttrs'] | undefined;
@@ -48,6 +56,11 @@ export class RawRows {
 
   get size(): number {
     return this.count;
+  }
+
+  /** Bytes this ring holds allocated. */
+  get bytes(): number {
+    return this.words.byteLength;
   }
 
   /** Appends a copy of `line`; false when `maxRows` rows are held already. */
@@ -142,6 +155,7 @@ export class RawRows {
     this.adopted.fill(undefined);
     if (this.words.length > FIRST_WORDS) {
       released(this.words.byteLength);
+      allocatedBytes -= this.words.byteLength;
       // No new array until the next row: a small array allocated now, while a flood's large
       // ones are still live, lands above them in the C heap and pins it — it cannot shrink
       // below a live allocation (measured: most of 20 panes' floods stayed resident).
@@ -192,6 +206,7 @@ export class RawRows {
       this.start[slot] = at;
       at += n;
     }
+    allocatedBytes += words.byteLength - this.words.byteLength;
     this.words = words;
     this.tail = at;
   }

@@ -7,8 +7,19 @@
  */
 import { CompactRow, decodeRowInto, encodeRow } from './compact-row.js';
 import { BLOCK_ROWS, RowBlocks, type BlockShape } from './row-blocks.js';
-import { RawRows } from './raw-rows.js';
+import { RawRows, rawRowBytes } from './raw-rows.js';
 import type { CoreBufferLine } from './xterm-internals.js';
+
+/**
+ * Raw rows are the cheapest way to take a flood (a copy each), but a row of 160 columns is
+ * 1,920 bytes raw against ~100 encoded. One pane's flood fills its ring to `scrollback_lines`
+ * rows (19 MB at 160 columns) and encodes them once it is quiet; twenty panes flooding at once
+ * held 380 MB raw. When the other panes' rings together hold more than this budget, a pane
+ * encodes its oldest raw row for each new one (beyond its newest `minRows`), so no ring grows
+ * further: the floods then pay the encoding as they go (~µs a row) instead of the memory. A
+ * pane never counts its own ring, so one pane's flood, however wide, never pays.
+ */
+export const RAW_BUDGET = { bytes: 32 * 1024 * 1024, minRows: 512 } as const;
 
 /** The row kept for one that was lost (it cannot happen, but numbering must survive it). */
 const EMPTY_ROW = new CompactRow('', null, null, null, null, false);
@@ -24,6 +35,8 @@ export class RowStore {
     private readonly maxRows: number,
     /** Rows per encoded block (small in tests, to cross block boundaries). */
     blockRows = BLOCK_ROWS,
+    /** Above `bytes` of raw rows in the process, rows beyond this pane's newest `minRows` are encoded as they come. */
+    private readonly budget: { bytes: number; minRows: number } = RAW_BUDGET,
   ) {
     this.encoded = new RowBlocks(blockRows);
     this.raw = new RawRows(Math.max(1, maxRows));
@@ -31,7 +44,10 @@ export class RowStore {
 
   /** Copies `line` in raw, as the newest row (encoding it at once if it does not fit a slot). */
   pushCopy(line: CoreBufferLine): void {
-    if (this.raw.push(line)) return;
+    if (this.raw.push(line)) {
+      if (this.raw.size > this.budget.minRows && rawRowBytes() - this.raw.bytes > this.budget.bytes) this.encodeRaw(1);
+      return;
+    }
     this.encodeRaw(Infinity);
     this.push(encodeRow(line));
   }

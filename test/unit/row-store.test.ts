@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeRow } from '../../src/terminal/compact-row.js';
-import { RawRows } from '../../src/terminal/raw-rows.js';
+import { RawRows, rawRowBytes } from '../../src/terminal/raw-rows.js';
 import { RowStore } from '../../src/terminal/row-store.js';
 import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
 
@@ -41,8 +41,9 @@ describe('row store', () => {
       fc.record({ dropFrom: fc.integer({ min: -2, max: 6 }) }),
     );
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 50 }), fc.array(op, { maxLength: 120 }), (maxRows, blockRows, start, ops) => {
-        const store = new RowStore(maxRows, blockRows);
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 50 }), fc.array(op, { maxLength: 120 }), fc.boolean(), (maxRows, blockRows, start, ops, overBudget) => {
+        // Over the raw budget (many panes flooding), a store encodes rows past its newest few as they come.
+        const store = new RowStore(maxRows, blockRows, overBudget ? { bytes: -1, minRows: 2 } : undefined);
         store.reset(start);
         let first = start;
         const model: Array<{ text: string; wrapped: boolean }> = [];
@@ -95,6 +96,30 @@ describe('row store', () => {
     store.dropBefore(13);
     expect([store.first, store.end]).toEqual([13, 15]);
     expect([readBack(store, 13)?.text, readBack(store, 14)?.text]).toEqual(['r3', 'r4']);
+  });
+});
+
+describe('the raw budget (many panes flooding at once)', () => {
+  it('keeps a pane’s raw rows at its minimum once the process is over budget, and every row reads back', () => {
+    const store = new RowStore(10_000, 64, { bytes: -1, minRows: 100 });
+    for (let i = 0; i < 5000; i++) store.pushCopy(line(`flood ${i}`, false, 160));
+    expect(store.rawSize).toBe(100);
+    expect([store.first, store.end]).toEqual([0, 5000]);
+    for (const abs of [0, 2500, 4899, 4900, 4999]) expect(readBack(store, abs)?.text).toBe(`flood ${abs}`);
+    // Under budget, the same flood stays raw until the pane is quiet.
+    const calm = new RowStore(10_000, 64, { bytes: Number.MAX_SAFE_INTEGER, minRows: 100 });
+    for (let i = 0; i < 5000; i++) calm.pushCopy(line(`flood ${i}`, false, 160));
+    expect(calm.rawSize).toBe(5000);
+  });
+
+  it('counts every ring of the process, and gives the bytes back when a ring is cleared', () => {
+    const before = rawRowBytes();
+    const ring = new RawRows(1000);
+    for (let i = 0; i < 1000; i++) ring.push(line(`row ${i}`, false, 160));
+    const held = (ring as unknown as { words: Uint32Array }).words.byteLength;
+    expect(rawRowBytes() - before).toBe(held);
+    ring.clear();
+    expect(rawRowBytes()).toBe(before);
   });
 });
 
