@@ -20,6 +20,39 @@ const NO_WORDS = new Uint32Array(0);
 /** Bytes of raw rings allocated in this process, every pane's together (see RowStore's budget). */
 let allocatedBytes = 0;
 
+/**
+ * The last large ring given up, kept for the next flood for a while. Fresh memory costs its
+ * page faults as a flood first writes it — 19 MB of ring, ~80 ms on the reference machine, as
+ * much as the doubling copies — and a flood often follows another (a build, a test run, the
+ * next `cat`). Kept `SPARE_KEEP_MS` after it was last given up, then let go for the collector.
+ */
+let spare: Uint32Array<ArrayBuffer> | null = null;
+let spareTimer: NodeJS.Timeout | undefined;
+export const SPARE_KEEP_MS = 20_000;
+
+function keepSpare(words: Uint32Array<ArrayBuffer>): void {
+  if (spare !== null && spare.length >= words.length) {
+    released(words.byteLength);
+    return;
+  }
+  if (spare !== null) released(spare.byteLength);
+  spare = words;
+  clearTimeout(spareTimer);
+  spareTimer = setTimeout(() => {
+    if (spare !== null) released(spare.byteLength);
+    spare = null;
+  }, SPARE_KEEP_MS);
+  spareTimer.unref?.();
+}
+
+/** The spare ring when it holds `min` words and no more than `max` (and gives it up), else null. */
+function takeSpare(min: number, max: number): Uint32Array<ArrayBuffer> | null {
+  if (spare === null || spare.length < min || spare.length > max) return null;
+  const taken = spare;
+  spare = null;
+  return taken;
+}
+
 /** What every pane's raw ring holds allocated now. */
 export function rawRowBytes(): number {
   return allocatedBytes;
@@ -154,7 +187,7 @@ export class RawRows {
     this.extended.fill(undefined);
     this.adopted.fill(undefined);
     if (this.words.length > FIRST_WORDS) {
-      released(this.words.byteLength);
+      keepSpare(this.words);
       allocatedBytes -= this.words.byteLength;
       // No new array until the next row: a small array allocated now, while a flood's large
       // ones are still live, lands above them in the C heap and pins it — it cannot shrink
@@ -196,7 +229,9 @@ export class RawRows {
     // One row spare: rows never wrap round the end, so a full ring of equal rows needs it.
     const enough = (this.maxRows + 1) * this.widest;
     const doubled = Math.max(FIRST_WORDS, this.words.length * 2, total * 2);
-    const words = new Uint32Array(total <= enough ? Math.max(total, Math.min(doubled, enough)) : doubled);
+    const size = total <= enough ? Math.max(total, Math.min(doubled, enough)) : doubled;
+    // A flood after another takes the last one's ring whole: its pages are already faulted in.
+    const words = takeSpare(size, Math.max(size, enough)) ?? new Uint32Array(size);
     let at = 0;
     for (let i = 0; i < this.count; i++) {
       const slot = (this.head + i) % this.start.length;

@@ -124,6 +124,22 @@ describe('the raw budget (many panes flooding at once)', () => {
 });
 
 describe('raw rows', () => {
+  it('a flood after another takes the last one’s ring whole (its pages already faulted in), never a larger one than it needs', () => {
+    const first = new RawRows(2000);
+    for (let i = 0; i < 2000; i++) first.push(line(`a ${i}`, false, 160));
+    const ring = (first as unknown as { words: Uint32Array }).words;
+    first.clear();
+    const next = new RawRows(2000);
+    for (let i = 0; i < 10; i++) next.push(line(`b ${i}`, false, 160));
+    expect((next as unknown as { words: Uint32Array }).words).toBe(ring);
+    for (let i = 0; i < 10; i++) expect(next.line(i)!._data[0]! & 0x1fffff).toBe('b'.charCodeAt(0));
+    next.clear();
+    // A narrow pane's ring is bounded by its own widest row: the spare is too large for it.
+    const narrow = new RawRows(100);
+    for (let i = 0; i < 100; i++) narrow.push(line(`n ${i}`, false, 20));
+    expect((narrow as unknown as { words: Uint32Array }).words).not.toBe(ring);
+  });
+
   it('grow no larger than a full ring of the widest row (a flood fills it to exactly that)', () => {
     for (const [maxRows, cells] of [[100, 160], [1000, 80], [37, 200]] as const) {
       const ring = new RawRows(maxRows);
