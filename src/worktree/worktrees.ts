@@ -73,19 +73,25 @@ export class Worktrees {
     const branch = request.branch ?? `corral/${name}`;
     await checkBranchName(this.ctx, main, branch);
     const base = request.base === undefined ? repo.head : await resolveCommit(this.ctx, main, request.base);
-    if (await this.registry.get(name)) throw new CorralError('worktree_exists', `a worktree named "${name}" exists already (corral worktree list)`, { name });
-    if (await branchExists(this.ctx, main, branch)) {
-      throw new CorralError('worktree_exists', `branch ${branch} exists already in ${main}: pick another name or --branch`, { name, branch });
-    }
-    const target = prepareWorktreePath(worktreeRoot(this.config.root, main, this.env), name);
-    const record = await this.registry.reserve(main, (index) => ({ name, path: target, repo: main, branch, base, index, created_at: new Date().toISOString() }));
-    try {
-      await git(this.ctx, main, ['worktree', 'add', '--quiet', '-b', branch, target, base], { hooks: true });
-    } catch (error) {
-      await this.registry.remove(name);
-      throw error;
-    }
-    return { record, include: await copyIncluded(this.ctx, main, target) };
+    // One `git worktree add` per repository at a time: git reads every worktree's admin files
+    // while it adds one, and fails on another's half-written one ("failed to read
+    // .git/worktrees/p2/commondir"), as two agents started at once with --worktree did.
+    const record = await this.perRepo.run(main, async () => {
+      if (await this.registry.get(name)) throw new CorralError('worktree_exists', `a worktree named "${name}" exists already (corral worktree list)`, { name });
+      if (await branchExists(this.ctx, main, branch)) {
+        throw new CorralError('worktree_exists', `branch ${branch} exists already in ${main}: pick another name or --branch`, { name, branch });
+      }
+      const target = prepareWorktreePath(worktreeRoot(this.config.root, main, this.env), name);
+      const reserved = await this.registry.reserve(main, (index) => ({ name, path: target, repo: main, branch, base, index, created_at: new Date().toISOString() }));
+      try {
+        await git(this.ctx, main, ['worktree', 'add', '--quiet', '-b', branch, target, base], { hooks: true });
+      } catch (error) {
+        await this.registry.remove(name);
+        throw error;
+      }
+      return reserved;
+    });
+    return { record, include: await copyIncluded(this.ctx, main, record.path) };
   }
 
   /** Whether the worktree has a setup to run (`[worktree] setup`, or the repository's script). */
