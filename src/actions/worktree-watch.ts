@@ -128,7 +128,10 @@ export class WorktreeWatch implements PaneWorktrees {
       this.placed.set(pane.surfaceId, null);
       return;
     }
-    const record = this.recordAt(this.core.paneCwd(pane));
+    // A fresh read: at detection the cached cwd can be from before the shell's `cd` into the
+    // worktree (the setup ran in the pane just before), and nothing else would place it again
+    // until the agent's state changed.
+    const record = this.recordAt(this.core.paneCwd(pane, 0));
     const before = this.placed.get(pane.surfaceId);
     this.placed.set(pane.surfaceId, record?.name ?? null);
     if (record && (refresh || before !== record.name)) void this.refresh(record.name);
