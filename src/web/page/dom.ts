@@ -14,12 +14,12 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs =
   return node;
 }
 
-/** A text node of untrusted text, controls visible. */
-export function text(value: string): Text {
-  return document.createTextNode(visibleControls(value));
+/** A text node of untrusted text, controls visible (line breaks kept only in `multiline` text). */
+export function text(value: string, multiline = false): Text {
+  return document.createTextNode(visibleControls(value, { keepNewlines: multiline }));
 }
 
 /** An element holding only untrusted text. */
-export function textEl<K extends keyof HTMLElementTagNameMap>(tag: K, value: string, attrs: Attrs = {}): HTMLElementTagNameMap[K] {
-  return el(tag, attrs, text(value));
+export function textEl<K extends keyof HTMLElementTagNameMap>(tag: K, value: string, attrs: Attrs = {}, multiline = false): HTMLElementTagNameMap[K] {
+  return el(tag, attrs, text(value, multiline));
 }

@@ -13,15 +13,13 @@ export interface FleetActions {
   readOnly(): boolean;
 }
 
-const NEED_LABEL = { blocked: 'blocked', done: 'done', working: 'working', quiet: '' } as const;
-
 function where(machine: string | null, workspace: string): string {
   return machine ? `${machine} · ${workspace}` : workspace;
 }
 
 function lines(values: string[]): HTMLElement | null {
   if (values.length === 0) return null;
-  return textEl('pre', values.join('\n'), { class: 'lines' });
+  return textEl('pre', values.join('\n'), { class: 'lines' }, true);
 }
 
 export function agentTitle(agent: WebAgent): string {
@@ -38,9 +36,9 @@ function agentCard(agent: WebAgent, actions: FleetActions): HTMLElement {
     textEl('span', `${where(agent.machine, agent.workspace_label)} · ${agent.pane_id}`, { class: 'where' }),
     agent.since_ms !== null ? textEl('span', sinceText(agent.since_ms), { class: 'since' }) : null,
   );
-  open.addEventListener('click', () => actions.open(agent.machine ? agent.pane_id : agent.pane_id, agentTitle(agent)));
+  open.addEventListener('click', () => actions.open(agent.pane_id, agentTitle(agent)));
   const card = el('li', { class: `card need-${need}`, 'data-pane': agent.pane_id, 'data-need': need }, open);
-  if (agent.message && agent.agent_status === 'blocked') card.appendChild(textEl('p', agent.message, { class: 'message' }));
+  if (agent.message && agent.agent_status === 'blocked') card.appendChild(textEl('p', agent.message, { class: 'message' }, true));
   const last = lines(agent.last_lines);
   if (last) card.appendChild(last);
   if (agent.agent_status === 'blocked' && agent.answers.length > 0 && !actions.readOnly()) {
@@ -84,5 +82,3 @@ export function renderFleet(fleet: WebFleet, actions: FleetActions): HTMLElement
   }
   return root;
 }
-
-export { NEED_LABEL };

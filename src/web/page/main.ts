@@ -9,7 +9,7 @@ import '@xterm/xterm/css/xterm.css';
 import './app.css';
 import type { WebFleet } from '../../contract/web.js';
 import { el, text } from './dom.js';
-import { agentTitle, renderFleet, type FleetActions } from './fleet-view.js';
+import { renderFleet, type FleetActions } from './fleet-view.js';
 import { PaneView } from './pane-view.js';
 import type { ServerMessage } from './protocol.js';
 
@@ -155,4 +155,3 @@ async function start(): Promise<void> {
 }
 
 void start();
-export { agentTitle };
