@@ -6,7 +6,39 @@
  * two, not one each. Each pane a page watches gets a connection of its own for its stream.
  */
 import { RpcClient } from '../rpc/client.js';
-import { EVENT_NOTIFICATION, PANE_WATCH_NOTIFICATION, type PaneWatchMessage, type WebFleet, type WebHello } from '../contract/protocol.js';
+import { EVENT_NOTIFICATION, PANE_WATCH_NOTIFICATION, type AgentStatus, type ConductorState, type PaneWatchMessage, type WebFleet, type WebHello } from '../contract/protocol.js';
+
+/** The fields of an `agent.status_changed` event the page shows at once. */
+interface StatusEvent {
+  type?: string;
+  machine?: string;
+  pane_id?: string;
+  agent_status?: AgentStatus;
+  state?: ConductorState;
+  message?: string | null;
+}
+
+/**
+ * The fleet with one agent's status from an event, or null when the event names no agent the
+ * fleet holds. A done agent counts as unseen until the next read says otherwise: the page
+ * must not wait a fleet read to move a finished or blocked agent up.
+ */
+export function patchStatus(fleet: WebFleet, event: StatusEvent): WebFleet | null {
+  if (event.type !== 'agent.status_changed' || !event.pane_id || !event.agent_status || event.machine !== undefined) return null;
+  const index = fleet.agents.findIndex((a) => a.machine === null && a.pane_id === event.pane_id);
+  if (index === -1) return null;
+  const agents = [...fleet.agents];
+  const before = agents[index]!;
+  agents[index] = {
+    ...before,
+    agent_status: event.agent_status,
+    state: event.state ?? before.state,
+    message: event.message === undefined ? before.message : event.message,
+    since_ms: 0,
+    seen: event.agent_status === 'done' ? false : before.seen,
+  };
+  return { ...fleet, agents };
+}
 
 export const LINK_LIMITS = {
   /** Least time between two fleet reads: a flood of events is read at ~40 a second, not per event. */
@@ -21,6 +53,11 @@ export class ServerLink {
   private lastReadAt = 0;
   private gapTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  /**
+   * The latest status event per pane: a read that started before it arrived reports the old
+   * status, so the event is laid over that read's result rather than undone by it.
+   */
+  private readonly patches = new Map<string, { event: StatusEvent; at: number }>();
 
   private constructor(
     private readonly client: RpcClient,
@@ -33,8 +70,15 @@ export class ServerLink {
     const client = await RpcClient.connect(socketPath);
     const hello = await client.call('web.hello', {});
     const link = new ServerLink(client, socketPath, hello);
-    client.onNotification((method) => {
-      if (method === EVENT_NOTIFICATION) link.refresh();
+    client.onNotification((method, params) => {
+      if (method !== EVENT_NOTIFICATION) return;
+      // A status change goes to the pages at once, from the event itself; the full read follows.
+      const patched = patchStatus(link.current, params as StatusEvent);
+      if (patched) {
+        link.patches.set((params as StatusEvent).pane_id!, { event: params as StatusEvent, at: Date.now() });
+        link.publish(patched);
+      }
+      link.refresh();
     });
     await client.call('events.subscribe', {});
     link.current = await client.call('web.fleet', {});
@@ -69,12 +113,16 @@ export class ServerLink {
     }
     this.dirty = false;
     this.reading = true;
-    this.lastReadAt = Date.now();
+    const startedAt = (this.lastReadAt = Date.now());
     this.client
       .call('web.fleet', {})
-      .then((fleet) => {
-        this.current = fleet;
-        for (const listener of this.listeners) listener(fleet);
+      .then((read) => {
+        let fleet = read;
+        for (const [pane, patch] of this.patches) {
+          if (patch.at < startedAt) this.patches.delete(pane);
+          else fleet = patchStatus(fleet, patch.event) ?? fleet;
+        }
+        this.publish(fleet);
       })
       .catch(() => {
         // The server went away: onClose ends `corral web`.
@@ -83,6 +131,11 @@ export class ServerLink {
         this.reading = false;
         if (this.dirty) this.refresh();
       });
+  }
+
+  private publish(fleet: WebFleet): void {
+    this.current = fleet;
+    for (const listener of this.listeners) listener(fleet);
   }
 
   /** A person's keys for a pane; refused by the server unless they may pass (SPEC §8). */

@@ -21,9 +21,14 @@ interface PageState {
   ws: WebSocket | null;
   /** Fleet messages applied (tests and the bench wait on this). */
   fleetVersion: number;
+  /** When the fleet was first painted, ms after navigation began (bench/web.mjs reads it). */
+  firstPaintAt: number | null;
+  /** Called with each screen message before it is drawn (bench/web.mjs times echoes with it). */
+  onScreen: ((message: ServerMessage & { t: 'screen' }) => void) | null;
+  send: (message: object) => void;
 }
 
-const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0 };
+const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m) };
 (window as unknown as { corral: PageState }).corral = state;
 
 const app = document.getElementById('app')!;
@@ -59,6 +64,7 @@ const fleetActions: FleetActions = {
 function paint(): void {
   if (!state.fleet) return;
   main.replaceChildren(renderFleet(state.fleet, fleetActions));
+  state.firstPaintAt ??= performance.now();
   state.pane?.showAgent(state.fleet.agents.find((a) => a.pane_id === state.pane?.paneId));
   state.fleetVersion++;
 }
@@ -100,6 +106,7 @@ function onMessage(message: ServerMessage): void {
       paint();
       break;
     case 'screen':
+      state.onScreen?.(message);
       if (state.pane && (message.pane_id === state.pane.paneId || message.pane_id === '')) state.pane.apply(message);
       break;
     case 'error':

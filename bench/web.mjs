@@ -1,0 +1,170 @@
+/**
+ * The web view (SPEC §16, issue 31's measures), against one server that also has a TUI
+ * attached (`corral` in a node-pty, the person at the terminal) and 100 panes:
+ *
+ * 1. First paint of the fleet with 100 panes over loopback: a logged-in page loaded again and
+ *    again; the page records when it first drew the fleet (`performance.now()` from navigation
+ *    start: the page, its bundle, the fleet POST and the DOM). Target ≤ 300 ms.
+ * 2. State change → page: the fake Claude (bench/fixtures/fake-claude) switches between
+ *    working and blocked; from the wall-clock time it wrote its screen to when the page's list
+ *    showed the new state (a MutationObserver stamps it). Target p95 ≤ 100 ms.
+ * 3. A pane's echo typed on the page vs through `corral attach`: one letter at a time into the
+ *    same bash pane, alternating, the page's from sending the key on its WebSocket to the echo
+ *    arriving in its pane stream, the TUI's from the key written to its pty to the echo on its
+ *    terminal. Target p50 ≤ 2× attach.
+ *
+ * Chromium: /usr/bin/chromium (CORRAL_CHROMIUM to override), driven by playwright-core.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { BIN, median, percentile, round } from './lib.mjs';
+import { CorralTui, LETTERS, clearLine, keyGap, warmUp } from './tui-lib.mjs';
+import { typeAndTime } from './tui-latency.mjs';
+import { FAKE_DIR, FakeControl } from './agent-lib.mjs';
+
+export const description = 'web view: first paint of 100 panes, state change → page, echo on the page vs corral attach';
+
+const CHROMIUM = process.env.CORRAL_CHROMIUM ?? '/usr/bin/chromium';
+const PANES = 100;
+
+function startWeb(env, cwd) {
+  const child = spawn(process.execPath, [BIN, 'web', '--listen', '127.0.0.1:0'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = /open (http:\/\/\S+#token=[A-Za-z0-9_-]+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`corral web exited ${code}: ${out}`)));
+  });
+}
+
+export async function run({ quick = false } = {}) {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+  const paints = quick ? 5 : 20;
+  const switches = quick ? 10 : 40;
+  const keys = quick ? 20 : 100;
+  const tui = new CorralTui({ cols: 120, rows: 40, extraEnv: { PATH: `${FAKE_DIR}:${process.env.PATH}` } });
+  let web;
+  let browser;
+  try {
+    await tui.ready();
+    const home = tui.sandbox.home;
+    const control = join(tui.sandbox.dir, 'web-bench.ctl');
+    const agentPane = (await tui.json(['workspace', 'create', '--cwd', home, '--no-focus'])).result.root_pane.pane_id;
+    await tui.json(['agent', 'start', 'bench', '--kind', 'claude', '--pane', agentPane, '--timeout', '20000', '--', '--control', control, '--spinner-ms', '0', '--work-ms', '600000'], { timeoutMs: 30_000 });
+    const agent = await FakeControl.connectTo(control);
+    for (let i = 2; i < PANES; i++) await tui.json(['workspace', 'create', '--cwd', home, '--no-focus']);
+    web = await startWeb(tui.env, home);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(web.url);
+    await page.waitForFunction((n) => document.querySelectorAll('#fleet .card').length >= n, PANES);
+    const origin = new URL(web.url).origin;
+
+    // 1. First paint, logged in (the cookie), a fresh page each time.
+    const firstPaint = [];
+    for (let i = 0; i < paints + 2; i++) {
+      const p = await context.newPage();
+      await p.goto(origin);
+      await p.waitForFunction((n) => window.corral?.firstPaintAt != null && document.querySelectorAll('#fleet .card').length >= n, PANES);
+      const at = await p.evaluate(() => window.corral.firstPaintAt);
+      if (i >= 2) firstPaint.push(at); // the first two warm the bundle's compile cache
+      await p.close();
+    }
+
+    // 2. State change → page.
+    await page.evaluate((pane) => {
+      window.__seen = [];
+      let last = null;
+      new MutationObserver(() => {
+        const need = document.querySelector(`#fleet [data-pane="${pane}"]`)?.getAttribute('data-need') ?? null;
+        if (need !== last) {
+          last = need;
+          window.__seen.push({ need, at: Date.now() });
+        }
+      }).observe(document.getElementById('fleet'), { subtree: true, childList: true, attributes: true });
+    }, agentPane);
+    const change = [];
+    for (let i = 0; i < switches; i++) {
+      const state = i % 2 === 0 ? 'blocked' : 'working';
+      const report = await agent.switchTo(state);
+      const handle = await page.waitForFunction((need) => window.__seen.findLast((s) => s.need === need), state, { timeout: 5000 });
+      const seen = await handle.jsonValue();
+      change.push(seen.at - report.t);
+      await page.evaluate(() => (window.__seen = window.__seen.slice(-1)));
+    }
+
+    // 3. Echo: the page (its pane open on w1:p1) and the attached TUI, into the same shell.
+    await page.locator('#fleet [data-pane="w1:p1"] button.open').click();
+    await page.waitForFunction(() => (window.corral.pane?.written ?? 0) > 0);
+    const pageSide = {
+      name: 'page',
+      type: (ch) =>
+        page.evaluate(
+          (ch) =>
+            new Promise((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no echo on the page')), 5000);
+              const t0 = performance.now();
+              window.corral.onScreen = (m) => {
+                if (m.kind === 'output' && atob(m.data).includes(ch)) {
+                  window.corral.onScreen = null;
+                  clearTimeout(timer);
+                  resolve(performance.now() - t0);
+                }
+              };
+              window.corral.send({ t: 'input', pane: 'w1:p1', data: ch });
+            }),
+          ch,
+        ),
+    };
+    await warmUp([tui]);
+    for (const ch of 'warm') await pageSide.type(ch);
+    await clearLine(tui);
+    const echo = { page: [], attach: [] };
+    for (let i = 0; i < keys; i++) {
+      const ch = LETTERS[i % LETTERS.length];
+      const order = i % 2 === 0 ? ['page', 'attach'] : ['attach', 'page'];
+      for (const side of order) {
+        echo[side].push(side === 'page' ? await pageSide.type(ch) : await typeAndTime(tui, ch));
+        await keyGap();
+      }
+      if (i % 20 === 19) await clearLine(tui);
+    }
+    agent.close();
+
+    const ratio = median(echo.page) / median(echo.attach);
+    process.stderr.write(
+      `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms; ` +
+        `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms\n`,
+    );
+    return [
+      { name: `web: first paint of the fleet, ${PANES} panes, loopback`, value: round(median(firstPaint), 1), p95: round(percentile(firstPaint, 95), 1), unit: 'ms', target: '≤ 300 ms', pass: percentile(firstPaint, 95) <= 300 },
+      { name: 'web: agent state change → page', value: round(median(change), 1), p95: round(percentile(change, 95), 1), unit: 'ms', target: 'p95 ≤ 100 ms', pass: percentile(change, 95) <= 100 },
+      {
+        name: 'web: echo typed on the page (p50)',
+        value: round(median(echo.page), 2),
+        p95: round(percentile(echo.page, 95), 2),
+        unit: 'ms',
+        baseline: 'corral attach',
+        baselineValue: round(median(echo.attach), 2),
+        ratio: round(ratio),
+        target: '≤ 2×',
+        pass: ratio <= 2,
+      },
+    ];
+  } finally {
+    await browser?.close();
+    web?.child.kill('SIGTERM');
+    await tui.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const rows = await run({ quick: process.argv.includes('--quick') });
+  console.log(JSON.stringify(rows, null, 2));
+}
