@@ -21,6 +21,8 @@ export const PAGE_LIMITS = {
   maxControlPerSecond: 50,
   /** Unsent bytes to a page past which fleet updates wait for the next one (a slow phone). */
   maxBufferedBytes: 4 * 1024 * 1024,
+  /** How often an open page's session is checked against the store (a revocation ends it within this). */
+  sessionCheckMs: 1000,
 } as const;
 
 /** WebSocket close codes (RFC 6455). */
@@ -72,6 +74,7 @@ export class PageSession {
   private controlCount = 0;
   private controlWindow = 0;
   private readonly stopFleet: () => void;
+  private readonly sessionTimer: NodeJS.Timeout;
 
   constructor(
     private readonly ws: WebSocket,
@@ -79,6 +82,8 @@ export class PageSession {
     /** `--read-only`: nothing the page sends reaches a pane. */
     private readonly readOnlyFlag: boolean,
     private readonly log: (line: string) => void,
+    /** Whether the page's session is still live (`corral web --revoke-all` ends it). */
+    private readonly sessionLive: () => boolean,
   ) {
     this.send({ t: 'hello', client_id: link.hello.client_id, ...this.access(link.fleet) });
     this.send({ t: 'fleet', fleet: link.fleet });
@@ -86,6 +91,10 @@ export class PageSession {
       if (ws.bufferedAmount > PAGE_LIMITS.maxBufferedBytes) return;
       this.send({ t: 'fleet', fleet, ...this.access(fleet) });
     });
+    // A revocation is a file another process rewrites: looked at once a second (a stat), so an
+    // open page is cut off within that even while it sends and receives nothing.
+    this.sessionTimer = setInterval(() => this.checkSession(), PAGE_LIMITS.sessionCheckMs);
+    this.sessionTimer.unref();
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('close', () => this.dispose());
     ws.on('error', () => this.dispose());
@@ -96,6 +105,11 @@ export class PageSession {
     if (this.readOnlyFlag) return { read_only: true, why: 'corral web was started with --read-only' };
     if (!this.link.hello.person && !fleet.scripting) return { read_only: true, why: `read-only: ${this.link.hello.why ?? 'not a person at a terminal'} while the scripting gate is closed` };
     return { read_only: false, why: null };
+  }
+
+  /** Closes the socket once its session was revoked or expired. */
+  private checkSession(): void {
+    if (!this.sessionLive()) this.ws.close(CLOSE.policy, 'session revoked');
   }
 
   private send(message: object): void {
@@ -204,6 +218,7 @@ export class PageSession {
   }
 
   dispose(): void {
+    clearInterval(this.sessionTimer);
     this.watchSeq++;
     this.stopWatch?.();
     this.stopWatch = null;

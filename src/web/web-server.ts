@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { LoginToken, RequestGuard, sessionCookie, type OriginPolicy } from './web-auth.js';
+import { LoginToken, RequestGuard, cookieFrom, sessionCookie, type OriginPolicy } from './web-auth.js';
 import type { SessionStore } from './session-store.js';
 import type { ServerLink } from './server-link.js';
 import { PAGE_LIMITS, PageSession } from './page-session.js';
@@ -134,8 +134,9 @@ export function createWebServer(opts: WebServerOptions): Server {
       socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
       return;
     }
+    const cookie = cookieFrom(req.headers.cookie);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      new PageSession(ws, opts.link, opts.readOnly, opts.log);
+      new PageSession(ws, opts.link, opts.readOnly, opts.log, () => opts.store.valid(cookie));
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());

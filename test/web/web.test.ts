@@ -281,6 +281,29 @@ describe.skipIf(!haveChromium)('corral web in a real Chromium, gate closed', () 
     expect('open' in after).toBe(true);
     if ('open' in after) after.open.close();
   });
+
+  it('--revoke-all ends every session: data refused, an open page cut off', async () => {
+    const revoked = await server.cli(['web', '--revoke-all']);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(/revoked every web session \(1 live\)/);
+    const fleet = await fetch(`${web.origin}/api/fleet`, { method: 'POST', headers: { Origin: web.origin, Cookie: cookie } });
+    expect(fleet.status).toBe(401);
+    // The open page's socket is closed within a second, whether anything happens or not.
+    await page.waitForFunction(() => /disconnected/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 5000 });
+  });
+});
+
+describe('corral web on a network address', () => {
+  it('refuses a non-loopback address without TLS (exit 2, saying why), and half a TLS pair', async () => {
+    const server = new TestServer();
+    const refused = await server.cli(['web', '--listen', '0.0.0.0:8760']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/refusing to serve on 0\.0\.0\.0 without TLS/);
+    expect(refused.stderr).toMatch(/--tls-cert FILE --tls-key FILE/);
+    const half = await server.cli(['web', '--listen', '0.0.0.0:8760', '--tls-cert', '/nonexistent']);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/go together/);
+  });
 });
 
 describe.skipIf(!haveChromium)('corral web from inside a pane, gate closed', () => {
