@@ -22,7 +22,7 @@ import { chromium } from 'playwright-core';
 import { BIN, median, percentile, round } from './lib.mjs';
 import { CorralTui, LETTERS, clearLine, keyGap, warmUp } from './tui-lib.mjs';
 import { typeAndTime } from './tui-latency.mjs';
-import { FAKE_DIR, FakeControl } from './agent-lib.mjs';
+import { FAKE_DIR, FakeControl, RpcClient } from './agent-lib.mjs';
 
 export const description = 'web view: first paint of 100 panes, state change → page, echo on the page vs corral attach';
 
@@ -77,7 +77,8 @@ export async function run({ quick = false } = {}) {
       await p.close();
     }
 
-    // 2. State change → page.
+    // 2. State change → page (in front again: the pages opened above left it in the background).
+    await page.bringToFront();
     await page.evaluate((pane) => {
       window.__seen = [];
       let last = null;
@@ -89,13 +90,21 @@ export async function run({ quick = false } = {}) {
         }
       }).observe(document.getElementById('fleet'), { subtree: true, childList: true, attributes: true });
     }, agentPane);
+    // The server's own share (screen → detection → event) is timed beside it, from an event
+    // subscriber on the socket, so the web view's share (event → page) shows on its own.
+    const events = await RpcClient.open(join(tui.sandbox.env.XDG_RUNTIME_DIR, 'corral', 'default.sock'));
+    await events.call('events.subscribe', { types: ['agent.status_changed'] });
     const change = [];
+    const webShare = [];
     for (let i = 0; i < switches; i++) {
       const state = i % 2 === 0 ? 'blocked' : 'working';
+      events.drainEvents();
       const report = await agent.switchTo(state);
+      const { receivedAt } = await events.nextEvent((e) => e.pane_id === agentPane && e.agent_status === state, 5000);
       const handle = await page.waitForFunction((need) => window.__seen.findLast((s) => s.need === need), state, { timeout: 5000 });
       const seen = await handle.jsonValue();
       change.push(seen.at - report.t);
+      webShare.push(seen.at - receivedAt);
       await page.evaluate(() => (window.__seen = window.__seen.slice(-1)));
     }
 
@@ -136,15 +145,17 @@ export async function run({ quick = false } = {}) {
       if (i % 20 === 19) await clearLine(tui);
     }
     agent.close();
+    events.close();
 
     const ratio = median(echo.page) / median(echo.attach);
     process.stderr.write(
-      `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms; ` +
+      `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms (event → page p50 ${round(median(webShare))} p95 ${round(percentile(webShare, 95))} ms); ` +
         `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms\n`,
     );
     return [
       { name: `web: first paint of the fleet, ${PANES} panes, loopback`, value: round(median(firstPaint), 1), p95: round(percentile(firstPaint, 95), 1), unit: 'ms', target: '≤ 300 ms', pass: percentile(firstPaint, 95) <= 300 },
-      { name: 'web: agent state change → page', value: round(median(change), 1), p95: round(percentile(change, 95), 1), unit: 'ms', target: 'p95 ≤ 100 ms', pass: percentile(change, 95) <= 100 },
+      { name: 'web: agent state change (screen) → page', value: round(median(change), 1), p95: round(percentile(change, 95), 1), unit: 'ms', target: 'p95 ≤ 100 ms', pass: percentile(change, 95) <= 100 },
+      { name: 'web: …of which event → page (the web view’s share)', value: round(median(webShare), 1), p95: round(percentile(webShare, 95), 1), unit: 'ms' },
       {
         name: 'web: echo typed on the page (p50)',
         value: round(median(echo.page), 2),

@@ -7,6 +7,20 @@ import type { WebAgent, WebFleet, WebPane } from '../../contract/web.js';
 import { layoutFleet, needOf, sinceText } from '../fleet-order.js';
 import { el, text, textEl } from './dom.js';
 
+/**
+ * Cards kept from the last render, by what they show (since-when aside, which is updated in
+ * place): a fleet message that changes one agent rebuilds one card, and the rest are moved,
+ * not made again — a phone redraws a hundred rows only when a hundred rows changed.
+ */
+const cards = new Map<string, HTMLElement>();
+let nextCards = new Map<string, HTMLElement>();
+
+function cached(key: string, make: () => HTMLElement): HTMLElement {
+  const card = cards.get(key) ?? make();
+  nextCards.set(key, card);
+  return card;
+}
+
 export interface FleetActions {
   open(paneId: string, title: string): void;
   answer(paneId: string, label: string): void;
@@ -27,6 +41,14 @@ export function agentTitle(agent: WebAgent): string {
 }
 
 function agentCard(agent: WebAgent, actions: FleetActions): HTMLElement {
+  const key = JSON.stringify({ ...agent, since_ms: null, readOnly: actions.readOnly() });
+  const card = cached(key, () => makeAgentCard(agent, actions));
+  const since = card.querySelector('.since');
+  if (since && agent.since_ms !== null) since.textContent = sinceText(agent.since_ms);
+  return card;
+}
+
+function makeAgentCard(agent: WebAgent, actions: FleetActions): HTMLElement {
   const need = needOf(agent);
   const open = el(
     'button',
@@ -54,6 +76,10 @@ function agentCard(agent: WebAgent, actions: FleetActions): HTMLElement {
 }
 
 function paneCard(pane: WebPane, actions: FleetActions): HTMLElement {
+  return cached(JSON.stringify(pane), () => makePaneCard(pane, actions));
+}
+
+function makePaneCard(pane: WebPane, actions: FleetActions): HTMLElement {
   const title = pane.name ?? (pane.title || pane.cmd || pane.pane_id);
   const open = el('button', { class: 'open', type: 'button', 'aria-label': `open ${pane.pane_id}` }, textEl('span', title, { class: 'who' }), textEl('span', pane.pane_id, { class: 'where' }));
   open.addEventListener('click', () => actions.open(pane.pane_id, title));
@@ -65,6 +91,7 @@ function paneCard(pane: WebPane, actions: FleetActions): HTMLElement {
 
 /** The whole list for one fleet. */
 export function renderFleet(fleet: WebFleet, actions: FleetActions): HTMLElement {
+  nextCards = new Map();
   const layout = layoutFleet(fleet);
   const root = el('div', { class: 'fleet' });
   const needs = el('section', { class: 'needs', 'aria-label': 'needs you' }, textEl('h2', layout.needs.length ? 'Needs you' : 'Nothing needs you'));
@@ -80,5 +107,7 @@ export function renderFleet(fleet: WebFleet, actions: FleetActions): HTMLElement
     section.appendChild(items);
     root.appendChild(section);
   }
+  cards.clear();
+  for (const [key, card] of nextCards) cards.set(key, card);
   return root;
 }

@@ -95,6 +95,9 @@ function closePane(): void {
   app.classList.remove('with-pane');
 }
 
+/** The last fleet message's text: an identical one (a read after an event already applied) is not drawn again. */
+let lastFleetText = '';
+
 function onMessage(message: ServerMessage): void {
   switch (message.t) {
     case 'hello':
@@ -126,8 +129,13 @@ function connect(): void {
     setStatus('live');
   };
   ws.onmessage = (event) => {
+    const text = String(event.data);
+    if (text.startsWith('{"t":"fleet"')) {
+      if (text === lastFleetText) return;
+      lastFleetText = text;
+    }
     try {
-      onMessage(JSON.parse(String(event.data)) as ServerMessage);
+      onMessage(JSON.parse(text) as ServerMessage);
     } catch {
       // A message this page does not understand (a newer corral web): ignored.
     }
