@@ -56,7 +56,7 @@ function send(message: object): void {
 }
 
 const fleetActions: FleetActions = {
-  open: (paneId, title) => openPane(paneId, title),
+  open: (paneId, title) => void openPane(paneId, title),
   answer: (paneId, label) => send({ t: 'answer', pane: paneId, label }),
   readOnly: () => state.readOnly,
 };
@@ -69,14 +69,19 @@ function paint(): void {
   state.fleetVersion++;
 }
 
-function openPane(paneId: string, title: string): void {
+/** The pane asked for last: a slower open that finishes after another was asked for is dropped. */
+let opening = 0;
+
+async function openPane(paneId: string, title: string): Promise<void> {
   closePane();
-  const view = new PaneView(paneId, title, {
+  const seq = ++opening;
+  const view = await PaneView.open(paneId, title, {
     type: (pane, data) => send({ t: 'input', pane, data }),
     answer: (pane, label) => send({ t: 'answer', pane, label }),
     close: () => closePane(),
     readOnly: () => state.readOnly,
   });
+  if (seq !== opening) return view.dispose();
   state.pane = view;
   view.updateAccess(state.why);
   view.showAgent(state.fleet?.agents.find((a) => a.pane_id === paneId));
@@ -87,6 +92,7 @@ function openPane(paneId: string, title: string): void {
 }
 
 function closePane(): void {
+  opening++;
   if (!state.pane) return;
   send({ t: 'unwatch' });
   state.pane.root.remove();

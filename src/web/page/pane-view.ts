@@ -3,7 +3,7 @@
  * the pane (the pane's size is the server's; a narrow phone scrolls inside the pane, never the
  * page). What the person types goes to `corral web` as a person's keys.
  */
-import { Terminal } from '@xterm/xterm';
+import type { Terminal } from '@xterm/xterm';
 import type { PaneWatchMessage, WebAgent } from '../../contract/web.js';
 import { el, text } from './dom.js';
 
@@ -29,10 +29,20 @@ export class PaneView {
   /** Bytes written to the terminal so far (tests wait on this rather than on time). */
   written = 0;
 
-  constructor(
+  /**
+   * xterm.js is loaded the first time a pane opens: it is in the page's one bundle, but a
+   * dynamic import there is evaluated only when reached, so the fleet paints without it.
+   */
+  static async open(paneId: string, title: string, actions: PaneActions): Promise<PaneView> {
+    const { Terminal } = await import('@xterm/xterm');
+    return new PaneView(paneId, title, actions, Terminal);
+  }
+
+  private constructor(
     readonly paneId: string,
     title: string,
     private readonly actions: PaneActions,
+    TerminalClass: typeof Terminal,
   ) {
     const back = el('button', { class: 'back', type: 'button', 'aria-label': 'back to the fleet' }, text('← fleet'));
     back.addEventListener('click', () => actions.close());
@@ -40,7 +50,7 @@ export class PaneView {
     this.note = el('p', { class: 'note' });
     const screen = el('div', { class: 'screen', id: 'screen' });
     this.root = el('section', { class: 'pane-view', 'data-pane': paneId }, el('header', {}, back, el('h2', {}, text(`${title} · ${paneId}`))), this.answers, screen, this.note);
-    this.term = new Terminal({ convertEol: false, scrollback: 1000, fontSize: 13, cursorBlink: false, disableStdin: actions.readOnly() });
+    this.term = new TerminalClass({ convertEol: false, scrollback: 1000, fontSize: 13, cursorBlink: false, disableStdin: actions.readOnly() });
     this.term.open(screen);
     this.term.onData((data) => {
       if (!this.actions.readOnly()) this.actions.type(this.paneId, data);
