@@ -3,6 +3,7 @@
  * blocked first (longest waiting first), then done and not yet seen, then working — and after
  * them the agents that need nothing and every other pane, under their workspace's label.
  */
+import type { AgentStatus, ConductorState } from '../contract/objects.js';
 import type { WebAgent, WebFleet, WebPane } from '../contract/web.js';
 
 /** Why an agent is where it is on the page. */
@@ -67,4 +68,36 @@ export function sinceText(ms: number | null): string {
   const m = Math.floor(s / 60);
   if (m < 60) return `${m} min`;
   return `${Math.floor(m / 60)} h`;
+}
+
+/** The fields of an `agent.status_changed` event the page shows at once. */
+export interface StatusEvent {
+  type?: string;
+  machine?: string;
+  pane_id?: string;
+  agent_status?: AgentStatus;
+  state?: ConductorState;
+  message?: string | null;
+}
+
+/**
+ * The fleet with one agent's status from an event, or null when the event names no agent the
+ * fleet holds. A done agent counts as unseen until the next read says otherwise: the page
+ * must not wait a fleet read to move a finished or blocked agent up.
+ */
+export function patchStatus(fleet: WebFleet, event: StatusEvent): WebFleet | null {
+  if (event.type !== 'agent.status_changed' || !event.pane_id || !event.agent_status || event.machine !== undefined) return null;
+  const index = fleet.agents.findIndex((a) => a.machine === null && a.pane_id === event.pane_id);
+  if (index === -1) return null;
+  const agents = [...fleet.agents];
+  const before = agents[index]!;
+  agents[index] = {
+    ...before,
+    agent_status: event.agent_status,
+    state: event.state ?? before.state,
+    message: event.message === undefined ? before.message : event.message,
+    since_ms: 0,
+    seen: event.agent_status === 'done' ? false : before.seen,
+  };
+  return { ...fleet, agents };
 }

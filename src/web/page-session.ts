@@ -87,9 +87,11 @@ export class PageSession {
   ) {
     this.send({ t: 'hello', client_id: link.hello.client_id, ...this.access(link.fleet) });
     this.send({ t: 'fleet', fleet: link.fleet });
-    this.stopFleet = link.onFleet((fleet) => {
+    this.stopFleet = link.onFleet((fleet, change) => {
       if (ws.bufferedAmount > PAGE_LIMITS.maxBufferedBytes) return;
-      this.send({ t: 'fleet', fleet, ...this.access(fleet) });
+      // A status change travels alone (the page lays it over its fleet); a read goes whole.
+      if (change) this.send({ t: 'status', change: { type: change.type, pane_id: change.pane_id, agent_status: change.agent_status, state: change.state, message: change.message } });
+      else this.send({ t: 'fleet', fleet, ...this.access(fleet) });
     });
     // A revocation is a file another process rewrites: looked at once a second (a stat), so an
     // open page is cut off within that even while it sends and receives nothing.

@@ -3,51 +3,23 @@
  * attach`, over the same private socket. One connection says hello (which fixes whether this
  * web view's keys are a person's), follows the event stream and carries input; the fleet is
  * read again after events, one read in flight at a time, so a burst of events costs a read or
- * two, not one each. Each pane a page watches gets a connection of its own for its stream.
+ * two, not one each; a status change goes to the pages from the event itself. Each pane a page watches gets a connection of its own for its stream.
  */
 import { RpcClient } from '../rpc/client.js';
-import { EVENT_NOTIFICATION, PANE_WATCH_NOTIFICATION, type AgentStatus, type ConductorState, type PaneWatchMessage, type WebFleet, type WebHello } from '../contract/protocol.js';
-
-/** The fields of an `agent.status_changed` event the page shows at once. */
-interface StatusEvent {
-  type?: string;
-  machine?: string;
-  pane_id?: string;
-  agent_status?: AgentStatus;
-  state?: ConductorState;
-  message?: string | null;
-}
-
-/**
- * The fleet with one agent's status from an event, or null when the event names no agent the
- * fleet holds. A done agent counts as unseen until the next read says otherwise: the page
- * must not wait a fleet read to move a finished or blocked agent up.
- */
-export function patchStatus(fleet: WebFleet, event: StatusEvent): WebFleet | null {
-  if (event.type !== 'agent.status_changed' || !event.pane_id || !event.agent_status || event.machine !== undefined) return null;
-  const index = fleet.agents.findIndex((a) => a.machine === null && a.pane_id === event.pane_id);
-  if (index === -1) return null;
-  const agents = [...fleet.agents];
-  const before = agents[index]!;
-  agents[index] = {
-    ...before,
-    agent_status: event.agent_status,
-    state: event.state ?? before.state,
-    message: event.message === undefined ? before.message : event.message,
-    since_ms: 0,
-    seen: event.agent_status === 'done' ? false : before.seen,
-  };
-  return { ...fleet, agents };
-}
+import { EVENT_NOTIFICATION, PANE_WATCH_NOTIFICATION, type PaneWatchMessage, type WebFleet, type WebHello } from '../contract/protocol.js';
+import { patchStatus, type StatusEvent } from './fleet-order.js';
 
 export const LINK_LIMITS = {
-  /** Least time between two fleet reads: a flood of events is read at ~40 a second, not per event. */
-  minRefreshGapMs: 25,
+  /**
+   * Least time between two fleet reads: a flood of events (output in a hundred panes) costs at
+   * most 10 reads a second. Status changes do not wait for it: they go out from the event.
+   */
+  minRefreshGapMs: 100,
 } as const;
 
 export class ServerLink {
   private current: WebFleet = { scripting: false, agents: [], panes: [] };
-  private readonly listeners = new Set<(fleet: WebFleet) => void>();
+  private readonly listeners = new Set<(fleet: WebFleet, change: StatusEvent | null) => void>();
   private reading = false;
   private dirty = false;
   private lastReadAt = 0;
@@ -76,7 +48,7 @@ export class ServerLink {
       const patched = patchStatus(link.current, params as StatusEvent);
       if (patched) {
         link.patches.set((params as StatusEvent).pane_id!, { event: params as StatusEvent, at: Date.now() });
-        link.publish(patched);
+        link.publish(patched, params as StatusEvent);
       }
       link.refresh();
     });
@@ -89,7 +61,8 @@ export class ServerLink {
     return this.current;
   }
 
-  onFleet(listener: (fleet: WebFleet) => void): () => void {
+  /** Each new fleet; `change` is the status event it came from, when it came from one (pages get only that). */
+  onFleet(listener: (fleet: WebFleet, change: StatusEvent | null) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -133,9 +106,9 @@ export class ServerLink {
       });
   }
 
-  private publish(fleet: WebFleet): void {
+  private publish(fleet: WebFleet, change: StatusEvent | null = null): void {
     this.current = fleet;
-    for (const listener of this.listeners) listener(fleet);
+    for (const listener of this.listeners) listener(fleet, change);
   }
 
   /** A person's keys for a pane; refused by the server unless they may pass (SPEC §8). */

@@ -4,7 +4,7 @@ import { lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { layoutFleet, needOf, sinceText } from '../../src/web/fleet-order.js';
+import { layoutFleet, needOf, patchStatus, sinceText } from '../../src/web/fleet-order.js';
 import { checkTls, hostPort, isLoopback, parseListen } from '../../src/web/web-options.js';
 import { SessionStore, sessionStoreFile } from '../../src/web/session-store.js';
 import { COOKIE_NAME, LoginToken, RequestGuard, cookieFrom, sessionCookie } from '../../src/web/web-auth.js';
@@ -39,6 +39,20 @@ describe('the fleet page order', () => {
     ]);
     expect(needOf(agent('x', 'done', { seen: false }))).toBe('done');
     expect([sinceText(null), sinceText(12_000), sinceText(240_000), sinceText(3 * 3600_000)]).toEqual(['', '12 s', '4 min', '3 h']);
+  });
+});
+
+describe('a status event laid over the fleet', () => {
+  it('moves that agent at once; a done one counts as unseen; other events and unknown panes change nothing', () => {
+    const fleet = { scripting: false, agents: [agent('w1:p1', 'working', { since_ms: 9000 }), agent('w1:p2', 'idle')], panes: [] };
+    const blocked = patchStatus(fleet, { type: 'agent.status_changed', pane_id: 'w1:p2', agent_status: 'blocked', state: 'waiting_for_input', message: 'Proceed?' })!;
+    expect(blocked.agents[1]).toMatchObject({ agent_status: 'blocked', state: 'waiting_for_input', message: 'Proceed?', since_ms: 0 });
+    expect(layoutFleet(blocked).needs[0]!.pane_id).toBe('w1:p2');
+    expect(patchStatus(fleet, { type: 'agent.status_changed', pane_id: 'w1:p1', agent_status: 'done' })!.agents[0]).toMatchObject({ agent_status: 'done', seen: false, state: 'idle' });
+    expect(fleet.agents[1]!.agent_status).toBe('idle');
+    expect(patchStatus(fleet, { type: 'pane.created', pane_id: 'w1:p1', agent_status: 'done' })).toBeNull();
+    expect(patchStatus(fleet, { type: 'agent.status_changed', pane_id: 'w9:p9', agent_status: 'done' })).toBeNull();
+    expect(patchStatus(fleet, { type: 'agent.status_changed', machine: 'build', pane_id: 'w1:p1', agent_status: 'done' })).toBeNull();
   });
 });
 

@@ -10,6 +10,7 @@ import './app.css';
 import type { WebFleet } from '../../contract/web.js';
 import { el, text } from './dom.js';
 import { renderFleet, type FleetActions } from './fleet-view.js';
+import { patchStatus } from '../fleet-order.js';
 import { PaneView } from './pane-view.js';
 import type { ServerMessage } from './protocol.js';
 
@@ -114,6 +115,14 @@ function onMessage(message: ServerMessage): void {
       state.fleet = message.fleet;
       paint();
       break;
+    case 'status': {
+      const patched = state.fleet ? patchStatus(state.fleet, message.change) : null;
+      if (patched) {
+        state.fleet = patched;
+        paint();
+      }
+      break;
+    }
     case 'screen':
       state.onScreen?.(message);
       if (state.pane && (message.pane_id === state.pane.paneId || message.pane_id === '')) state.pane.apply(message);
