@@ -96,15 +96,19 @@ export async function run({ quick = false } = {}) {
     await events.call('events.subscribe', { types: ['agent.status_changed'] });
     const change = [];
     const webShare = [];
+    const wire = [];
     for (let i = 0; i < switches; i++) {
       const state = i % 2 === 0 ? 'blocked' : 'working';
       events.drainEvents();
+      await page.evaluate(() => (window.corral.statusArrivals = []));
       const report = await agent.switchTo(state);
       const { receivedAt } = await events.nextEvent((e) => e.pane_id === agentPane && e.agent_status === state, 5000);
       const handle = await page.waitForFunction((need) => window.__seen.findLast((s) => s.need === need), state, { timeout: 5000 });
       const seen = await handle.jsonValue();
       change.push(seen.at - report.t);
       webShare.push(seen.at - receivedAt);
+      const arrived = await page.evaluate(() => window.corral.statusArrivals[0] ?? null);
+      if (arrived !== null) wire.push(arrived - receivedAt);
       await page.evaluate(() => (window.__seen = window.__seen.slice(-1)));
     }
 
@@ -149,7 +153,7 @@ export async function run({ quick = false } = {}) {
 
     const ratio = median(echo.page) / median(echo.attach);
     process.stderr.write(
-      `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms (event → page p50 ${round(median(webShare))} p95 ${round(percentile(webShare, 95))} ms); ` +
+      `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms (event → page p50 ${round(median(webShare))} p95 ${round(percentile(webShare, 95))} ms, of which event → page's socket p50 ${round(median(wire))} p95 ${round(percentile(wire, 95))} ms); ` +
         `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms\n`,
     );
     return [

@@ -73,7 +73,7 @@ export function sinceText(ms: number | null): string {
 /** The fields of an `agent.status_changed` event the page shows at once. */
 export interface StatusEvent {
   type?: string;
-  machine?: string;
+  machine?: string | null;
   pane_id?: string;
   agent_status?: AgentStatus;
   state?: ConductorState;
@@ -86,8 +86,11 @@ export interface StatusEvent {
  * must not wait a fleet read to move a finished or blocked agent up.
  */
 export function patchStatus(fleet: WebFleet, event: StatusEvent): WebFleet | null {
-  if (event.type !== 'agent.status_changed' || !event.pane_id || !event.agent_status || event.machine !== undefined) return null;
-  const index = fleet.agents.findIndex((a) => a.machine === null && a.pane_id === event.pane_id);
+  if (event.type !== 'agent.status_changed' || !event.pane_id || !event.agent_status) return null;
+  // Events of this machine say `machine: null`; another machine's name it, with its own pane id.
+  const machine = event.machine ?? null;
+  const ids = machine === null ? [event.pane_id] : [event.pane_id, `${machine}/${event.pane_id}`];
+  const index = fleet.agents.findIndex((a) => a.machine === machine && ids.includes(a.pane_id));
   if (index === -1) return null;
   const agents = [...fleet.agents];
   const before = agents[index]!;

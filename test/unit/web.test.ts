@@ -53,6 +53,10 @@ describe('a status event laid over the fleet', () => {
     expect(patchStatus(fleet, { type: 'pane.created', pane_id: 'w1:p1', agent_status: 'done' })).toBeNull();
     expect(patchStatus(fleet, { type: 'agent.status_changed', pane_id: 'w9:p9', agent_status: 'done' })).toBeNull();
     expect(patchStatus(fleet, { type: 'agent.status_changed', machine: 'build', pane_id: 'w1:p1', agent_status: 'done' })).toBeNull();
+    // As the server sends them: this machine's events say machine null; another's, its name.
+    expect(patchStatus(fleet, { type: 'agent.status_changed', machine: null, pane_id: 'w1:p1', agent_status: 'done' })).not.toBeNull();
+    const remote = { scripting: false, agents: [agent('build/w1:p1', 'working', { machine: 'build' })], panes: [] };
+    expect(patchStatus(remote, { type: 'agent.status_changed', machine: 'build', pane_id: 'w1:p1', agent_status: 'blocked' })!.agents[0]!.agent_status).toBe('blocked');
   });
 });
 

@@ -60,10 +60,24 @@ function lastLines(text: string, count: number): string[] {
   return count === 0 ? [] : lines.slice(-count);
 }
 
+/**
+ * Last lines per pane, kept with the revision they were read at: a fleet read after an event
+ * re-reads only the panes whose screen changed since (one, while a person types), not a hundred.
+ */
+const lineCache = new WeakMap<CorralCore, Map<number, { revision: number; count: number; lines: string[] }>>();
+
 function localLines(core: CorralCore, pane: PaneRecord, count: number): string[] {
+  let cache = lineCache.get(core);
+  if (!cache) lineCache.set(core, (cache = new Map()));
   try {
-    return lastLines(readPane(core, pane, { source: 'visible' }).read.text, count);
+    const revision = core.view(pane).revision;
+    const hit = cache.get(pane.surfaceId);
+    if (hit && hit.revision === revision && hit.count === count) return hit.lines;
+    const lines = lastLines(readPane(core, pane, { source: 'visible' }).read.text, count);
+    cache.set(pane.surfaceId, { revision, count, lines });
+    return lines;
   } catch {
+    cache.delete(pane.surfaceId);
     return []; // its process is gone: nothing to show
   }
 }
@@ -180,6 +194,9 @@ export const webHandlers = {
     const local = [...core.model.tabs.values()].flatMap((t) => core.model.tabPanes(t.id)).map((pane) => surfaceRow(core, pane));
     const rows = [...local, ...((await machines?.surfaceRows()) ?? [])];
     const panes = rows.filter((row) => !withAgent.has(row.pane_id)).map((row) => webPane(core, machines, row, count));
+    // Forget the lines of panes that closed (the cache lives as long as the core).
+    const cache = lineCache.get(core);
+    if (cache) for (const id of cache.keys()) if (!core.model.paneBySurface(id)) cache.delete(id);
     const fleet: WebFleet = { scripting: core.scripting, agents, panes };
     return fleet;
   },

@@ -27,9 +27,11 @@ interface PageState {
   /** Called with each screen message before it is drawn (bench/web.mjs times echoes with it). */
   onScreen: ((message: ServerMessage & { t: 'screen' }) => void) | null;
   send: (message: object) => void;
+  /** When each status message arrived (Date.now()): bench/web.mjs splits the page's share from the wire's. */
+  statusArrivals: number[];
 }
 
-const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m) };
+const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [] };
 (window as unknown as { corral: PageState }).corral = state;
 
 const app = document.getElementById('app')!;
@@ -116,6 +118,7 @@ function onMessage(message: ServerMessage): void {
       paint();
       break;
     case 'status': {
+      state.statusArrivals.push(Date.now());
       const patched = state.fleet ? patchStatus(state.fleet, message.change) : null;
       if (patched) {
         state.fleet = patched;
