@@ -38,7 +38,8 @@ export class WebProcess {
 
   /** `corral web` in a terminal of its own (a person's), on a free loopback port. */
   static async start(server: TestServer, args: string[] = []): Promise<WebProcess> {
-    const proc = pty.spawn(process.execPath, [BIN, 'web', '--listen', '127.0.0.1:0', ...args], {
+    const listen = args.includes('--listen') ? [] : ['--listen', '127.0.0.1:0'];
+    const proc = pty.spawn(process.execPath, [BIN, 'web', ...listen, ...args], {
       cols: 200,
       rows: 40,
       cwd: server.home,

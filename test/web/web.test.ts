@@ -6,12 +6,23 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
 import NodeWebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BIN, ROOT, TestServer, connectUnix, type RawClient } from '../integration/harness.js';
 import { WebProcess, haveChromium, launchBrowser } from './web-harness.js';
+
+const haveOpenssl = (() => {
+  try {
+    execFileSync('openssl', ['version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 const FAKE_DIR = resolve(import.meta.dirname, '../../bench/fixtures/fake-claude');
 
@@ -317,6 +328,34 @@ describe('corral web on a network address', () => {
     const half = await server.cli(['web', '--listen', '0.0.0.0:8760', '--tls-cert', '/nonexistent']);
     expect(half.code).toBe(2);
     expect(half.stderr).toMatch(/go together/);
+  });
+
+  it.runIf(haveOpenssl)('serves HTTPS with --tls-cert/--tls-key on every address; the cookie is Secure', async () => {
+    const server = await new TestServer().start();
+    const cert = join(server.dir, 'cert.pem');
+    const key = join(server.dir, 'key.pem');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    const web = await WebProcess.start(server, ['--listen', '0.0.0.0:0', '--tls-cert', cert, '--tls-key', key]);
+    try {
+      expect(web.url).toMatch(/^https:\/\//);
+      const port = new URL(web.url).port;
+      const login = await new Promise<{ status: number; cookie: string }>((done, fail) => {
+        const req = httpsRequest(
+          { host: '127.0.0.1', port, path: '/api/login', method: 'POST', rejectUnauthorized: false, headers: { Host: `localhost:${port}`, Origin: `https://localhost:${port}`, 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            done({ status: res.statusCode ?? 0, cookie: String(res.headers['set-cookie'] ?? '') });
+          },
+        );
+        req.on('error', fail);
+        req.end(JSON.stringify({ token: web.token }));
+      });
+      expect(login.status).toBe(204);
+      expect(login.cookie).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
+    } finally {
+      await web.stop();
+      await server.stop();
+    }
   });
 });
 

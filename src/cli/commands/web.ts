@@ -15,12 +15,17 @@ export const webCommand = defineCommand({
       .option('tls-key', { type: 'string', describe: 'PEM private key file for --tls-cert' })
       .option('revoke-all', { type: 'boolean', default: false, describe: 'end every web session (browsers must log in again) and exit' }),
   handler: async (argv) => {
+    // A flag given twice is an array to yargs: the last one wins, as with most CLIs.
+    const last = (value: unknown) => (Array.isArray(value) ? (value.at(-1) as string | undefined) : (value as string | undefined));
+    const listen = last(argv.listen);
+    const tlsCert = last(argv['tls-cert']);
+    const tlsKey = last(argv['tls-key']);
     try {
       socketPathOf(argv);
       if (!argv['revoke-all']) {
         // Usage mistakes (a bad address, a network address without TLS) before anything loads or connects.
         try {
-          checkTls(parseListen(argv.listen), { cert: argv['tls-cert'], key: argv['tls-key'] });
+          checkTls(parseListen(listen), { cert: tlsCert, key: tlsKey });
         } catch (error) {
           throw new UsageError((error as Error).message);
         }
@@ -29,10 +34,10 @@ export const webCommand = defineCommand({
       process.exitCode = await runWeb({
         socket: argv.socket,
         session: argv.session,
-        listen: argv.listen,
+        listen,
         readOnly: argv['read-only'],
-        tlsCert: argv['tls-cert'],
-        tlsKey: argv['tls-key'],
+        tlsCert,
+        tlsKey,
         revokeAll: argv['revoke-all'],
       });
     } catch (error) {
