@@ -19,6 +19,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import NodeWebSocket from 'ws';
 import { BIN, median, percentile, round } from './lib.mjs';
 import { CorralTui, LETTERS, clearLine, keyGap, warmUp } from './tui-lib.mjs';
 import { typeAndTime } from './tui-latency.mjs';
@@ -135,26 +136,56 @@ export async function run({ quick = false } = {}) {
           ch,
         ),
     };
+    // The same path without the browser: a Node WebSocket client with the page's cookie, to
+    // tell corral web's share from Chromium's.
+    const session = (await context.cookies()).find((c) => c.name === 'corral_web');
+    const nodeWs = new NodeWebSocket(`${origin.replace('http', 'ws')}/ws`, { headers: { Origin: origin, Cookie: `corral_web=${session.value}` } });
+    await new Promise((r, j) => (nodeWs.once('open', r), nodeWs.once('error', j)));
+    let onNodeScreen = null;
+    nodeWs.on('message', (data) => {
+      const m = JSON.parse(String(data));
+      if (m.t === 'screen') onNodeScreen?.(m);
+    });
+    const watching = new Promise((r) => (onNodeScreen = (m) => m.kind === 'snapshot' && r()));
+    nodeWs.send(JSON.stringify({ t: 'watch', pane: 'w1:p1' }));
+    await watching;
+    const nodeSide = {
+      type: (ch) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error('no echo on the node client')), 5000);
+          const t0 = performance.now();
+          onNodeScreen = (m) => {
+            if (m.kind === 'output' && Buffer.from(m.data, 'base64').toString('latin1').includes(ch)) {
+              onNodeScreen = null;
+              clearTimeout(timer);
+              resolve(performance.now() - t0);
+            }
+          };
+          nodeWs.send(JSON.stringify({ t: 'input', pane: 'w1:p1', data: ch }));
+        }),
+    };
     await warmUp([tui]);
     for (const ch of 'warm') await pageSide.type(ch);
     await clearLine(tui);
-    const echo = { page: [], attach: [] };
+    const echo = { page: [], attach: [], node: [] };
     for (let i = 0; i < keys; i++) {
       const ch = LETTERS[i % LETTERS.length];
-      const order = i % 2 === 0 ? ['page', 'attach'] : ['attach', 'page'];
+      const order = i % 2 === 0 ? ['page', 'attach', 'node'] : ['node', 'attach', 'page'];
       for (const side of order) {
-        echo[side].push(side === 'page' ? await pageSide.type(ch) : await typeAndTime(tui, ch));
+        echo[side].push(side === 'page' ? await pageSide.type(ch) : side === 'node' ? await nodeSide.type(ch) : await typeAndTime(tui, ch));
         await keyGap();
       }
-      if (i % 20 === 19) await clearLine(tui);
+      if (i % 12 === 11) await clearLine(tui);
     }
+    nodeWs.close();
     agent.close();
     events.close();
 
     const ratio = median(echo.page) / median(echo.attach);
     process.stderr.write(
       `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms (event → page p50 ${round(median(webShare))} p95 ${round(percentile(webShare, 95))} ms, of which event → page's socket p50 ${round(median(wire))} p95 ${round(percentile(wire, 95))} ms); ` +
-        `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms\n`,
+        `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms; ` +
+        `the same through corral web from a Node client p50 ${round(median(echo.node))} p95 ${round(percentile(echo.node, 95))} ms\n`,
     );
     return [
       { name: `web: first paint of the fleet, ${PANES} panes, loopback`, value: round(median(firstPaint), 1), p95: round(percentile(firstPaint, 95), 1), unit: 'ms', target: '≤ 300 ms', pass: percentile(firstPaint, 95) <= 300 },
@@ -171,6 +202,7 @@ export async function run({ quick = false } = {}) {
         target: '≤ 2×',
         pass: ratio <= 2,
       },
+      { name: 'web: …the same key from a Node WebSocket client (no browser)', value: round(median(echo.node), 2), p95: round(percentile(echo.node, 95), 2), unit: 'ms', baseline: 'corral attach', baselineValue: round(median(echo.attach), 2), ratio: round(median(echo.node) / median(echo.attach)) },
     ];
   } finally {
     await browser?.close();
