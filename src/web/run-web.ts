@@ -54,7 +54,7 @@ export async function runWeb(opts: WebOptions): Promise<number> {
   // The Host values a browser may send, filled in once the port is known (port 0 picks one);
   // until then the set is empty and every data request is refused.
   const hosts: Set<string> | null = wildcard ? null : new Set();
-  const server = createWebServer({
+  const { server, closePages } = createWebServer({
     link,
     store,
     token: new LoginToken(token),
@@ -86,6 +86,7 @@ export async function runWeb(opts: WebOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     const stop = (code: number) => {
+      closePages();
       server.close();
       server.closeAllConnections?.();
       link.close();

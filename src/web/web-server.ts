@@ -79,7 +79,7 @@ function readBody(req: IncomingMessage, max: number): Promise<string | null> {
   });
 }
 
-export function createWebServer(opts: WebServerOptions): Server {
+export function createWebServer(opts: WebServerOptions): { server: Server; closePages: () => void } {
   const guard = new RequestGuard(opts.policy, opts.store);
   const assets = {
     '/app.js': { type: 'text/javascript; charset=utf-8', body: readFileSync(path.join(opts.assetsDir, 'app.js')) },
@@ -121,9 +121,16 @@ export function createWebServer(opts: WebServerOptions): Server {
     return reply(res, 404);
   };
 
-  const server = opts.tls
-    ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, (req, res) => void handle(req, res))
-    : createHttpServer((req, res) => void handle(req, res));
+  // A failure inside a route (the state directory became unusable, say) answers 500 and is
+  // logged; it never ends `corral web` for every other page.
+  const guarded = (req: IncomingMessage, res: ServerResponse): void => {
+    handle(req, res).catch((error: unknown) => {
+      opts.log(`a request failed: ${(error as Error)?.message ?? error}`);
+      if (!res.headersSent) reply(res, 500);
+      else res.destroy();
+    });
+  };
+  const server = opts.tls ? createHttpsServer({ cert: opts.tls.cert, key: opts.tls.key }, guarded) : createHttpServer(guarded);
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: PAGE_LIMITS.maxFrameBytes });
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -140,5 +147,11 @@ export function createWebServer(opts: WebServerOptions): Server {
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
-  return server;
+  return {
+    server,
+    // Upgraded sockets are no longer the HTTP server's to close: they are ended here.
+    closePages: () => {
+      for (const ws of wss.clients) ws.terminate();
+    },
+  };
 }

@@ -335,10 +335,12 @@ describe('corral web on a network address', () => {
     const cert = join(server.dir, 'cert.pem');
     const key = join(server.dir, 'key.pem');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
-    const web = await WebProcess.start(server, ['--listen', '0.0.0.0:0', '--tls-cert', cert, '--tls-key', key]);
+    let web: WebProcess | undefined;
     try {
+      web = await WebProcess.start(server, ['--listen', '0.0.0.0:0', '--tls-cert', cert, '--tls-key', key]);
       expect(web.url).toMatch(/^https:\/\//);
       const port = new URL(web.url).port;
+      const token = web.token;
       const login = await new Promise<{ status: number; cookie: string }>((done, fail) => {
         const req = httpsRequest(
           { host: '127.0.0.1', port, path: '/api/login', method: 'POST', rejectUnauthorized: false, headers: { Host: `localhost:${port}`, Origin: `https://localhost:${port}`, 'Content-Type': 'application/json' } },
@@ -348,12 +350,12 @@ describe('corral web on a network address', () => {
           },
         );
         req.on('error', fail);
-        req.end(JSON.stringify({ token: web.token }));
+        req.end(JSON.stringify({ token }));
       });
       expect(login.status).toBe(204);
       expect(login.cookie).toMatch(/; HttpOnly; SameSite=Strict; Secure$/);
     } finally {
-      await web.stop();
+      await web?.stop();
       await server.stop();
     }
   });
