@@ -1,5 +1,6 @@
 /**
- * One pane's screen as a stream (`pane.watch`, SPEC §16): the web view's live pane. A snapshot
+ * One pane's screen as a stream (`pane.watch`, SPEC §16): the web view's live pane, of this
+ * machine or of another one through this server's mirror of it. A snapshot
  * of the screen with its recent history (the same serialisation a machine's mirror gets), then
  * every batch of output as the pane's terminal parses it and every resize, in order, so the
  * page's xterm shows what the pane's headless terminal shows.
@@ -12,6 +13,7 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { Disposable } from '../contract/disposable.js';
 import { PANE_WATCH_NOTIFICATION, type PaneWatchMessage } from '../contract/protocol.js';
 import type { PaneRecord } from '../session/model.js';
+import type { PaneView } from '../terminal/pane-view.js';
 import type { NotificationStream } from './handlers/context.js';
 
 export const PANE_WATCH_LIMITS = {
@@ -21,30 +23,54 @@ export const PANE_WATCH_LIMITS = {
   historyLines: 500,
 } as const;
 
+/**
+ * The pane a watch follows: one of this server's, or another machine's as this server's
+ * mirror shows it (SPEC §14). Its id is read on every message (a local pane's id changes when
+ * it moves); `view` is null once the pane is gone.
+ */
+export interface WatchedPane {
+  id(): string;
+  view(): PaneView | null;
+  /** Calls back once when the pane closes (null: the source cannot tell, as for a mirror). */
+  onClosed(listener: () => void): Disposable | null;
+}
+
+/** A pane of this server, followed by surface id. */
+export function localPane(core: CorralCore, pane: Readonly<PaneRecord>): WatchedPane {
+  const surfaceId = pane.surfaceId;
+  const record = () => core.model.paneBySurface(surfaceId);
+  return {
+    id: () => record()?.id ?? pane.id,
+    view: () => {
+      const current = record();
+      if (!current) return null;
+      try {
+        return core.view(current);
+      } catch {
+        return null; // its process is gone
+      }
+    },
+    onClosed: (listener) =>
+      core.listen((event) => {
+        if (event.type === 'pane.closed' && event.surface_id === surfaceId) listener();
+      }),
+  };
+}
+
 export class PaneWatch {
   private readonly disposers: Disposable[] = [];
   private stale = false;
   private disposed = false;
-  private readonly surfaceId: number;
 
   constructor(
-    private readonly core: CorralCore,
-    pane: Readonly<PaneRecord>,
+    private readonly pane: WatchedPane,
     private readonly stream: NotificationStream,
-  ) {
-    this.surfaceId = pane.surfaceId;
-  }
+  ) {}
 
   /** Sends the snapshot and follows the pane until it closes or `dispose`. */
   start(): void {
-    const pane = this.pane();
-    if (!pane) return this.send({ kind: 'closed', pane_id: '' });
-    let view;
-    try {
-      view = this.core.view(pane);
-    } catch {
-      return this.send({ kind: 'closed', pane_id: pane.id });
-    }
+    const view = this.pane.view();
+    if (!view) return this.send({ kind: 'closed', pane_id: this.pane.id() });
     this.snapshot();
     this.disposers.push(
       view.onBeforeParse((data) => {
@@ -55,16 +81,15 @@ export class PaneWatch {
         }
         // Base64 of the bytes: a batch may end inside a UTF-8 character, which a JSON string cannot hold.
         const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-        this.send({ kind: 'output', pane_id: this.paneId(), data: bytes.toString('base64') });
+        this.send({ kind: 'output', pane_id: this.pane.id(), data: bytes.toString('base64') });
       }),
-      view.onResize(({ cols, rows }) => this.send({ kind: 'resize', pane_id: this.paneId(), cols, rows })),
-      this.core.listen((event) => {
-        if (event.type === 'pane.closed' && event.surface_id === this.surfaceId) {
-          this.send({ kind: 'closed', pane_id: event.pane_id });
-          this.dispose();
-        }
-      }),
+      view.onResize(({ cols, rows }) => this.send({ kind: 'resize', pane_id: this.pane.id(), cols, rows })),
     );
+    const closed = this.pane.onClosed(() => {
+      this.send({ kind: 'closed', pane_id: this.pane.id() });
+      this.dispose();
+    });
+    if (closed) this.disposers.push(closed);
     this.stream.onDrain(() => {
       if (!this.stale || this.disposed) return;
       this.stale = false;
@@ -72,24 +97,10 @@ export class PaneWatch {
     });
   }
 
-  private pane(): Readonly<PaneRecord> | undefined {
-    return this.core.model.paneBySurface(this.surfaceId);
-  }
-
-  /** The pane's current id (ids change when a pane moves; the surface id does not). */
-  private paneId(): string {
-    return this.pane()?.id ?? '';
-  }
-
   private snapshot(): void {
-    const pane = this.pane();
-    if (!pane) return;
-    try {
-      const view = this.core.view(pane);
-      this.send({ kind: 'snapshot', pane_id: pane.id, cols: view.cols, rows: view.rows, data: view.mirrorSnapshot(PANE_WATCH_LIMITS.historyLines) });
-    } catch {
-      // The pane's process is gone between the event and here: `closed` follows.
-    }
+    const view = this.pane.view();
+    if (!view) return;
+    this.send({ kind: 'snapshot', pane_id: this.pane.id(), cols: view.cols, rows: view.rows, data: view.mirrorSnapshot(PANE_WATCH_LIMITS.historyLines) });
   }
 
   private send(message: PaneWatchMessage): void {

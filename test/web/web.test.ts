@@ -14,6 +14,7 @@ import NodeWebSocket from 'ws';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { BIN, ROOT, TestServer, connectUnix, type RawClient } from '../integration/harness.js';
 import { WebProcess, haveChromium, launchBrowser } from './web-harness.js';
+import { sshUnavailable, TestSshd } from '../integration/ssh-harness.js';
 
 const haveOpenssl = (() => {
   try {
@@ -404,4 +405,53 @@ describe.skipIf(!haveChromium)('corral web from inside a pane, gate closed', () 
     await context.close();
     rpc.close();
   });
+});
+
+describe.skipIf(!haveChromium || Boolean(sshUnavailable()))('corral web and a pane on another machine (SPEC §14)', () => {
+  let sshd: TestSshd;
+  let server: TestServer;
+  let web: WebProcess;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    sshd = await TestSshd.start();
+    server = new TestServer();
+    (server.env as Record<string, string>).CORRAL_SSH = sshd.sshWords.join(' ');
+    await server.start();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await web?.stop();
+    await server?.stop();
+    await sshd?.stop();
+  });
+
+  it('lists the remote pane under its machine, opens it live and types into it through the link (both gates closed)', async () => {
+    const added = await server.cli(['machine', 'add', 'build', sshd.target, '--corral', TestSshd.remoteCorral]);
+    expect(added.code, added.stderr).toBe(0);
+    // The link's state has no event of its own to wait on from the CLI: read it until connected (as test/integration/machines.test.ts does).
+    for (let i = 0; i < 200; i++) {
+      const listed = JSON.parse((await server.cli(['machine', 'list', '--json'])).stdout).machines.find((m: { name: string }) => m.name === 'build');
+      if (listed?.state === 'connected') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const created = await server.cli(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp']);
+    expect(created.code, created.stderr).toBe(0);
+    const remote = `build/${JSON.parse(created.stdout).result.root_pane.pane_id}`;
+    web = await WebProcess.start(server);
+    browser = await launchBrowser();
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(web.url);
+    // The mirror's structure arrives over the link; the fleet follows its events.
+    await page.waitForSelector(`#fleet [data-pane="${remote}"]`, { timeout: 20_000 });
+    expect(await page.locator(`#fleet section[data-workspace^="build/"] h2`).first().textContent()).toMatch(/^build · /);
+    await page.locator(`#fleet [data-pane="${remote}"] button.open`).click();
+    await page.waitForFunction(() => ((window as unknown as { corral: { pane: { written: number } | null } }).corral.pane?.written ?? 0) > 0, undefined, { timeout: 10_000 });
+    await page.locator('.pane-view .xterm-helper-textarea').focus();
+    await page.keyboard.type('echo remote-web-$((6*7))');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelector('.pane-view .xterm-rows')?.textContent?.includes('remote-web-42'), undefined, { timeout: 10_000 });
+    const read = await server.cli(['pane', 'read', remote]);
+    expect(read.stdout).toContain('remote-web-42');
+  }, 60_000);
 });

@@ -16,7 +16,7 @@ import { fleetRow, surfaceRow } from '../../core/views.js';
 import { readPane } from '../../actions/pane-io.js';
 import type { PaneRecord } from '../../session/model.js';
 import { optInt, optStr, str } from '../params.js';
-import { PaneWatch } from '../pane-watch.js';
+import { PaneWatch, localPane, type WatchedPane } from '../pane-watch.js';
 import type { PeerCaller } from '../peer.js';
 import type { HandlerGroup, MachineService, RequestContext } from './context.js';
 
@@ -113,10 +113,16 @@ function localAgent(core: CorralCore, pane: PaneRecord, row: FleetRow, count: nu
   };
 }
 
+/** A remote row's pane as this server names it (`build/w1:p2`): what the page watches and types into. */
+function qualified(row: { machine: string | null; pane_id: string }): string {
+  return row.machine === null || row.pane_id.startsWith(`${row.machine}/`) ? row.pane_id : `${row.machine}/${row.pane_id}`;
+}
+
 function remoteAgent(machines: MachineService | null, row: FleetRow, count: number): WebAgent {
+  const paneId = qualified(row);
   return {
     machine: row.machine,
-    pane_id: row.pane_id,
+    pane_id: paneId,
     workspace: row.workspace,
     workspace_label: row.workspace,
     tool: row.tool,
@@ -128,23 +134,36 @@ function remoteAgent(machines: MachineService | null, row: FleetRow, count: numb
     seen: true,
     since_ms: row.agent_status === 'blocked' ? row.waiting_ms : null,
     message: row.message,
-    last_lines: remoteLines(machines, row.pane_id, count),
+    last_lines: remoteLines(machines, paneId, count),
     answers: [],
   };
 }
 
 function webPane(core: CorralCore, machines: MachineService | null, row: SurfaceRow, count: number): WebPane {
   const local = row.machine === null ? core.model.paneBySurface(row.surface_id) : undefined;
+  const paneId = qualified(row);
   return {
     machine: row.machine,
-    pane_id: row.pane_id,
+    pane_id: paneId,
     workspace: row.workspace,
     workspace_label: local ? (core.model.workspaces.get(local.workspaceId)?.label ?? row.workspace) : row.workspace,
     name: row.name,
     title: row.title,
     cmd: row.cmd,
-    last_lines: local ? localLines(core, local, count) : remoteLines(machines, row.pane_id, count),
+    last_lines: local ? localLines(core, local, count) : remoteLines(machines, paneId, count),
   };
+}
+
+/** Whether `paneId` names a pane of a saved machine (`build/w1:p2`), which this server mirrors. */
+function remoteId(machines: MachineService | null, paneId: string): boolean {
+  const slash = paneId.indexOf('/');
+  return machines !== null && slash > 0 && machines.has(paneId.slice(0, slash));
+}
+
+/** Another machine's pane as this server's mirror shows it. */
+function mirroredPane(machines: MachineService, paneId: string): WatchedPane {
+  const view = machines.mirrorView(paneId);
+  return { id: () => paneId, view: () => view, onClosed: () => null };
 }
 
 /** Logs what a client typed as a count per pane, at most once a second. */
@@ -188,12 +207,13 @@ export const webHandlers = {
       withAgent.add(pane.id);
     }
     for (const row of (await machines?.fleetRows()) ?? []) {
-      agents.push(remoteAgent(machines, row, count));
-      withAgent.add(row.pane_id);
+      const agent = remoteAgent(machines, row, count);
+      agents.push(agent);
+      withAgent.add(agent.pane_id);
     }
     const local = [...core.model.tabs.values()].flatMap((t) => core.model.tabPanes(t.id)).map((pane) => surfaceRow(core, pane));
     const rows = [...local, ...((await machines?.surfaceRows()) ?? [])];
-    const panes = rows.filter((row) => !withAgent.has(row.pane_id)).map((row) => webPane(core, machines, row, count));
+    const panes = rows.filter((row) => !withAgent.has(qualified(row))).map((row) => webPane(core, machines, row, count));
     // Forget the lines of panes that closed (the cache lives as long as the core).
     const cache = lineCache.get(core);
     if (cache) for (const id of cache.keys()) if (!core.model.paneBySurface(id)) cache.delete(id);
@@ -201,31 +221,38 @@ export const webHandlers = {
     return fleet;
   },
   'pane.watch': (p, ctx) => {
-    const pane = ctx.core.resolveOne(str(p, 'pane_id'));
-    const watch = new PaneWatch(ctx.core, pane, ctx.stream);
+    const id = str(p, 'pane_id');
+    const pane = remoteId(ctx.machines, id) ? mirroredPane(ctx.machines!, id) : localPane(ctx.core, ctx.core.resolveOne(id));
+    const watch = new PaneWatch(pane, ctx.stream);
     ctx.afterResponse(() => watch.start());
     ctx.holdStream();
     ctx.onClose(() => watch.dispose());
-    return { watching: true, pane_id: pane.id };
+    return { watching: true, pane_id: pane.id() };
   },
   'web.input': (p, ctx) => {
     const client = clientOf(ctx);
-    const pane = ctx.core.resolveOne(str(p, 'pane_id'));
+    const id = str(p, 'pane_id');
+    const remote = remoteId(ctx.machines, id);
+    const pane = remote ? null : ctx.core.resolveOne(id);
+    const paneId = pane?.id ?? id;
     const data = optStr(p, 'data');
     const answer = optStr(p, 'answer');
     if ((data === undefined) === (answer === undefined)) throw new CorralError('invalid_params', 'give exactly one of "data" and "answer"');
     try {
       client.rights.assertMayType(ctx.core.scripting);
     } catch (error) {
-      log(`web client ${client.id}: input for ${pane.id} refused: ${(error as Error).message}`);
+      log(`web client ${client.id}: input for ${paneId} refused: ${(error as Error).message}`);
       throw error;
     }
     if (data !== undefined) {
       if (data.length > WEB_LIMITS.maxInputChars) throw new CorralError('invalid_params', `param "data" is longer than ${WEB_LIMITS.maxInputChars} characters`);
-      ctx.core.writeToPane(pane, data);
-      noteTyping(client, pane.id, Buffer.byteLength(data));
+      // A remote pane's keys go through its link as the TUI's do; that machine's side takes them as a person's.
+      if (pane) ctx.core.writeToPane(pane, data);
+      else ctx.machines!.typeInto(id, data);
+      noteTyping(client, paneId, Buffer.byteLength(data));
       return { sent: true };
     }
+    if (!pane) throw new CorralError('invalid_params', `answers are pressed in this machine's panes only; open ${id} and type the key`);
     const agent = ctx.core.agents.agentIn(pane);
     const declared = agent?.rules?.answers.find((a) => a.label === answer);
     if (!agent || !declared) throw new CorralError('invalid_params', `${agent ? `${agent.kind} declares no answer ${JSON.stringify(answer)}` : `no agent runs in ${pane.id}`}`);
