@@ -10,6 +10,9 @@
  *   dist/client.cjs                            src/client/client-main.ts: the thin client (`corral`,
  *                                              `corral attach`), CommonJS, no yargs, no UI stack
  *   dist/cli.cjs.cache                         that cache, written by one warm-up run below
+ *   dist/web.js                                src/web/run-web.ts: `corral web`, ESM with `ws`, loaded on demand
+ *   dist/web/app.js, dist/web/app.css          the web view's page (src/web/page/): one browser bundle
+ *                                              with @xterm/xterm and its styles
  *
  * Why the CLI is CommonJS: it must start within 1.5× of `node -e 0`, and only CommonJS-style
  * scripts can use a V8 code cache on Node 20 (see src/cli/boot.ts). The build fails if the
@@ -28,7 +31,10 @@ const started = performance.now();
 const EXTERNAL = ['node-pty', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
 
 /** The ESM entry points the CLI loads on demand, by output name. */
-const HEAVY_ENTRIES = { server: 'src/server/run-server.ts' };
+const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', web: 'src/web/run-web.ts' };
+
+/** ws' optional native speed-ups: not installed, and ws works without them. */
+const WS_OPTIONAL = ['bufferutil', 'utf-8-validate'];
 
 const common = {
   absWorkingDir: root,
@@ -131,6 +137,7 @@ const [, cliResult, , , , clientResult] = await Promise.all([
     format: 'esm',
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
+    external: [...EXTERNAL, ...WS_OPTIONAL],
     // Bundled CommonJS dependencies (json-rpc-2.0, @xterm/headless) may call require().
     banner: { js: "import { createRequire as __corralCreateRequire } from 'node:module';\nconst require = __corralCreateRequire(import.meta.url);" },
   }),
@@ -147,6 +154,7 @@ const [, cliResult, , , , clientResult] = await Promise.all([
     outfile: 'dist/heavy.cjs',
     plugins: [
       redirect('server', /^\.\.\/server\/run-server\.js$/, /heavy\.ts$/, './server.js'),
+      redirect('web', /^\.\.\/web\/run-web\.js$/, /heavy\.ts$/, './web.js'),
     ],
   }),
   build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false, external: ['./fast.cjs', './client.cjs'] }),
@@ -154,6 +162,19 @@ const [, cliResult, , , , clientResult] = await Promise.all([
   build({ ...cli, entryPoints: ['src/cli/fast-path.ts'], outfile: 'dist/fast.cjs', metafile: true, plugins: [lightShims] }),
   // The thin client (src/client/): `corral` and `corral attach` without yargs.
   build({ ...cli, entryPoints: ['src/client/client-main.ts'], outfile: 'dist/client.cjs', metafile: true }),
+  // The web view's page: one script for the browser (xterm.js included) and its styles beside it.
+  build({
+    absWorkingDir: root,
+    entryPoints: { app: 'src/web/page/main.ts' },
+    outdir: 'dist/web',
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: ['chrome110', 'firefox110', 'safari16'],
+    minify: true,
+    sourcemap: false,
+    logLevel: 'warning',
+  }),
 ]);
 assertLeanCli(cliResult.metafile);
 assertLeanCli(clientResult.metafile);

@@ -78,7 +78,18 @@ export interface AgentRules {
   submitDelayMs: number;
   /** How the agent's own hook config takes a handler (`[hooks]`); null when corral installs none. */
   hooks: HookFormat | null;
+  /**
+   * The keys that answer its permission prompts (`[answers]`: label → key names, in file
+   * order), for the web view's buttons (SPEC §16); empty when the file declares none.
+   */
+  answers: readonly AgentAnswer[];
   rules: readonly Rule[];
+}
+
+/** One answer to a blocked agent's prompt: a label (`allow once`) and the named keys it presses. */
+export interface AgentAnswer {
+  label: string;
+  keys: readonly string[];
 }
 
 /**
@@ -199,7 +210,7 @@ export const RULE_DEFAULTS = {
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'answers', 'rule'] as const;
 const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
 const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals', 'session_files'] as const;
@@ -320,6 +331,7 @@ export function parseRules(text: string, file: string): AgentRules {
   const tableLine = (table: string) => (key: string): number | null => nestedLines.get(`${table}.${key}`) ?? topLines.get(table) ?? null;
   const processInfo = parseProcess(raw.process, tableLine('process'), fail);
   const hooks = parseHooks(raw.hooks, tableLine('hooks'), fail);
+  const answers = parseAnswers(raw.answers, tableLine('answers'), fail);
   let submitDelayMs: number = RULE_DEFAULTS.submitDelayMs;
   if (raw.submit_delay_ms !== undefined) {
     const v = raw.submit_delay_ms;
@@ -442,7 +454,7 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, rules };
 }
 
 type Fail = (line: number | null, key: string | null, what: string) => void;
@@ -532,6 +544,35 @@ function parseHooks(raw: unknown, lineOf: (key: string) => number | null, fail: 
     fail(lineOf('timeout_ms'), 'hooks.timeout_ms', 'key "timeout_ms" must be whole seconds when timeout_unit = "s" in [hooks]');
   }
   return ok ? { timeoutMs: timeoutMs as number, timeoutUnit: unit as HookTimeoutUnit } : null;
+}
+
+/** An answer's label is a button's text: short, printable, no surrounding space. */
+const ANSWER_LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9 ,'()-]{0,39}$/;
+/** A key name as `send-keys` takes it (src/terminal/keys.ts checks it when pressed). */
+const ANSWER_KEY_RE = /^[A-Za-z0-9+]{1,16}$|^[!-~]$/;
+/** Answers are pressed as a person would press them: a few keys, never a typed text. */
+const MAX_ANSWER_KEYS = 4;
+
+/** The `[answers]` table: `"allow once" = ["1"]`, one entry per button, in file order. */
+function parseAnswers(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): AgentAnswer[] {
+  if (raw === undefined) return [];
+  if (!isTable(raw)) {
+    fail(lineOf(''), 'answers', 'key "answers" must be a table ([answers])');
+    return [];
+  }
+  const answers: AgentAnswer[] = [];
+  for (const [label, keys] of Object.entries(raw)) {
+    if (!ANSWER_LABEL_RE.test(label)) {
+      fail(lineOf(label), `answers.${label}`, `answer label ${JSON.stringify(label)} must be 1–40 letters, digits, spaces or ,'()- in [answers]`);
+      continue;
+    }
+    if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_ANSWER_KEYS || !keys.every((k) => typeof k === 'string' && ANSWER_KEY_RE.test(k))) {
+      fail(lineOf(label), `answers.${label}`, `answer "${label}" must be a list of 1–${MAX_ANSWER_KEYS} key names (as \`send-keys\` takes them), got ${describe(keys)} in [answers]`);
+      continue;
+    }
+    answers.push({ label, keys: keys as string[] });
+  }
+  return answers;
 }
 
 /** The `[resume]` table: `args` with exactly one `{id}`, `id_from`, optional `verified_with`. */

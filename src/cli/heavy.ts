@@ -9,3 +9,8 @@ export function loadServer(): Promise<typeof import('../server/run-server.js')> 
   return import('../server/run-server.js');
 }
 
+
+/** Loads `runWeb` (src/web/run-web.ts): the web view's server, with `ws`. */
+export function loadWeb(): Promise<typeof import('../web/run-web.js')> {
+  return import('../web/run-web.js');
+}

@@ -18,6 +18,7 @@ import { upCommand } from './commands/up.js';
 import { flowCommand } from './commands/flow.js';
 import { bridgeCommand, machineCommand } from './commands/machine.js';
 import { worktreeCommand } from './commands/worktree.js';
+import { webCommand } from './commands/web.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -60,6 +61,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   hooksCommand,
   machineCommand,
   bridgeCommand,
+  webCommand,
 ];
 
 /** Builds the yargs parser for `args` (without node and script). */

@@ -28,6 +28,7 @@ import type {
   WorkspaceInfo,
   MachineInfo,
 } from './objects.js';
+import type { WebFleet, WebHello } from './web.js';
 import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeResult, WorktreePruneResult, WorktreeRequest } from './worktrees.js';
 
 /**
@@ -224,6 +225,11 @@ export interface MethodParams {
   'mirror.subscribe': { resume?: Record<string, number> };
   'mirror.viewport': { cols: number; rows: number };
   'pane.input': { pane_id: string; data: string };
+  'web.hello': NoParams;
+  'web.fleet': { lines?: number };
+  'pane.watch': PaneId;
+  /** Exactly one of `data` (keys typed on the page) and `answer` (the label of one of the agent's `[answers]`). */
+  'web.input': PaneId & { data?: string; answer?: string };
 }
 
 // ---------------------------------------------------------------------------
@@ -335,6 +341,10 @@ export interface MethodResults {
   'mirror.subscribe': { subscribed: true };
   'mirror.viewport': { applied: boolean };
   'pane.input': { sent: boolean };
+  'web.hello': WebHello;
+  'web.fleet': WebFleet;
+  'pane.watch': { watching: true; pane_id: string };
+  'web.input': { sent: boolean };
 }
 
 /** Percentiles of the latest durations of one kind (`system.stats`), in milliseconds. */
@@ -494,6 +504,14 @@ export const METHOD_TABLE = {
   'mirror.subscribe': { gated: 'read', cli: null, streams: true, summary: "Streams this server's structure and every pane's screen and output to a mirroring server." },
   'mirror.viewport': { gated: 'never', cli: null, summary: "Lays this server's tabs out for a mirroring server's screen while no client is attached here." },
   'pane.input': { gated: 'by-peer', cli: null, summary: "A person's keys typed into a mirrored pane, through a machine link." },
+  // The web view (SPEC §16): `corral web` is a client of this server like `corral attach`. Its
+  // reads are reads; its input is a person's keys, decided by where `corral web` itself runs
+  // (kernel peer credentials, like an attaching client): a person's terminal types with the gate
+  // closed, a process inside a pane or with no terminal only with the gate open.
+  'web.hello': { gated: 'by-peer', cli: 'web', summary: "Names this connection's web view and says whether its keys are a person's (where `corral web` runs)." },
+  'web.fleet': { gated: 'read', cli: 'web', summary: "The web view's fleet: every agent with its workspace, state, since when, last lines and answer keys; every other pane." },
+  'pane.watch': { gated: 'read', cli: 'web', streams: true, summary: "Streams one pane's screen: a snapshot, then each output batch and resize." },
+  'web.input': { gated: 'by-peer', cli: 'web', summary: "A person's keys typed on the web view, or one of a blocked agent's declared answers; logged with the web client's id." },
   'client.detach': { gated: 'by-peer', cli: 'detach', summary: 'Detaches one client, the calling one, or all; their panes keep running.' },
 } as const satisfies Record<keyof MethodParams, MethodEntry>;
 

@@ -13,3 +13,4 @@ export * from './objects.js';
 export * from './events.js';
 export * from './limits.js';
 export * from './worktrees.js';
+export * from './web.js';

@@ -6,6 +6,7 @@
  * machine's name. A remote that is slow or gone costs a local caller at most a deadline; an
  * unreachable machine costs nothing (it is simply left out, its state says why).
  */
+import type { PaneView } from '../terminal/pane-view.js';
 import { CorralError, type PaneRead, type EventInput, type FleetRow, type MachineInfo, type MachineState, type SurfaceRow } from '../contract/protocol.js';
 import type { RpcClient } from '../rpc/client.js';
 import type { ReadOptions } from '../actions/pane-io.js';
@@ -251,13 +252,29 @@ export class MachineHub implements MachineService, MirrorDirectory {
     return results.flat();
   }
 
-  /** What this server's mirror of `paneId` (`build/w1:p2`) shows, read here with no round trip. */
-  readMirror(paneId: string, options: ReadOptions): PaneRead {
+  /** The machine and mirrored pane `paneId` (`build/w1:p2`) names; throws when either is unknown. */
+  private mirrored(paneId: string) {
     const slash = paneId.indexOf('/');
     const machine = slash > 0 ? this.machines.get(paneId.slice(0, slash)) : undefined;
     if (!machine) throw new CorralError('machine_not_found', `${JSON.stringify(paneId)} names no saved machine: give NAME/<pane id>`, { pane_id: paneId });
     const pane = machine.mirror.panes.get(paneId);
     if (!pane) throw new CorralError('pane_not_found', `machine ${machine.entry.name} has no pane ${paneId.slice(slash + 1)} (or its mirror has not arrived yet)`, { pane_id: paneId });
+    return { machine, pane };
+  }
+
+  mirrorView(paneId: string): PaneView {
+    const { machine, pane } = this.mirrored(paneId);
+    return machine.mirror.view(pane);
+  }
+
+  typeInto(paneId: string, data: string): void {
+    const { machine, pane } = this.mirrored(paneId);
+    machine.mirror.input(pane, data);
+  }
+
+  /** What this server's mirror of `paneId` (`build/w1:p2`) shows, read here with no round trip. */
+  readMirror(paneId: string, options: ReadOptions): PaneRead {
+    const { machine, pane } = this.mirrored(paneId);
     const source = options.source ?? 'recent';
     const format = source === 'detection' ? 'text' : (options.format ?? 'text');
     const view = machine.mirror.view(pane);

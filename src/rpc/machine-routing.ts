@@ -18,6 +18,12 @@ import type { MachineService } from './handlers/context.js';
 const LOCAL_ONLY = new Set<string>(['client.attach', 'client.list', 'client.detach', ...HOOK_METHODS]);
 const isLinkPlumbing = (method: string) => method === 'pane.input' || method.startsWith('mirror.');
 
+/**
+ * Answered here even for a `NAME/` pane: the web view (SPEC §16) is a client of this server,
+ * which follows and types into a remote pane through its own mirror and link, as its TUI does.
+ */
+const WEB_VIEW = new Set<string>(['web.hello', 'web.fleet', 'web.input', 'pane.watch']);
+
 /** Params that hold a selector or an id a machine prefix may qualify. */
 const SELECTOR_PARAMS = ['target', 'pane_id', 'workspace', 'workspace_id', 'tab', 'tab_id'] as const;
 
@@ -37,7 +43,7 @@ export interface Route {
 export function machineRoute(method: string, params: unknown, machines: MachineService | null): Route | null {
   if (machines === null || typeof params !== 'object' || params === null || Array.isArray(params)) return null;
   // The machine table's own methods name machines themselves (`machine.read build/w1:p2` reads the mirror here).
-  if (method.startsWith('machine.')) return null;
+  if (method.startsWith('machine.') || WEB_VIEW.has(method)) return null;
   const p = params as Record<string, unknown>;
   let machine: string | null = null;
   if (typeof p.machine === 'string') {

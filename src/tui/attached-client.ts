@@ -19,7 +19,7 @@ import { visibleControls } from '../terminal/control-chars.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { TuiController, type ChromeRenderer } from './controller.js';
 import { ClientCoreView, type ClientPlace } from './client-view.js';
-import type { ClientRights } from './client-rights.js';
+import type { ClientRights } from '../pty/client-rights.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';
 import { InputHold } from './input-hold.js';
 

@@ -17,7 +17,7 @@ import { visibleControls } from '../terminal/control-chars.js';
 import { controllingTty, ownTtys, type ClaimContext } from './direct-tty.js';
 import { currentPlace, resolvePlace } from './client-view.js';
 import { PaneFocusReports } from './pane-focus-reports.js';
-import { ClientRights } from './client-rights.js';
+import { ClientRights } from '../pty/client-rights.js';
 import { frameInterior } from '../../components/geometry.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';
 import { NO_MIRRORS } from './foreign-model.js';

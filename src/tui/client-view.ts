@@ -15,7 +15,7 @@ import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/w
 import type { IdCounters } from '../session/ids.js';
 import type { PasteSink } from '../pty/paste-stream.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
-import { ClientRights } from './client-rights.js';
+import { ClientRights } from '../pty/client-rights.js';
 import { ForeignModel, isForeign, NO_MIRRORS, UnionMap } from './foreign-model.js';
 import { foreignAgent, type ForeignPane } from '../machines/machine-mirror.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';

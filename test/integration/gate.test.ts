@@ -196,6 +196,11 @@ describe('the gate closed (real server, real bash)', () => {
       'mirror.subscribe': async () => ({}),
       'mirror.viewport': async () => ({ cols: 120, rows: 40 }),
       'pane.input': async () => ({ pane_id: pane, data: 'x' }),
+      'web.hello': async () => ({}),
+      'web.fleet': async () => ({}),
+      'pane.watch': async () => ({ pane_id: pane }),
+      // After web.hello on this connection: this test runs with no terminal, so its keys could come from a program.
+      'web.input': async () => ({ pane_id: pane, data: 'x' }),
     };
     expect(Object.keys(fixtures).sort()).toEqual([...METHODS].sort());
 
@@ -208,7 +213,7 @@ describe('the gate closed (real server, real bash)', () => {
       const attaching = method === 'client.attach' ? await server.connect() : null;
       const response = await (attaching ?? client).request(method, params);
       attaching?.close();
-      if (method === 'pane.input') {
+      if (method === 'pane.input' || method === 'web.input') {
         // A person's keys through a machine link (SPEC §14): this test is no bridge sshd started.
         expect(errorCode(response), `${method} must be refused`).toBe('scripting_disabled');
         refused.push(method);
@@ -234,7 +239,7 @@ describe('the gate closed (real server, real bash)', () => {
         expect(answer.error.message).toContain('U+001B (ESC)');
       }
     }
-    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text']);
+    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text', 'web.input']);
     await settle(client, pane, 'TABLE-WALKED');
     expect(promptsDrawn(server, pane)).toBe(before);
     expect(existsSync(marker)).toBe(false);

@@ -32,13 +32,13 @@ describe('the handler table', () => {
 });
 
 describe('the table entries', () => {
-  it('each has a one-line summary; only events.subscribe and the mirror stream', () => {
+  it('each has a one-line summary; only events.subscribe, the mirror stream and pane.watch', () => {
     for (const method of METHODS) {
       const entry: MethodEntry = METHOD_TABLE[method];
       expect(entry.summary, method).toMatch(/^\S.*\.$/);
       expect(entry.summary, method).not.toContain('\n');
     }
-    expect(METHODS.filter((method) => (METHOD_TABLE[method] as MethodEntry).streams)).toEqual(['events.subscribe', 'mirror.subscribe']);
+    expect(METHODS.filter((method) => (METHOD_TABLE[method] as MethodEntry).streams)).toEqual(['events.subscribe', 'mirror.subscribe', 'pane.watch']);
   });
 });
 

@@ -9,6 +9,7 @@ import type { Socket } from 'node:net';
 import type { ClientHello } from '../../contract/frame-protocol.js';
 import type { PeerCaller } from '../peer.js';
 import type { PeerPlace } from '../../pty/peer-place.js';
+import type { PaneView } from '../../terminal/pane-view.js';
 
 /** The server's attached clients, as the RPC layer sees them (implemented in src/tui/client-hub.ts). */
 export interface ClientService {
@@ -48,6 +49,10 @@ export interface MachineService {
   surfaceRows(): Promise<SurfaceRow[]>;
   /** What this server's mirror of a remote pane (`build/w1:p2`) shows. */
   readMirror(paneId: string, options: ReadOptions): PaneRead;
+  /** This server's mirror of a remote pane, to follow it (the web view's `pane.watch`); throws when unknown. */
+  mirrorView(paneId: string): PaneView;
+  /** A person's keys for a remote pane, through its link (the web view's `web.input`); refused while the link is down. */
+  typeInto(paneId: string, data: string): void;
   /** Remote events as they arrive; returns the disposer. */
   onEvent(listener: (frame: RemoteFrame) => void): () => void;
 }

@@ -19,6 +19,7 @@ import { sessionHandlers } from './session.js';
 import { machineHandlers } from './machines.js';
 import { mirrorHandlers } from './mirror.js';
 import { worktreeHandlers } from './worktrees.js';
+import { webHandlers } from './web.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -34,6 +35,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...machineHandlers,
   ...mirrorHandlers,
   ...worktreeHandlers,
+  ...webHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */

@@ -13,7 +13,7 @@
  */
 import { CorralError } from '../contract/protocol.js';
 import { controlName, firstControl } from '../terminal/control-chars.js';
-import type { PeerPlace } from '../pty/peer-place.js';
+import type { PeerPlace } from './peer-place.js';
 
 export class ClientRights {
   constructor(
