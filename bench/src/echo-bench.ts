@@ -1,7 +1,7 @@
 /**
  * The compositor's keystroke-echo path timed end to end with a real xterm behind the pane
  * (`npm run bench`, bench/compositor.mjs): re-read the dirty pane row through the pane's
- * `PaneScreen`, compose, diff, hand the bytes to write. The pure diff bench is src/screen/bench.ts.
+ * `PaneScreen`, compose, diff, hand the bytes to write. The pure diff bench is bench/src/diff-bench.ts.
  */
 import xterm from '@xterm/headless';
 import { BENCH_SIZE } from './diff-bench.js';
