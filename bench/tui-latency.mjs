@@ -43,6 +43,39 @@ export async function timeKeys(side, count, timeoutMs = 5000) {
   return times;
 }
 
+/**
+ * Echo in a bold pen (issue 32 §4): the shell left `ESC[1m` on, as an agent drawing its own
+ * input line in a style does, so each echo is a styled cell. Corral and tmux alternate key by
+ * key (the side going first alternating too); `n` keys each. Returns rows: p50 and p95 with
+ * their ratios to tmux.
+ */
+async function echoInBoldPen(sides, n) {
+  for (const side of sides) {
+    side.term.write("printf '\\033[1m'; clear\r");
+    await side.term.settle(300, 5000);
+  }
+  const ms = new Map(sides.map((s) => [s.name, []]));
+  for (let i = 0; i < n; i++) {
+    const ch = LETTERS[i % LETTERS.length];
+    for (const side of i % 2 === 0 ? sides : [...sides].reverse()) {
+      ms.get(side.name).push(await typeAndTime(side, ch));
+      await keyGap();
+    }
+    if ((i + 1) % LINE === 0) for (const side of sides) await clearLine(side);
+  }
+  for (const side of sides) {
+    await clearLine(side);
+    side.term.write("printf '\\033[m'\r");
+    await side.term.settle(200, 5000);
+  }
+  const c = ms.get('corral');
+  const t = ms.get('tmux');
+  return [
+    { name: `tui: keystroke echo p50 in a bold pen (an agent's styled input line), ${n} keys`, value: round(median(c), 2), unit: 'ms', baseline: 'tmux', baselineValue: round(median(t), 2), ratio: round(median(c) / median(t)), target: '≤ 1.3×', pass: median(c) <= 1.3 * median(t) },
+    { name: 'tui: keystroke echo p95 in a bold pen', value: round(percentile(c, 95), 2), unit: 'ms', baseline: 'tmux', baselineValue: round(percentile(t, 95), 2), ratio: round(percentile(c, 95) / percentile(t, 95)), target: '< 16 ms', pass: percentile(c, 95) < 16 },
+  ];
+}
+
 /** Digits only: the typed letters can never be mistaken for flood output. */
 const FLOOD_DIGITS = '1234567890';
 
@@ -218,6 +251,7 @@ export async function run({ quick = false } = {}) {
     const c = stat('corral');
 
     const r = stat('corral relay');
+    const bold = await echoInBoldPen(sides.filter((s) => s.name === 'corral' || s.name === 'tmux'), quick ? 24 : 120);
     const flooding = await echoWhileFlooding(sides.filter((s) => s.name === 'corral' || s.name === 'tmux'), quick ? 24 : 120);
     const notifying = await echoWithNotifications(quick ? 30 : 120);
     const t = stat('tmux');
@@ -274,6 +308,7 @@ export async function run({ quick = false } = {}) {
         baselineValue: round(t.max, 2),
         ratio: round(c.max / t.max),
       },
+      ...bold,
       ...flooding,
       ...notifying,
       {
