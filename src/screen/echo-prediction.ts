@@ -4,21 +4,20 @@
  * a pen the compositor's cells carry (`PaneScreen.printPen`, src/terminal/plain-print.ts). The
  * compositor adds the checks on its side (see Compositor.predictEcho).
  */
-import { DEFAULT_PEN, type PrintPen } from './cell.js';
+import type { PrintPen } from './cell.js';
 import { colorMapperFor, type ColorDepth } from './color-depth.js';
+import { SEQ } from './frame-writer.js';
 import { sgrFor } from './sgr.js';
-
-/** SGR reset: every frame, and every predicted echo, leaves the terminal in the default pen. */
-const RESET_PEN = '\x1b[m';
 
 /**
  * The bytes a predicted echo is written between: setting the terminal's pen from the default
- * to `pen` in the colours it shows, and back. Empty for the default pen.
+ * to `pen` in the colours it shows, and back to the default every frame leaves it in. Empty
+ * for the default pen.
  */
 export function penAround(pen: PrintPen, colors: ColorDepth): { set: string; reset: string } {
-  if (pen === DEFAULT_PEN || (pen.fg === 0 && pen.bg === 0 && pen.attrs === 0)) return { set: '', reset: '' };
+  if (pen.fg === 0 && pen.bg === 0 && pen.attrs === 0) return { set: '', reset: '' };
   const map = colorMapperFor(colors);
-  return { set: map === null ? sgrFor(pen.fg, pen.bg, pen.attrs) : sgrFor(map(pen.fg), map(pen.bg), pen.attrs), reset: RESET_PEN };
+  return { set: map === null ? sgrFor(pen.fg, pen.bg, pen.attrs) : sgrFor(map(pen.fg), map(pen.bg), pen.attrs), reset: SEQ.resetPen };
 }
 
 /** Longest output predicted: a keystroke's echo, or a short burst of typing. */
