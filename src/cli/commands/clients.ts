@@ -145,7 +145,8 @@ export const sessionsCommand = defineCommand({
             ['SESSION', 'STATE', 'PID', 'CLIENTS', 'PANES', 'AGENTS', 'WHERE'],
             rows.map((r) => [
               cell(r.name),
-              r.state === 'running' ? 'running' : `saved ${r.saved_at ?? '?'}`,
+              // saved_at is read from a file: shown with its control characters visible.
+              r.state === 'running' ? 'running' : `saved ${cell(r.saved_at ?? '?')}`,
               r.pid === null ? '-' : String(r.pid),
               String(r.clients),
               String(r.panes),
