@@ -7,7 +7,7 @@
  * Only a hash of each cookie is stored: the file never holds a credential.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { constants, openSync, fstatSync, readSync, closeSync } from 'node:fs';
+import { constants, openSync, fstatSync, lstatSync, readSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { ensurePrivateStateDir, writeFileAtomic } from '../persist/state-files.js';
 
@@ -89,19 +89,17 @@ export class SessionStore {
     this.loadedStamp = this.stamp() ?? '';
   }
 
-  /** The file's identity and time, or null when absent (read without following a symlink). */
+  /**
+   * The file's identity and time, or null when absent: one lstat (never following a symlink),
+   * since every request, every WebSocket upgrade and each open page's check every second asks.
+   * A file that changes between this and the read that follows is read again next time.
+   */
   private stamp(): string | null {
-    let fd: number;
     try {
-      fd = openSync(this.file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      const st = lstatSync(this.file);
+      return `${st.ino}:${st.mtimeMs}:${st.size}`;
     } catch {
       return null;
-    }
-    try {
-      const st = fstatSync(fd);
-      return `${st.ino}:${st.mtimeMs}:${st.size}`;
-    } finally {
-      closeSync(fd);
     }
   }
 
