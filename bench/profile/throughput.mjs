@@ -10,13 +10,12 @@
  * `--base64`: plain ASCII in 120-column lines (`head -c N /dev/urandom | base64 -w 120`, issue
  * 32's workload) instead of the bench file's words, colours and wrapping lines.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format, summarise } from './cpuprofile-summary.mjs';
 import { CorralServer, corralPaneReady, cpuSeconds } from '../lib.mjs';
-import { generateFile } from '../throughput.mjs';
+import { generateBase64File, generateFile } from '../throughput.mjs';
 
 const args = process.argv.slice(2);
 const mbAt = args.indexOf('--mb');
@@ -29,7 +28,7 @@ const profDir = join(dir, 'prof');
 const server = new CorralServer({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profDir] });
 try {
   const file = join(dir, 'flood.txt');
-  if (base64) execFileSync('bash', ['-c', `head -c ${Math.round((megabytes * 1024 * 1024 * 3) / 4)} /dev/urandom | base64 -w 120 > ${file}`]);
+  if (base64) generateBase64File(file, megabytes * 1024 * 1024);
   else await generateFile(file, megabytes * 1024 * 1024);
   await server.start();
   const pane = await server.newWorkspacePane();
