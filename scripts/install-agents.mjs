@@ -18,8 +18,9 @@ const PINNED = [
   '@mariozechner/pi-coding-agent@0.73.1',
   // 7.8.1 has no linux binary package on the registry; 7.7.7 has
   '@kilocode/cli@7.7.7',
+  'opencode-ai@1.18.33',
 ];
-const BINS = ['claude', 'gemini', 'codex', 'qwen', 'pi', 'kilo'];
+const BINS = ['claude', 'gemini', 'codex', 'qwen', 'pi', 'kilo', 'opencode'];
 
 if (BINS.every((bin) => existsSync(path.join(dir, 'node_modules', '.bin', bin)))) process.exit(0);
 process.stderr.write(`installing ${PINNED.join(', ')} into ${dir} …\n`);
