@@ -1,5 +1,6 @@
 /*
- * corral's one native addon: who is on the other end of a unix socket, from the kernel.
+ * corral's one native addon: who is on the other end of a unix socket, from the kernel — and
+ * how a pane's terminal takes its input.
  *
  * Node has no SO_PEERCRED, and the scripting gate (SPEC §8) must know a client's process
  * from the kernel, never from what the client says. Three calls, each a thin wrapper over
@@ -11,6 +12,10 @@
  *                        It names that very process even after its pid is reused.
  *   pidfdAlive(pidfd) -> whether the process a pidfd names has not been reaped
  *                        (pidfd_send_signal with signal 0).
+ *   ttyLocalFlags(fd) -> c_lflag of the terminal behind a pty master (tcgetattr: on Linux a
+ *                        master reports its slave's modes), or -1. Whether the program in a
+ *                        pane reads keys itself (ICANON and ECHO off) or the kernel's line
+ *                        discipline still does: src/pty/line-mode.ts.
  *
  * No state, no threads, no allocation beyond N-API values.
  */
@@ -19,6 +24,7 @@
 #include <node_api.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <termios.h>
 #include <unistd.h>
 
 #ifndef SO_PEERPIDFD
@@ -79,11 +85,19 @@ static napi_value PidfdAlive(napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value TtyLocalFlags(napi_env env, napi_callback_info info) {
+  int32_t fd;
+  struct termios modes;
+  if (!int_arg(env, info, &fd) || fd < 0 || tcgetattr(fd, &modes) != 0) return make_int(env, -1);
+  return make_int(env, (int64_t)modes.c_lflag);
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"peerCred", NULL, PeerCred, NULL, NULL, NULL, napi_default, NULL},
       {"peerPidfd", NULL, PeerPidfd, NULL, NULL, NULL, napi_default, NULL},
       {"pidfdAlive", NULL, PidfdAlive, NULL, NULL, NULL, napi_default, NULL},
+      {"ttyLocalFlags", NULL, TtyLocalFlags, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -12,8 +12,9 @@ import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import { agentView } from '../core/views.js';
 import { sendText } from './pane-io.js';
-import { AGENT_KINDS } from '../agents/kinds.js';
-import { canonicalExecutable, submitDelayMs } from '../agents/kind-facts.js';
+import { AGENT_KINDS, isAgentKind } from '../agents/kinds.js';
+import { canonicalExecutable, isKnownKind, submitDelayMs } from '../agents/kind-facts.js';
+import { GENERIC_KIND } from '../agents/rules.js';
 import { BOUNDS } from '../contract/bounds.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
@@ -59,6 +60,7 @@ export function shellQuote(arg: string): string {
 }
 
 export interface StartOptions {
+  /** A SPEC §2 kind, or `generic`: then `args` is the whole command, program first. */
   kind: string;
   name?: string;
   args?: string[];
@@ -78,8 +80,18 @@ export interface StartOptions {
 
 /** Validates everything about a start request before anything is typed. */
 export function checkStart(core: CorralCore, pane: PaneRecord, opts: StartOptions): number {
-  if (!(AGENT_KINDS as readonly string[]).includes(opts.kind)) {
-    throw new CorralError('unsupported_agent_kind', `unknown agent kind "${opts.kind}"; supported: ${AGENT_KINDS.join(', ')}`, { kind: opts.kind });
+  if (opts.kind === GENERIC_KIND) {
+    if (!opts.args?.length || opts.args[0]!.trim() === '') {
+      throw new CorralError('invalid_params', 'agent start --kind generic needs the command to run after --, program first (agent start NAME --kind generic -- mycli --flag)');
+    }
+  } else if (isAgentKind(opts.kind) && !isKnownKind(opts.kind)) {
+    throw new CorralError(
+      'unsupported_agent_kind',
+      `this server was told to forget the ${opts.kind} kind (CORRAL_FORGET_KINDS): start it as an unknown CLI with --kind generic -- ${opts.kind}`,
+      { kind: opts.kind },
+    );
+  } else if (!isAgentKind(opts.kind)) {
+    throw new CorralError('unsupported_agent_kind', `unknown agent kind "${opts.kind}"; supported: ${AGENT_KINDS.join(', ')}, or generic with the command after --`, { kind: opts.kind });
   }
   const timeoutMs = opts.timeoutMs ?? AGENT_TIMING.defaultStartTimeoutMs;
   if (!(timeoutMs > AGENT_TIMING.minStartTimeoutMs && timeoutMs <= AGENT_TIMING.maxStartTimeoutMs)) {
@@ -105,7 +117,8 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   const timeoutMs = checkStart(core, pane, opts);
   const worktree = opts.worktree ? await agentWorktreeReady(core, pane, opts.worktree, opts.signal) : null;
   const deadline = Date.now() + timeoutMs;
-  const argv = [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
+  const generic = opts.kind === GENERIC_KIND;
+  const argv = generic ? [...opts.args!] : [canonicalExecutable(opts.kind), ...(opts.args ?? [])];
   // Watch from before the command is typed, so a shell's instant "not found" is not missed.
   const shell: ShellReport = { missing: null, onMissing: null };
   const notFound = watchMissingCommand(core.host(pane), argv[0]!, (line) => {
@@ -115,7 +128,8 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   // One line: the shell goes to the worktree and starts the agent there, or does neither.
   const command = (worktree ? `cd -- ${shellQuote(worktree.path)} && ` : '') + argv.map(shellQuote).join(' ');
   // Its screen is what it draws below this command, not what the pane showed before.
-  core.agents.expectCommand(pane, command);
+  // A generic start names its program: whatever runs there is the agent, no idiom needed.
+  core.agents.expectCommand(pane, command, { adoptAnyProgram: generic });
   core.writeToPane(pane, command + '\r');
 
   // Until the agent shows up, nudge process detection (some agents print nothing for a while).
@@ -124,7 +138,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     if (current && !core.agents.agentIn(current)) core.agents.checkNow(current);
   }, AGENT_TIMING.startPollMs);
   try {
-    await waitForDetection(core, pane, opts.kind, { deadline, signal: opts.signal, shell });
+    await waitForDetection(core, pane, generic ? null : opts.kind, { deadline, signal: opts.signal, shell, executable: argv[0]! });
     notFound.dispose();
     const current = core.paneBySurface(pane.surfaceId)!;
     if (opts.name) core.agents.rename(current, opts.name);
@@ -173,21 +187,22 @@ interface ShellReport {
 }
 
 /**
- * Resolves once an agent of `kind` is detected in the pane; ends at once with
- * `agent_not_running` when the shell reported the command missing.
+ * Resolves once an agent of `kind` (null: any agent, for a generic start) is detected in the
+ * pane; ends at once with `agent_not_running` when the shell reported the command missing.
  */
 function waitForDetection(
   core: CorralCore,
   pane: PaneRecord,
-  kind: string,
-  opts: { deadline: number; signal: AbortSignal | undefined; shell: ShellReport },
+  kind: string | null,
+  opts: { deadline: number; signal: AbortSignal | undefined; shell: ShellReport; executable: string },
 ): Promise<true> {
   const { shell } = opts;
+  const what = kind ?? 'generic';
   return waitUntil(
     {
       deadline: opts.deadline,
       signal: opts.signal,
-      onTimeout: () => new CorralError('timeout', `no ${kind} agent appeared in ${pane.id} in time (is "${canonicalExecutable(kind)}" on PATH?)`),
+      onTimeout: () => new CorralError('timeout', `no ${what} agent appeared in ${pane.id} in time (is "${opts.executable}" on PATH?)`),
       subscribe: (recheck) => {
         shell.onMissing = recheck;
         const listener = core.listen((event) => {
@@ -201,14 +216,15 @@ function waitForDetection(
     },
     () => {
       if (shell.missing !== null) {
-        throw new CorralError('agent_not_running', `the ${kind} agent did not start in ${pane.id}: the shell said "${shell.missing}"`, {
+        throw new CorralError('agent_not_running', `the ${what} agent did not start in ${pane.id}: the shell said "${shell.missing}"`, {
           pane_id: pane.id,
           line: shell.missing,
         });
       }
       const current = core.paneBySurface(pane.surfaceId);
       if (!current) throw new CorralError('pane_not_found', `pane ${pane.id} closed while the agent was starting`);
-      return core.agents.agentIn(current)?.kind === kind ? true : undefined;
+      const found = core.agents.agentIn(current);
+      return found && (kind === null || found.kind === kind) ? true : undefined;
     },
   );
 }

@@ -15,6 +15,7 @@ import { detectForeground, programName } from './process-detect.js';
 import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
 import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
+import { readsKeysItself } from '../pty/line-mode.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
 
@@ -31,7 +32,29 @@ export const TRACKING = {
   defaultIdleConfirmMs: 500,
   /** An Esc or ctrl+c sent to a working agent makes the idle that follows within this long an interrupt. */
   interruptWindowMs: 5000,
+  /**
+   * An agent read with the generic rules is ready for input once its program reads keys itself
+   * (the terminal left canonical mode); checked this often while it has not…
+   */
+  genericReadyPollMs: 250,
+  /** …and taken as ready after this long anyway: a line-mode program never leaves it. */
+  genericLineModeReadyMs: 5000,
+  /**
+   * Read with the generic rules, a working spell shorter than this may be a step before the
+   * turn rather than the turn (Qwen Code shows "⠋ Initializing..." for a second, then nothing
+   * for two while its first request waits for a token), so the idle after it must hold for
+   * `genericShortTurnConfirmMs` before it counts. Own rules know their agent's gaps.
+   */
+  genericShortTurnMs: 4000,
+  genericShortTurnConfirmMs: 3000,
 } as const;
+
+/** How long an idle screen must hold after `workedMs` of working before it counts as idle. */
+function idleConfirmMs(rules: AgentRules, workedMs: number): number {
+  const own = rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs;
+  if (!rules.generic || workedMs >= TRACKING.genericShortTurnMs) return own;
+  return Math.max(own, TRACKING.genericShortTurnConfirmMs);
+}
 
 /** Keys that interrupt a turn in every supported agent: Esc and ctrl+c, sent on their own. */
 const INTERRUPT_KEYS: ReadonlySet<string> = new Set(['\x1b', '\x03']);
@@ -114,6 +137,8 @@ interface PaneWatch {
   processTimer: ClockTimer | null;
   lastProcessCheck: number;
   confirmTimer: ClockTimer | null;
+  /** Re-checks a generic agent's readiness while its program has not taken its keys over. */
+  readyTimer: ClockTimer | null;
 }
 
 export class AgentRegistry {
@@ -122,7 +147,7 @@ export class AgentRegistry {
   /** Agents a restore started again, by surface id: who they were, given when they show up. */
   private readonly expected = new Map<number, ExpectedAgent>();
   /** The command line corral last typed to start an agent, by surface id, until one shows up. */
-  private readonly startCommands = new Map<number, { command: string; beforeShell: boolean }>();
+  private readonly startCommands = new Map<number, { command: string; beforeShell: boolean; adoptAnyProgram: boolean }>();
   private stallTimer: ClockTimer | null = null;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
@@ -285,6 +310,7 @@ export class AgentRegistry {
       message: snap.message,
       active_tool_name: snap.activeToolName,
       last_result: snap.lastResult,
+      resume: resumeSpec(agent.kind) ? 'supported' : 'unsupported',
     };
     if (snap.completionSeq !== undefined) info.completion_seq = snap.completionSeq;
     if (agent.sessionId !== null) info.session_id = agent.sessionId;
@@ -369,7 +395,7 @@ export class AgentRegistry {
   private watch(surfaceId: number): PaneWatch {
     let watch = this.watches.get(surfaceId);
     if (!watch) {
-      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null };
+      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null, readyTimer: null };
       this.watches.set(surfaceId, watch);
     }
     return watch;
@@ -410,6 +436,9 @@ export class AgentRegistry {
     watch.candidate = null;
     if (found) {
       this.adopt(pane, watch, found.kind, found.pid);
+      this.scheduleScreenCheck(surfaceId, this.clock.now());
+    } else if (unknown && this.rules.has(GENERIC_KIND) && this.startCommands.get(surfaceId)?.adoptAnyProgram) {
+      this.adopt(pane, watch, unknown.name, unknown.pid);
       this.scheduleScreenCheck(surfaceId, this.clock.now());
     } else if (unknown && this.rules.has(GENERIC_KIND)) {
       watch.candidate = unknown;
@@ -551,10 +580,11 @@ export class AgentRegistry {
       // working→idle must hold for the kind's window, or a redraw between frames would flicker it.
       // A BEL rung since the turn began is the agent saying the turn ended (Codex does): for
       // agents read with the generic rules, it ends the window early.
-      const belled = rules.generic && watch.lastBellAt >= agent.state.snapshot().statusSince;
-      const confirmMs = belled ? 0 : (rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs);
       // The window starts when the idle screen arrived (its last output), not when we looked.
       agent.pendingIdleSince ??= Math.min(now, host.lastOutputAt ?? now);
+      const since = agent.state.snapshot().statusSince;
+      const belled = rules.generic && watch.lastBellAt >= since;
+      const confirmMs = belled ? 0 : idleConfirmMs(rules, agent.pendingIdleSince - since);
       if (now - agent.pendingIdleSince < confirmMs) {
         if (!watch.confirmTimer) {
           watch.confirmTimer = this.clock.setTimeout(() => {
@@ -574,13 +604,32 @@ export class AgentRegistry {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
-      ready: wasReady || showsReady(rules, verdict, snap),
+      ready: wasReady || (showsReady(rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, now)),
     });
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status, but its input just became live: waiters on readiness must hear of it.
       this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), interactive_ready: true });
     }
+  }
+
+  /**
+   * Whether the agent's program takes its keys now. The generic rules know no agent's idle
+   * screen, so its first frame says nothing of a live input: a program that has not yet turned
+   * the kernel's line editing off is still starting, and text typed then is echoed by the
+   * kernel (it looks landed) and lost when the program takes the terminal over. A kind with its
+   * own ready rule has shown its input already. While the terminal still assembles lines, the
+   * check runs again shortly, and passes after `genericLineModeReadyMs` for a line-mode program.
+   */
+  private takesKeys(surfaceId: number, watch: PaneWatch, host: PaneHost, agent: TrackedAgent, now: number): boolean {
+    if (!agent.rules?.generic) return true;
+    const mode = host.process.lineMode();
+    if (mode === null || readsKeysItself(mode) || now - agent.startedAt >= TRACKING.genericLineModeReadyMs) return true;
+    watch.readyTimer ??= this.clock.setTimeout(() => {
+      watch.readyTimer = null;
+      if (watch.agent === agent) this.screenCheck(surfaceId);
+    }, TRACKING.genericReadyPollMs);
+    return false;
   }
 
   // -- events -----------------------------------------------------------------
@@ -629,10 +678,13 @@ export class AgentRegistry {
    * agent that shows up is read below the row where the shell echoes it (src/agents/start-line.ts).
    * Null forgets it (the start is over, with or without an agent). `beforeShell`: typed ahead
    * into a shell still starting (a restore), so the echo may come after the agent is found.
+   * `adoptAnyProgram`: the command is a generic agent's (`agent start --kind generic`), so the
+   * program it starts is an agent read with the generic rules from its first frame — not only
+   * once it shows a working or blocked idiom, as an unknown program found by chance must.
    */
-  expectCommand(pane: PaneRecord, command: string | null, beforeShell = false): void {
+  expectCommand(pane: PaneRecord, command: string | null, opts: { beforeShell?: boolean; adoptAnyProgram?: boolean } = {}): void {
     if (command === null) this.startCommands.delete(pane.surfaceId);
-    else this.startCommands.set(pane.surfaceId, { command, beforeShell });
+    else this.startCommands.set(pane.surfaceId, { command, beforeShell: opts.beforeShell ?? false, adoptAnyProgram: opts.adoptAnyProgram ?? false });
   }
 
   /** Gives a freshly adopted agent what a restore said it was (its kind must match). */
@@ -722,8 +774,8 @@ export class AgentRegistry {
   private clearTimers(watch: PaneWatch): void {
     watch.bell?.dispose();
     watch.bell = null;
-    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer]) if (timer) this.clock.clear(timer);
-    watch.screenTimer = watch.processTimer = watch.confirmTimer = null;
+    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer, watch.readyTimer]) if (timer) this.clock.clear(timer);
+    watch.screenTimer = watch.processTimer = watch.confirmTimer = watch.readyTimer = null;
   }
 }
 

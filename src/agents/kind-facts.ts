@@ -12,7 +12,7 @@
  * with `guess = true` come from the tools' public install docs as remembered.
  */
 import { AGENT_KINDS, isAgentKind, type AgentKind } from './kinds.js';
-import { loadAllRules } from './rules.js';
+import { forgottenKinds, loadAllRules } from './rules.js';
 import { RULE_DEFAULTS, type HookFormat, type KindProcess } from './rules-schema.js';
 
 interface KindTable {
@@ -27,8 +27,15 @@ interface KindTable {
 /** Read once, on first use: the shipped files do not change while corral runs. */
 let loaded: KindTable | null = null;
 
-/** Builds the table from parsed rule files; throws when a SPEC §2 kind has no `[process]`. */
-export function buildKindTable(all: ReadonlyMap<string, { file: string; process: KindProcess | null; submitDelayMs: number; hooks: HookFormat | null }>): KindTable {
+/**
+ * Builds the table from parsed rule files; throws when a SPEC §2 kind has no `[process]`.
+ * Forgotten kinds (`CORRAL_FORGET_KINDS`, src/agents/rules.ts) are left out: their programs are
+ * not recognised, `agent start --kind K` refuses them, prompts get the default Enter delay.
+ */
+export function buildKindTable(
+  all: ReadonlyMap<string, { file: string; process: KindProcess | null; submitDelayMs: number; hooks: HookFormat | null }>,
+  forgotten: ReadonlySet<string> = new Set(),
+): KindTable {
   const process = new Map<AgentKind, KindProcess>();
   const submitDelayMs = new Map<AgentKind, number>();
   const hooks = new Map<AgentKind, HookFormat>();
@@ -41,6 +48,7 @@ export function buildKindTable(all: ReadonlyMap<string, { file: string; process:
   for (const kind of AGENT_KINDS) {
     const rules = all.get(kind);
     if (!rules?.process) throw new Error(`${rules?.file ?? `assets/agents/${kind}.toml`}: the ${kind} agent needs a [process] table`);
+    if (forgotten.has(kind)) continue;
     process.set(kind, rules.process);
     submitDelayMs.set(kind, rules.submitDelayMs);
     if (rules.hooks) hooks.set(kind, rules.hooks);
@@ -52,21 +60,26 @@ export function buildKindTable(all: ReadonlyMap<string, { file: string; process:
 }
 
 function table(): KindTable {
-  loaded ??= buildKindTable(loadAllRules());
+  loaded ??= buildKindTable(loadAllRules(), forgottenKinds());
   return loaded;
 }
 
-/** How one kind's processes are recognised. */
-export function kindProcess(kind: AgentKind): KindProcess {
-  return table().process.get(kind)!;
+/** How one kind's processes are recognised; undefined for a forgotten kind. */
+export function kindProcess(kind: AgentKind): KindProcess | undefined {
+  return table().process.get(kind);
 }
 
-/** The executable `agent start --kind K` runs. */
+/** True when corral knows `kind` (a SPEC §2 kind not forgotten with `CORRAL_FORGET_KINDS`). */
+export function isKnownKind(kind: string): kind is AgentKind {
+  return isAgentKind(kind) && table().process.has(kind);
+}
+
+/** The executable `agent start --kind K` runs (K itself when forgotten). */
 export function kindExecutable(kind: AgentKind): string {
-  return kindProcess(kind).executable;
+  return kindProcess(kind)?.executable ?? kind;
 }
 
-/** The executable for a kind name given as plain text (unknown names run as themselves). */
+/** The executable for a kind name given as plain text (unknown and forgotten names run as themselves). */
 export function canonicalExecutable(kind: string): string {
   return isAgentKind(kind) ? kindExecutable(kind) : kind;
 }
@@ -82,7 +95,7 @@ export function kindByPackage(name: string): AgentKind | undefined {
   const exact = byPackage.get(name);
   if (exact) return exact;
   for (const kind of AGENT_KINDS) {
-    if (process.get(kind)!.packagePrefixes.some((prefix) => name.startsWith(prefix))) return kind;
+    if (process.get(kind)?.packagePrefixes.some((prefix) => name.startsWith(prefix))) return kind;
   }
   return undefined;
 }
@@ -96,7 +109,7 @@ export function kindByPythonModule(name: string): AgentKind | undefined {
 export function kindByPathFragment(path: string): AgentKind | undefined {
   const { process } = table();
   for (const kind of AGENT_KINDS) {
-    if (process.get(kind)!.pathFragments.some((fragment) => path.includes(fragment))) return kind;
+    if (process.get(kind)?.pathFragments.some((fragment) => path.includes(fragment))) return kind;
   }
   return undefined;
 }

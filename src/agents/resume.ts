@@ -22,7 +22,7 @@
  */
 import { canonicalExecutable } from './kind-facts.js';
 import { detectKind } from './process-detect.js';
-import { loadAllRules, resumeArgs, type AgentRules, type ResumeSpec } from './rules.js';
+import { knownRules, resumeArgs, type AgentRules, type ResumeSpec } from './rules.js';
 
 /**
  * An id fit to be one argv word: no option look-alike (a leading `-`), no control characters,
@@ -34,16 +34,8 @@ export function isValidSessionId(id: string): boolean {
   return SESSION_ID_RE.test(id);
 }
 
-let shipped: ReadonlyMap<string, AgentRules> | null = null;
-
-/** The rule files shipped with corral, read once. */
-function shippedRules(): ReadonlyMap<string, AgentRules> {
-  shipped ??= loadAllRules();
-  return shipped;
-}
-
 /** The kind's resume data, or null when it cannot resume a session by id. */
-export function resumeSpec(kind: string, rules: ReadonlyMap<string, AgentRules> = shippedRules()): ResumeSpec | null {
+export function resumeSpec(kind: string, rules: ReadonlyMap<string, AgentRules> = knownRules()): ResumeSpec | null {
   return rules.get(kind)?.resume ?? null;
 }
 

@@ -79,13 +79,41 @@ export function loadAllRules(dir: string = defaultRulesDir()): Map<string, Agent
 export const GENERIC_KIND = 'generic';
 
 /**
- * The rules a server uses. `CORRAL_AGENT_RULES=generic` sets every kind's own rules aside, so
- * each agent is read with the generic set alone: a diagnostic switch, and how the live suite
- * proves the generic rules on the real agents.
+ * Kinds corral is told to forget (`CORRAL_FORGET_KINDS=claude,codex`): their rule files —
+ * screen rules, process facts, submit delay, hook format, resume data — are set aside, so each
+ * runs as a CLI corral has never seen: an unknown program read with the generic rules. A
+ * diagnostic switch, and how the live suite proves recognition on agents it has no rules for
+ * (test/agents/unknown.live.test.ts, docs/agents-live.md). The generic set cannot be forgotten.
+ */
+export function forgottenKinds(env: NodeJS.ProcessEnv = process.env): ReadonlySet<string> {
+  const names = (env.CORRAL_FORGET_KINDS ?? '').split(',').map((name) => name.trim());
+  return new Set(names.filter((name) => name !== '' && name !== GENERIC_KIND));
+}
+
+/** `all` without the rule files of `kinds`. */
+export function withoutKinds(all: ReadonlyMap<string, AgentRules>, kinds: ReadonlySet<string>): ReadonlyMap<string, AgentRules> {
+  if (kinds.size === 0) return all;
+  return new Map([...all].filter(([kind]) => !kinds.has(kind)));
+}
+
+let known: ReadonlyMap<string, AgentRules> | null = null;
+
+/** The rule files corral knows: every shipped file but the forgotten kinds' (read once). */
+export function knownRules(): ReadonlyMap<string, AgentRules> {
+  known ??= withoutKinds(loadAllRules(), forgottenKinds());
+  return known;
+}
+
+/**
+ * The screen rules a server uses: the known kinds'. `CORRAL_AGENT_RULES=generic` sets every
+ * kind's own rules aside, so each agent is read with the generic set alone (while still found
+ * by its process): a diagnostic switch, and how the live suite proves the generic rules on the
+ * real agents.
  */
 export function rulesInUse(all: ReadonlyMap<string, AgentRules>, env: NodeJS.ProcessEnv = process.env): ReadonlyMap<string, AgentRules> {
-  if (env.CORRAL_AGENT_RULES !== GENERIC_KIND) return all;
-  const generic = all.get(GENERIC_KIND);
+  const kept = withoutKinds(all, forgottenKinds(env));
+  if (env.CORRAL_AGENT_RULES !== GENERIC_KIND) return kept;
+  const generic = kept.get(GENERIC_KIND);
   return new Map(generic ? [[GENERIC_KIND, generic]] : []);
 }
 

@@ -39,6 +39,8 @@ import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeRe
  * - `never`: allowed with the gate closed (structure, typing without submitting, starting
  *   an agent), but the caller text it carries must be inert (see `inert` and `words`).
  * - `when-submitting`: `never` unless the `submit` param is true, then `always`.
+ * - `when-command`: `never` unless `kind` is `generic`, then `always`: the caller then names
+ *   the program itself (`agent start --kind generic -- CMD`), which is running a command.
  * - `always`: submits input to a pane; refused with `scripting_disabled` while closed.
  * - `by-peer`: allowed, and what it may do is decided by where the calling process stands,
  *   read from the kernel (src/pty/peer-place.ts): a client attached from inside a pane or with
@@ -47,7 +49,7 @@ import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeRe
  *   discard or forced prune (work leaving a worktree for the user's branch, or thrown away)
  *   comes from outside every pane or needs the gate open (docs/worktrees.md).
  */
-export type Gating = 'read' | 'never' | 'when-submitting' | 'always' | 'by-peer';
+export type Gating = 'read' | 'never' | 'when-submitting' | 'when-command' | 'always' | 'by-peer';
 
 export interface MethodSpec {
   gated: Gating;
@@ -459,7 +461,8 @@ export const METHOD_TABLE = {
   'agent.focus': { gated: 'never', cli: 'agent focus', summary: "Focuses an agent's pane." },
   'agent.explain': { gated: 'read', cli: 'agent explain', summary: 'What decided the agent\'s status, in words.' },
   'agent.start': {
-    gated: 'never',
+    // A known kind types its own executable; `kind: "generic"` runs the caller's command.
+    gated: 'when-command',
     // `prompt` is typed, never submitted (how `flow run` types a step's prompt), so inert as in `up`.
     inert: ['name', 'prompt'],
     words: ['args'],

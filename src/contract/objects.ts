@@ -53,6 +53,12 @@ export interface AgentInfo {
   session_id?: string;
   /** Where the screen verdict's rules come from, when screen rules decided (not hooks). */
   rules?: 'verified' | 'unverified' | 'generic';
+  /**
+   * Whether corral can resume the agent's own session by id (SPEC §13): `supported` when its
+   * kind's rule file has `[resume]`; `unsupported` for an unknown CLI, whose resume command
+   * corral does not guess.
+   */
+  resume: 'supported' | 'unsupported';
   /** The corral worktree its pane works in (SPEC §15), when there is one. */
   worktree?: AgentWorktree;
 }

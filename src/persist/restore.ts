@@ -148,7 +148,7 @@ export async function restoreSavedSession(
       if (agent && argv) {
         core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
         // Its screen is what it draws below that command, not the saved lines above it.
-        if (plan.input !== null) core.agents.expectCommand(pane, plan.input.trimEnd(), true);
+        if (plan.input !== null) core.agents.expectCommand(pane, plan.input.trimEnd(), { beforeShell: true });
       }
       return plan;
     });

@@ -12,6 +12,7 @@ import { Emitter } from '../terminal/emitter.js';
 import type { Disposable } from '../contract/disposable.js';
 import { readStat, sessionProcesses } from './foreground.js';
 import { isolatedCommand } from './isolated-exec.js';
+import { lineModeOf, type LineMode } from './line-mode.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
 /** Process-ending policy. */
@@ -112,6 +113,8 @@ export interface PtyChild {
    */
   writeSome(bytes: Uint8Array): number;
   resize(cols: number, rows: number): void;
+  /** How the terminal takes input now (src/pty/line-mode.ts); null when it cannot be read. */
+  lineMode(): LineMode | null;
   pause(): void;
   resume(): void;
   kill(): Promise<void>;
@@ -212,6 +215,12 @@ export class PaneProcess implements PtyChild {
   /** Resume reading after `pause`. */
   resume(): void {
     if (!this.exited) this.ptyProcess.resume();
+  }
+
+  lineMode(): LineMode | null {
+    if (this.exited || this.disposed || this.fdClosed) return null;
+    const fd = ptyInternals(this.ptyProcess).fd;
+    return typeof fd === 'number' ? lineModeOf(fd) : null;
   }
 
   /**

@@ -19,6 +19,7 @@ interface PeerCredAddon {
   peerCred(fd: number): { pid: number; uid: number; gid: number } | null;
   peerPidfd(fd: number): number;
   pidfdAlive(pidfd: number): boolean;
+  ttyLocalFlags(fd: number): number;
 }
 
 /** Where scripts/build.mjs leaves the addon, under the package root. */
@@ -27,7 +28,8 @@ export const PEER_CRED_ADDON = join('native', 'build', 'Release', 'peer_cred.nod
 let addon: PeerCredAddon | null | undefined;
 let loadError = '';
 
-function loadAddon(): PeerCredAddon | null {
+/** corral's native addon (peer credentials, and a pty's line modes: src/pty/line-mode.ts); null when it cannot load. */
+export function loadAddon(): PeerCredAddon | null {
   if (addon !== undefined) return addon;
   try {
     // createRequire keeps the bundler from inlining a native addon.

@@ -8,6 +8,7 @@
 import { CorralError, methodSpec, methodVerb, type MethodSpec } from '../contract/protocol.js';
 import { codePointId, controlName, firstControl } from '../terminal/control-chars.js';
 import type { Params } from './params.js';
+import { GENERIC_KIND } from '../agents/rules.js';
 import type { Handler, HandlerTable } from './handlers/context.js';
 
 /** How to open the gate, in every refusal. */
@@ -50,7 +51,9 @@ function findControl(params: Params, paths: readonly string[], allowTab: boolean
 
 /** Whether this call submits input, given its declared gating. */
 function submits(spec: MethodSpec, params: Params): boolean {
-  return spec.gated === 'always' || (spec.gated === 'when-submitting' && params.submit === true);
+  if (spec.gated === 'when-submitting') return params.submit === true;
+  if (spec.gated === 'when-command') return params.kind === GENERIC_KIND;
+  return spec.gated === 'always';
 }
 
 /**

@@ -68,4 +68,65 @@ describe('an unknown agent CLI read with the generic rules', () => {
     for (let i = 0; i < 200 && rows.length > 0; i++) rows = await ps();
     expect(rows).toEqual([]);
   });
+
+  it('agent start --kind generic runs the named command and adopts it at once, before it shows any idiom', async () => {
+    const started = (await server.json(['agent', 'start', 'fresh', '--kind', 'generic', '--pane', pane, '--', 'node', PROGRAM])).result;
+    expect(started.argv).toEqual(['node', PROGRAM]);
+    expect(started.agent).toMatchObject({ name: 'fresh', kind: 'newagent', agent_status: 'idle', resume: 'unsupported' });
+    // Read with the generic rules: the prompt submits and the turn is seen through.
+    const done = (await server.json(['agent', 'prompt', 'fresh', 'hello', '--wait', '--timeout', '30000'])).result.agent;
+    expect(done.agent_status).toBe('done');
+    expect((await server.cli(['agent', 'explain', 'fresh'])).stdout).toContain('kind: generic (assets/agents/generic.toml');
+    await server.json(['pane', 'send-keys', pane, 'ctrl+c']);
+    let rows = await ps();
+    for (let i = 0; i < 200 && rows.length > 0; i++) rows = await ps();
+    expect(rows).toEqual([]);
+  });
+
+  it('agent start --kind generic needs the command, and a forgotten kind is refused with the way round', async () => {
+    const bare = await server.cli(['agent', 'start', '--kind', 'generic', '--pane', pane]);
+    expect(JSON.parse(bare.stderr).error.code).toBe('invalid_params');
+    const unknown = await server.cli(['agent', 'start', '--kind', 'nosuchagent', '--pane', pane]);
+    expect(JSON.parse(unknown.stderr).error.code).toBe('unsupported_agent_kind');
+  });
+});
+
+describe('a server told to forget a kind (CORRAL_FORGET_KINDS)', () => {
+  let server: TestServer;
+  let pane: string;
+  beforeAll(async () => {
+    const probe = new TestServer({ scripting: true });
+    probe.env.CORRAL_FORGET_KINDS = 'claude';
+    server = await probe.start();
+    pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('refuses agent start --kind for it and names the generic start instead', async () => {
+    const refused = await server.cli(['agent', 'start', '--kind', 'claude', '--pane', pane]);
+    const error = JSON.parse(refused.stderr).error;
+    expect(error.code).toBe('unsupported_agent_kind');
+    expect(error.message).toContain('--kind generic -- claude');
+  });
+});
+
+describe('agent start --kind generic with the gate closed', () => {
+  let server: TestServer;
+  let pane: string;
+  beforeAll(async () => {
+    server = await new TestServer().start();
+    pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('is refused: the caller names the command, and nothing is typed', async () => {
+    const refused = await server.cli(['agent', 'start', '--kind', 'generic', '--pane', pane, '--', 'touch', 'pwned']);
+    expect(JSON.parse(refused.stderr).error.code).toBe('scripting_disabled');
+    const screen = (await server.cli(['pane', 'read', pane, '--source', 'visible'])).stdout;
+    expect(screen).not.toContain('pwned');
+  });
 });

@@ -140,6 +140,6 @@ describe('the kind table built from the shipped files', () => {
 
   it('keeps the executables agent start types', () => {
     expect(kindExecutable('cursor')).toBe('cursor-agent');
-    expect(kindProcess('kimi').pythonModules).toEqual(['kimi_cli']);
+    expect(kindProcess("kimi")!.pythonModules).toEqual(['kimi_cli']);
   });
 });

@@ -67,7 +67,7 @@ describe('kinds', () => {
   it('never gives one basename or package to two kinds', () => {
     const seen = new Map<string, string>();
     for (const kind of AGENT_KINDS) {
-      for (const name of [...kindProcess(kind).basenames, ...kindProcess(kind).packages.map((p) => `pkg:${p}`)]) {
+      for (const name of [...kindProcess(kind)!.basenames, ...kindProcess(kind)!.packages.map((p) => `pkg:${p}`)]) {
         expect(seen.get(name), `${name} in ${kind} and ${seen.get(name)}`).toBeUndefined();
         seen.set(name, kind);
       }

@@ -54,7 +54,22 @@ afterEach(() => {
   for (const registry of registries.splice(0)) registry.dispose();
 });
 
-function setup() {
+/** Generic rules (a set marked `generic`): one working idiom, no idle or ready rule. */
+const GENERIC = parseRules(
+  `kind = "generic"
+generic = true
+
+[[rule]]
+id = "busy"
+state = "working"
+priority = 60
+region = "screen"
+contains = "esc to interrupt"
+`,
+  'generic.toml',
+);
+
+function setup(rules: ReadonlyMap<string, ReturnType<typeof parseRules>> = new Map([['claude', RULES]])) {
   const clock = new FakeClock();
   const table = new FakeProcessTable();
   table.session(SHELL_PID, null);
@@ -82,7 +97,7 @@ function setup() {
       emit: (event) => events.push({ ...event, ts: clock.now() } as CorralEvent),
       stallThresholdMs: () => STALL_MS,
     },
-    new Map([['claude', RULES]]),
+    rules,
     { clock, processes: table },
   );
   registries.push(registry);
@@ -420,7 +435,7 @@ describe('AgentRegistry: the rows above the command that started an agent are no
 
   it('found running before the shell\u2019s echo was read (a restored pane), the whole screen at that moment is old', () => {
     const s = setup();
-    s.registry.expectCommand(s.pane, COMMAND, true);
+    s.registry.expectCommand(s.pane, COMMAND, { beforeShell: true });
     s.child().output('saved turn\r\n> ready\r\n── restored ──\r\n');
     adopt(s);
     expect(ready(s)).toBe(false);
@@ -448,6 +463,53 @@ describe('AgentRegistry: the rows above the command that started an agent are no
     restoredScreen(s.child());
     adopt(s);
     expect(ready(s)).toBe(true);
+  });
+});
+
+describe('AgentRegistry: an agent started as generic (agent start --kind generic)', () => {
+  const generic = () => {
+    const s = setup(new Map([['generic', GENERIC]]));
+    const ready = () => s.registry.agentIn(s.pane)?.state.snapshot().interactiveReady ?? null;
+    s.registry.expectCommand(s.pane, 'mycli', { adoptAnyProgram: true });
+    s.child().mode = { canonical: true, echo: true };
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
+    s.screen('mycli loading');
+    s.clock.advance(TRACKING.processCheckMs);
+    s.clock.advance(TRACKING.screenSettleMs);
+    return { ...s, ready };
+  };
+
+  it('is adopted from its first frame, named after its program, before it shows any idiom', () => {
+    const s = generic();
+    expect(s.registry.agentIn(s.pane)?.kind).toBe('mycli');
+    expect(s.status()).toBe('idle');
+  });
+
+  it('is not ready while the kernel still edits its lines, and ready once the program reads keys itself', () => {
+    const s = generic();
+    expect(s.ready()).toBe(false);
+    s.clock.advance(TRACKING.genericReadyPollMs * 3);
+    expect(s.ready()).toBe(false);
+    s.child().mode = { canonical: false, echo: false };
+    s.clock.advance(TRACKING.genericReadyPollMs);
+    expect(s.ready()).toBe(true);
+    expect(s.take()).toContain('status →idle ready');
+  });
+
+  it('a line-mode program (it never leaves canonical mode) is ready after the line-mode window', () => {
+    const s = generic();
+    s.clock.advance(TRACKING.genericLineModeReadyMs - TRACKING.genericReadyPollMs * 2);
+    expect(s.ready()).toBe(false);
+    s.clock.advance(TRACKING.genericReadyPollMs * 2);
+    expect(s.ready()).toBe(true);
+  });
+
+  it('without a generic start, an unknown program that only sits idle is not an agent', () => {
+    const s = setup(new Map([['generic', GENERIC]]));
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
+    s.screen('mycli loading');
+    s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(s.registry.agentIn(s.pane)).toBeNull();
   });
 });
 

@@ -62,6 +62,12 @@ describe('the gate (enforceGate)', () => {
     expect(() => enforceGate('pane.run', { command: 'ls' }, true)).not.toThrow();
   });
 
+  it('gates agent.start only for a generic kind, whose command the caller names', () => {
+    expect(refusal(() => enforceGate('agent.start', { pane_id: 'p', kind: 'generic', args: ['rm', '-rf', '/'] }, false)).code).toBe('scripting_disabled');
+    expect(() => enforceGate('agent.start', { pane_id: 'p', kind: 'claude', args: ['--model', 'x'] }, false)).not.toThrow();
+    expect(() => enforceGate('agent.start', { pane_id: 'p', kind: 'generic', args: ['mycli'] }, true)).not.toThrow();
+  });
+
   it('gates surface.send_text only when submitting, and its typed text must be inert', () => {
     expect(refusal(() => enforceGate('surface.send_text', { text: 'ls', submit: true }, false)).code).toBe('scripting_disabled');
     expect(() => enforceGate('surface.send_text', { text: 'ls', submit: false }, false)).not.toThrow();

@@ -43,11 +43,11 @@ const untilOption = {
 const start = defineCommand({
   command: 'start [name]',
   describe:
-    'Start an agent in a shell pane at its prompt; returns once it is detected and ready. --worktree gives it a git worktree of its own name first. Args after -- go to the agent',
+    'Start an agent in a shell pane at its prompt; returns once it is detected and ready. --worktree gives it a git worktree of its own name first. Args after -- go to the agent (with --kind generic they are the command, program first)',
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'agent name, [a-z][a-z0-9_-]{0,31} (optional)' })
-      .option('kind', { type: 'string', demandOption: true, describe: `which agent: ${AGENT_KINDS.join(', ')}` })
+      .option('kind', { type: 'string', demandOption: true, describe: `which agent: ${AGENT_KINDS.join(', ')}; or generic, for a CLI corral has no rules for, with its command after -- (needs the scripting gate)` })
       .option('pane', { type: 'string', describe: 'pane id of a shell at its prompt' })
       .option('current', { type: 'boolean', describe: 'the calling pane' })
       .option(

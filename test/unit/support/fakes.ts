@@ -6,6 +6,7 @@
 import type { Clock, ClockTimer } from '../../../src/clock.js';
 import type { ProcessTable, ProcStat } from '../../../src/pty/foreground.js';
 import type { ExitInfo, PtyChild, PtyOutput, SpawnOptions } from '../../../src/pty/pane-process.js';
+import type { LineMode } from '../../../src/pty/line-mode.js';
 import { PaneHost, type PaneFactory, type PaneHostOptions } from '../../../src/pty/pane-host.js';
 import { Emitter } from '../../../src/terminal/emitter.js';
 import type { Disposable } from '../../../src/contract/disposable.js';
@@ -75,6 +76,8 @@ export class FakeChild implements PtyChild {
   size: { cols: number; rows: number };
   killed = false;
   disposed = false;
+  /** What `lineMode()` reports: null (unreadable) unless a test sets the program's modes. */
+  mode: LineMode | null = null;
   private readonly data = new Emitter<PtyOutput>();
   private exit: ExitInfo | null = null;
   private readonly exitPromise: Promise<ExitInfo>;
@@ -96,6 +99,10 @@ export class FakeChild implements PtyChild {
 
   onData(listener: (data: PtyOutput) => void): Disposable {
     return this.data.on(listener);
+  }
+
+  lineMode(): LineMode | null {
+    return this.mode;
   }
 
   waitForExit(): Promise<ExitInfo> {
