@@ -294,6 +294,7 @@ async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, e
       const rest = enterDelayMs - (Date.now() - typedAt);
       if (rest > 0) await delay(rest);
       core.writeToPane(pane, '\r');
+      core.agents.notePromptSubmitted(core.paneBySurface(pane.surfaceId) ?? pane);
       return;
     }
     if (probe === null || attempt >= AGENT_TIMING.promptAttempts) {

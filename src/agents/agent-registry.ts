@@ -16,6 +16,7 @@ import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf,
 import { progressString, snapshotFromText } from './screen-snapshot.js';
 import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
 import { readsKeysItself } from '../pty/line-mode.js';
+import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from './rule-fallback.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
 
@@ -102,6 +103,14 @@ interface TrackedAgent {
   state: AgentState;
   /** The verdict and evidence behind the current screen status, for `agent explain`. */
   lastVerdict: ReturnType<typeof evaluateRules> | null;
+  /** The rule set behind `lastVerdict`: its own, or the generic set (src/agents/rule-fallback.ts). */
+  decidedBy: AgentRules | null;
+  /** Why the generic set decided in place of its own rules; null when its own did. */
+  fallback: string | null;
+  /** The rule set that saw the current working or blocked spell: its idle window applies. */
+  busyRules: AgentRules | null;
+  /** The last prompt corral submitted to it, for the rule fallback. */
+  prompt: PromptTrack;
   pendingIdleSince: number | null;
   /** When an interrupt key was last sent to it while it worked. */
   interruptedAt: number;
@@ -139,6 +148,8 @@ interface PaneWatch {
   confirmTimer: ClockTimer | null;
   /** Re-checks a generic agent's readiness while its program has not taken its keys over. */
   readyTimer: ClockTimer | null;
+  /** Checks the screen when a prompt's own-rules window ends (src/agents/rule-fallback.ts). */
+  promptTimer: ClockTimer | null;
 }
 
 export class AgentRegistry {
@@ -327,7 +338,25 @@ export class AgentRegistry {
   ruleTrust(pane: PaneRecord): RuleTrust | null {
     const agent = this.agentIn(pane);
     if (!agent?.rules || !agent.lastVerdict?.rule || agent.state.snapshot().hooked) return null;
-    return ruleTrust(agent.rules);
+    return ruleTrust(agent.decidedBy ?? agent.rules);
+  }
+
+  /**
+   * Corral just submitted a prompt to the pane's agent: if its own rules see no work within
+   * `FALLBACK.missAfterMs` while the screen changes, the generic rules read it
+   * (src/agents/rule-fallback.ts). A check then runs even if the screen stays still.
+   */
+  notePromptSubmitted(pane: PaneRecord): void {
+    const agent = this.agentIn(pane);
+    const host = this.core.host(pane);
+    if (!agent || !host) return;
+    notePrompt(agent.prompt, this.clock.now(), host.outputGeneration);
+    const watch = this.watch(pane.surfaceId);
+    if (watch.promptTimer) this.clock.clear(watch.promptTimer);
+    watch.promptTimer = this.clock.setTimeout(() => {
+      watch.promptTimer = null;
+      if (watch.agent === agent) this.screenCheck(pane.surfaceId);
+    }, FALLBACK.missAfterMs);
   }
 
   /** Milliseconds blocked and since the last activity (fleet rows). */
@@ -368,11 +397,20 @@ export class AgentRegistry {
     if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
     const snap = agent.state.snapshot();
     const rules = agent.rules;
-    const source = snap.hooked ? ' — hooked: hook events take precedence' : rules ? ` — screen read with ${provenanceOf(rules)}` : '';
+    const fallback = agent.fallback !== null && agent.decidedBy !== null && agent.decidedBy !== rules ? agent.decidedBy : null;
+    const source = snap.hooked
+      ? ' — hooked: hook events take precedence'
+      : fallback
+        ? ` — screen read with ${provenanceOf(fallback)}, because ${agent.fallback}`
+        : rules
+          ? ` — screen read with ${provenanceOf(rules)}`
+          : '';
     const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}${source}`;
     const host = this.core.host(pane);
     if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
-    return `${head}\n${explainRules(rules, this.readScreen(host, agent).snap)}`;
+    const screen = this.readScreen(host, agent).snap;
+    if (!fallback) return `${head}\n${explainRules(rules, screen)}`;
+    return `${head}\ndecided by the generic rules:\n${explainRules(fallback, screen)}\n\nthe kind's own rules:\n${explainRules(rules, screen)}`;
   }
 
   /** Forces a process check now (agent start polls through this). */
@@ -395,7 +433,7 @@ export class AgentRegistry {
   private watch(surfaceId: number): PaneWatch {
     let watch = this.watches.get(surfaceId);
     if (!watch) {
-      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null, readyTimer: null };
+      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null, readyTimer: null, promptTimer: null };
       this.watches.set(surfaceId, watch);
     }
     return watch;
@@ -474,6 +512,10 @@ export class AgentRegistry {
       startedAt: this.clock.now(),
       state: new AgentState(this.counter, this.clock.now()),
       lastVerdict: null,
+      decidedBy: null,
+      fallback: null,
+      busyRules: null,
+      prompt: newPromptTrack(),
       pendingIdleSince: null,
       interruptedAt: -Infinity,
       startLine: null,
@@ -502,8 +544,8 @@ export class AgentRegistry {
     watch.agent = null;
     watch.bell?.dispose();
     watch.bell = null;
-    if (watch.confirmTimer) this.clock.clear(watch.confirmTimer);
-    watch.confirmTimer = null;
+    for (const timer of [watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
+    watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
     const fields = this.eventFields(agent);
     this.core.emit({ type: 'ai.exit', ...this.ref(pane), ...fields, source: agent.state.hooked ? 'hook' : 'screen' });
     this.core.emit({ type: 'ai.session_end', ...this.ref(pane), ...fields, source: 'screen' });
@@ -571,9 +613,12 @@ export class AgentRegistry {
     const agent = watch.agent;
     const rules = agent?.rules;
     if (!agent || !rules) return;
-    const verdict = evaluateRules(rules, snap);
-    agent.lastVerdict = verdict;
     const now = this.clock.now();
+    const decision = decide(rules, this.rules.get(GENERIC_KIND) ?? null, snap, agent.prompt, now, host.outputGeneration);
+    const verdict = decision.verdict;
+    agent.lastVerdict = verdict;
+    agent.decidedBy = decision.rules;
+    agent.fallback = decision.fallback;
     const detected = agent.state.snapshot().detected;
     let status: DetectedStatus = verdict.status;
     if (status === 'idle' && (detected === 'working' || detected === 'blocked')) {
@@ -583,8 +628,9 @@ export class AgentRegistry {
       // The window starts when the idle screen arrived (its last output), not when we looked.
       agent.pendingIdleSince ??= Math.min(now, host.lastOutputAt ?? now);
       const since = agent.state.snapshot().statusSince;
-      const belled = rules.generic && watch.lastBellAt >= since;
-      const confirmMs = belled ? 0 : idleConfirmMs(rules, agent.pendingIdleSince - since);
+      const busyRules = agent.busyRules ?? rules;
+      const belled = busyRules.generic && watch.lastBellAt >= since;
+      const confirmMs = belled ? 0 : idleConfirmMs(busyRules, agent.pendingIdleSince - since);
       if (now - agent.pendingIdleSince < confirmMs) {
         if (!watch.confirmTimer) {
           watch.confirmTimer = this.clock.setTimeout(() => {
@@ -604,8 +650,9 @@ export class AgentRegistry {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
-      ready: wasReady || (showsReady(rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, now)),
+      ready: wasReady || (showsReady(decision.rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, now)),
     });
+    if (status === 'working' || status === 'blocked') agent.busyRules = decision.rules;
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status, but its input just became live: waiters on readiness must hear of it.
@@ -774,8 +821,8 @@ export class AgentRegistry {
   private clearTimers(watch: PaneWatch): void {
     watch.bell?.dispose();
     watch.bell = null;
-    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer, watch.readyTimer]) if (timer) this.clock.clear(timer);
-    watch.screenTimer = watch.processTimer = watch.confirmTimer = watch.readyTimer = null;
+    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
+    watch.screenTimer = watch.processTimer = watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
   }
 }
 
