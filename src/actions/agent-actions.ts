@@ -20,7 +20,7 @@ import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
 import { waitUntil } from '../wait/wait-until.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { probeCount, promptProbe } from '../agents/prompt-probe.js';
+import { answeredOnScreen, probeCount, promptProbe } from '../agents/prompt-probe.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -248,7 +248,7 @@ export async function typePrompt(
   pane: PaneRecord,
   text: string,
   opts: { submit: boolean; deadline?: number; signal?: AbortSignal },
-): Promise<{ baseline: number; wasWorking: boolean }> {
+): Promise<{ baseline: number; wasWorking: boolean; screenBefore: string[] }> {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
   if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
@@ -267,8 +267,14 @@ export async function typePrompt(
     });
   }
   const baseline = info.state_change_seq;
+  const screenBefore = detectionRows(core, pane);
   await deliverPrompt(core, pane, text, opts.submit ? submitDelayMs(agent.kind) : null, opts.signal);
-  return { baseline, wasWorking: info.agent_status === 'working' };
+  return { baseline, wasWorking: info.agent_status === 'working', screenBefore };
+}
+
+/** The rows detection reads from the pane's screen. */
+function detectionRows(core: CorralCore, pane: PaneRecord): string[] {
+  return core.host(pane).terminal.read({ source: 'detection' }).text.split('\n');
 }
 
 /**
@@ -282,7 +288,7 @@ export async function typePrompt(
 async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, enterDelayMs: number | null, signal: AbortSignal | undefined): Promise<void> {
   const host = core.host(pane);
   const probe = promptProbe(text);
-  const rows = () => host.terminal.read({ source: 'detection' }).text.split('\n');
+  const rows = () => detectionRows(core, pane);
   const shownBefore = probe === null ? 0 : probeCount(rows(), probe);
   for (let attempt = 1; ; attempt++) {
     const typedAt = Date.now();
@@ -338,21 +344,28 @@ export function showedActivity(agent: AgentInfo, baseline: number): boolean {
 export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
   const started = Date.now();
   const deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : undefined;
-  const { baseline, wasWorking } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal });
+  const { baseline, wasWorking, screenBefore } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal });
   if (!opts.wait) return agentView(core, pane);
   const current = core.paneBySurface(pane.surfaceId) ?? pane;
   const activityDeadline = Date.now() + AGENT_TIMING.promptActivityWindowMs;
   const stalledFirst = deadline === undefined || activityDeadline < deadline;
   // An agent that was already working needs no proof of activity: its turn settling is enough.
-  if (!wasWorking) await waitForAgent(core, current, {
-    until: (a) => showedActivity(a, baseline),
-    deadline: stalledFirst ? activityDeadline : deadline,
-    signal: opts.signal,
-    onDeadline: () =>
-      stalledFirst
-        ? new CorralError('agent_prompt_stalled', `the agent in ${pane.id} showed no activity within ${AGENT_TIMING.promptActivityWindowMs} ms of the prompt (it may still have received it; read it before resubmitting)`)
-        : new CorralError('timeout', `timed out after ${opts.timeoutMs} ms`),
-  });
+  if (!wasWorking) {
+    await waitForAgent(core, current, {
+      until: (a) => showedActivity(a, baseline),
+      deadline: stalledFirst ? activityDeadline : deadline,
+      signal: opts.signal,
+      onDeadline: () =>
+        stalledFirst
+          ? new CorralError('agent_prompt_stalled', `the agent in ${pane.id} showed no activity within ${AGENT_TIMING.promptActivityWindowMs} ms of the prompt (it may still have received it; read it before resubmitting)`)
+          : new CorralError('timeout', `timed out after ${opts.timeoutMs} ms`),
+    }).catch((error: unknown) => {
+      // No rule saw it work, but it answered on screen (a turn drawn between two checks, or an
+      // agent with no busy idiom): that answer is the turn, working → done.
+      const answered = error instanceof CorralError && error.code === 'agent_prompt_stalled' && answeredOnScreen(screenBefore, detectionRows(core, current), opts.text);
+      if (!answered || !core.agents.noteQuickTurn(current)) throw error;
+    });
+  }
   const until = opts.until && opts.until.length > 0 ? opts.until : DEFAULT_UNTIL;
   return waitForAgent(core, current, {
     until: (a) => statusMatches(a, until, baseline),

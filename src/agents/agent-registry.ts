@@ -342,6 +342,26 @@ export class AgentRegistry {
   }
 
   /**
+   * A turn no rule saw: the agent answered on screen after a prompt without ever looking busy
+   * (`agent prompt --wait`, src/actions/agent-actions.ts). Recorded as the turn it was —
+   * working, then idle with its completion — so waiters and `done` see it. False when no
+   * completion was recorded (the agent is not idle now, or a fresh hook event outranks the screen).
+   */
+  noteQuickTurn(pane: PaneRecord): boolean {
+    const agent = this.agentIn(pane);
+    const status = agent?.state.snapshot().status;
+    if (!agent || (status !== 'idle' && status !== 'done')) return false;
+    const now = this.clock.now();
+    const visible = this.core.isWatched(pane);
+    const before = agent.state.snapshot().completionSeq;
+    for (const step of ['working', 'idle'] as const) {
+      const change = agent.state.observeScreen(step, now, { visible });
+      if (change) this.publish(pane, agent, change, 'screen');
+    }
+    return agent.state.snapshot().completionSeq !== before;
+  }
+
+  /**
    * Corral just submitted a prompt to the pane's agent: if its own rules see no work within
    * `FALLBACK.missAfterMs` while the screen changes, the generic rules read it
    * (src/agents/rule-fallback.ts). A check then runs even if the screen stays still.

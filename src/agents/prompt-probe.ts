@@ -38,3 +38,39 @@ export function probeCount(rows: readonly string[], probe: string): number {
   for (let at = text.indexOf(probe); at !== -1; at = text.indexOf(probe, at + probe.length)) count++;
   return count;
 }
+
+/**
+ * Did the agent visibly answer, though no rule ever saw it work? True when the screen now holds
+ * a row that was not on it before the prompt was typed, shows a word, and is not the prompt
+ * itself (its echo in the input box or the transcript). An answer drawn between two screen
+ * checks, or an agent with no busy idiom at all, leaves exactly that; a prompt the agent
+ * dropped leaves the screen as it was. Rows are compared as a multiset, trimmed.
+ */
+export function answeredOnScreen(before: readonly string[], now: readonly string[], text: string): boolean {
+  const prompt = squeeze(text);
+  const seen = new Map<string, number>();
+  for (const row of before) seen.set(row.trim(), (seen.get(row.trim()) ?? 0) + 1);
+  for (const raw of now) {
+    const row = raw.trim();
+    const left = seen.get(row) ?? 0;
+    if (left > 0) {
+      seen.set(row, left - 1);
+      continue;
+    }
+    if (!/\p{L}{2}/u.test(row)) continue;
+    if (showsPartOf(squeeze(row), prompt)) continue;
+    return true;
+  }
+  return false;
+}
+
+/** Past this many characters in common, a row shows a piece of the prompt (its echo, wrapped or framed). */
+const ECHO_PIECE_CHARS = 12;
+
+/** True when `row` (squeezed) holds a piece of `prompt` (squeezed) at least ECHO_PIECE_CHARS long, or all of a shorter prompt. */
+function showsPartOf(row: string, prompt: string): boolean {
+  if (prompt === '') return false;
+  const piece = Math.min(ECHO_PIECE_CHARS, prompt.length);
+  for (let at = 0; at + piece <= row.length; at++) if (prompt.includes(row.slice(at, at + piece))) return true;
+  return false;
+}

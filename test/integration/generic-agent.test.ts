@@ -4,7 +4,7 @@
  * "Do you want to proceed?", BEL at turn end). It becomes an agent once it works, is read as
  * working / blocked / idle, and says everywhere that the rules were generic.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { ROOT, TestServer } from './harness.js';
 
@@ -128,5 +128,33 @@ describe('agent start --kind generic with the gate closed', () => {
     expect(JSON.parse(refused.stderr).error.code).toBe('scripting_disabled');
     const screen = (await server.cli(['pane', 'read', pane, '--source', 'visible'])).stdout;
     expect(screen).not.toContain('pwned');
+  });
+});
+
+describe('a turn no rule sees (agent prompt --wait)', () => {
+  let server: TestServer;
+  const start = async (idiom: string) => {
+    const probe = new TestServer({ scripting: true });
+    probe.env.NEWAGENT_IDIOM = idiom;
+    server = await probe.start();
+    const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+    await server.json(['agent', 'start', 'q', '--kind', 'generic', '--pane', pane, '--', 'node', PROGRAM]);
+  };
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  it('an answer drawn with no busy idiom counts as the turn: working → done, not stalled', async () => {
+    await start('none');
+    const done = (await server.json(['agent', 'prompt', 'q', 'what is it', '--wait', '--timeout', '30000'])).result.agent;
+    expect(done.agent_status).toBe('done');
+    expect(done.completion_seq).toBe(done.state_change_seq);
+    expect((await server.cli(['agent', 'read', 'q'])).stdout).toContain('forty-two');
+  });
+
+  it('a prompt that left nothing on screen is still agent_prompt_stalled', async () => {
+    await start('deaf');
+    const stalled = await server.cli(['agent', 'prompt', 'q', 'what is it', '--wait', '--timeout', '30000']);
+    expect(JSON.parse(stalled.stderr).error.code).toBe('agent_prompt_stalled');
   });
 });

@@ -1,7 +1,7 @@
 /** Finding a typed prompt on an agent's screen before Enter is pressed. */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { probeCount, promptProbe } from '../../src/agents/prompt-probe.js';
+import { answeredOnScreen, probeCount, promptProbe } from '../../src/agents/prompt-probe.js';
 
 describe('promptProbe', () => {
   it('is the end of a one-line text, without whitespace', () => {
@@ -36,5 +36,28 @@ describe('probeCount', () => {
         expect(probeCount(rows, probe)).toBeGreaterThanOrEqual(1);
       }),
     );
+  });
+});
+
+describe('answeredOnScreen: did a prompt leave an answer no rule saw?', () => {
+  const BEFORE = ['  welcome to mycli', '', '> type a task', ''];
+
+  it('a new row with words that is not the prompt is an answer', () => {
+    expect(answeredOnScreen(BEFORE, ['  welcome to mycli', '', '> type a task', 'what is it', '  The answer is forty-two.', '> type a task'], 'what is it')).toBe(true);
+  });
+
+  it('the prompt echoed, wrapped or framed, and rows seen before are not', () => {
+    const long = 'please refactor the parser module so that every error names the file and line';
+    const echoed = ['  welcome to mycli', '', '│ > please refactor the parser module so that every │', '│ error names the file and line                      │', '> type a task'];
+    expect(answeredOnScreen(BEFORE, echoed, long)).toBe(false);
+    expect(answeredOnScreen(BEFORE, BEFORE, 'what is it')).toBe(false);
+  });
+
+  it('rows without a word (a cursor, a rule, a spinner frame) are not', () => {
+    expect(answeredOnScreen(BEFORE, [...BEFORE, '────────', '⠋', '> _'], 'what is it')).toBe(false);
+  });
+
+  it('a row seen once before, shown twice now, is new the second time (rows are a multiset)', () => {
+    expect(answeredOnScreen(BEFORE, [...BEFORE, '  welcome to mycli'], 'x')).toBe(true);
   });
 });
