@@ -159,6 +159,12 @@ export interface SessionFileSpec {
   idKey: string | null;
   /** "content", "none", or a file name in a parent directory that holds the cwd. */
   cwdIn: string;
+  /**
+   * A log the agent appends to, read line by line from its end (`line`): a regex with named
+   * groups `id` and `time` (ISO), and `cwd` when the line names the directory (OpenCode keeps
+   * its sessions in SQLite; only its log names a new session's id with its directory).
+   */
+  line?: RegExp;
 }
 
 /** How many words after an option are its value. */
@@ -214,7 +220,7 @@ const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'gener
 const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
 const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals', 'session_files'] as const;
-const SESSION_FILE_KEYS = ['path', 'id_key', 'cwd_in'] as const;
+const SESSION_FILE_KEYS = ['path', 'id_key', 'cwd_in', 'line'] as const;
 /** `--name`, `-n`, with `?` (optional value) or `...` (many) in value_options. */
 const OPTION_SPEC_RE = /^(--?[A-Za-z0-9][A-Za-z0-9_-]*)(\?|\.\.\.)?$/;
 const RULE_KEYS = ['id', 'state', 'priority', 'region', 'contains', 'regex', 'ignore_case', 'message', 'interrupted'] as const;
@@ -625,7 +631,7 @@ function parseResume(value: unknown, line: number | null, fail: (line: number | 
   };
 }
 
-/** `session_files`: an array of `{ path, id_key?, cwd_in? }`; the id comes from `{id}`, `id_key`, or both. */
+/** `session_files`: an array of `{ path, id_key?, cwd_in?, line? }`; the id comes from `{id}`, `id_key`, both, or a log `line`. */
 function parseSessionFiles(value: unknown, bad: (key: string, what: string) => void): SessionFileSpec[] {
   if (value === undefined) return [];
   const shape = 'key "session_files" must be an array of { path, id_key, cwd_in } tables';
@@ -639,8 +645,14 @@ function parseSessionFiles(value: unknown, bad: (key: string, what: string) => v
       bad('session_files', shape);
       continue;
     }
-    const { path, id_key: idKey, cwd_in: cwdIn = 'content' } = entry;
+    const { path, id_key: idKey, cwd_in: cwdIn = 'content', line } = entry;
     if (typeof path !== 'string' || !path.startsWith('/') && !path.startsWith('~') && !path.startsWith('$')) bad('session_files', `a session_files path must be absolute (or start with ~ or $), got ${describe(path)}`);
+    else if (line !== undefined) {
+      const re = logLineRegex(line, path);
+      if (typeof re === 'string') bad('session_files', re);
+      else if (idKey !== undefined || entry.cwd_in !== undefined) bad('session_files', `a session_files line takes its id and cwd from the line, not id_key or cwd_in: ${path}`);
+      else specs.push({ path, idKey: null, cwdIn: 'none', line: re });
+    }
     else if (idKey !== undefined && typeof idKey !== 'string') bad('session_files', `session_files id_key must be a string, got ${describe(idKey)}`);
     else if (idKey === undefined && !path.includes('{id}')) bad('session_files', `a session_files path without {id} needs id_key: ${path}`);
     else if (path.includes('{pid}') && idKey === undefined) bad('session_files', `a session_files path with {pid} needs id_key: ${path}`);
@@ -648,6 +660,21 @@ function parseSessionFiles(value: unknown, bad: (key: string, what: string) => v
     else specs.push({ path, idKey: (idKey as string | undefined) ?? null, cwdIn });
   }
   return specs;
+}
+
+/** A session_files `line` as a regex, or what is wrong with it. */
+function logLineRegex(line: unknown, path: string): RegExp | string {
+  if (typeof line !== 'string') return `session_files line must be a regex string, got ${describe(line)}`;
+  if (/\{id\}|\{pid\}/.test(path)) return `a session_files path with a line names one log, not {id} or {pid}: ${path}`;
+  let re: RegExp;
+  try {
+    re = new RegExp(line);
+  } catch (error) {
+    return `session_files line is not a valid regex: ${(error as Error).message}`;
+  }
+  // Without its time a line cannot tell the agent's new session from an older one in the log.
+  if (!/\(\?<id>/.test(line) || !/\(\?<time>/.test(line)) return `a session_files line needs the named groups (?<id>…) and (?<time>…): ${line}`;
+  return re;
 }
 
 /** The argv that resumes session `id` of an agent whose rules carry `[resume]`. */

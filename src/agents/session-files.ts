@@ -8,11 +8,14 @@
  * - `cwd_in`: how a file is tied to the agent's directory — "content" (default: its first
  *   64 KiB name the cwd as a JSON string), "none" (`{pid}` files, or only the start time
  *   ties it), or a file name in the session file's directory or a parent that holds the cwd
- *   (Gemini's `.project_root`).
+ *   (Gemini's `.project_root`);
+ * - `line`: the path is a log the agent appends to (OpenCode's, whose sessions live in SQLite):
+ *   its last lines are read, and a line matching the regex names a session by its `id`, the
+ *   `time` it was written and, if the regex has that group, the `cwd`.
  * Files from before the agent started are skipped unless written since (a resumed session);
  * of the rest, the earliest created after the start that no other agent claimed wins.
  */
-import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -42,6 +45,8 @@ export const SESSION_FILE_LIMITS = {
   /** Entries read per directory level, and candidates examined, at most. */
   maxEntries: 5000,
   maxCandidates: 200,
+  /** Bytes read from the end of a log (`line`): hundreds of turns of a chatty agent. */
+  tailBytes: 256 * 1024,
 } as const;
 
 /** `~`, `$NAME` and `${NAME:-default}` in a path template, from the agent's environment. */
@@ -101,6 +106,65 @@ function readHead(file: string): string | null {
   }
 }
 
+/** The last `bytes` of a file, from the start of a line (null when unreadable). */
+function readTail(file: string, bytes: number): string | null {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const start = Math.max(0, size - bytes);
+      const buf = Buffer.alloc(size - start);
+      const n = readSync(fd, buf, 0, buf.length, start);
+      const text = buf.subarray(0, n).toString('utf8');
+      // A read that starts mid-line drops that partial line.
+      return start === 0 ? text : text.slice(text.indexOf('\n') + 1);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** A log value as written: bare, or double-quoted with JSON escapes. */
+function logValue(value: string): string {
+  if (value.length < 2 || !value.startsWith('"') || !value.endsWith('"')) return value;
+  try {
+    return JSON.parse(value) as string;
+  } catch {
+    return value.slice(1, -1);
+  }
+}
+
+/**
+ * The id a `line` spec finds in the agent's log: of the lines written since the agent started
+ * (their own time), in its cwd, the earliest id no other agent holds.
+ */
+async function findInLog(spec: SessionFileSpec & { line: RegExp }, path: string, facts: AgentProcessFacts, usable: (id: string | null) => id is string): Promise<string | null> {
+  const since = facts.startedAt - SESSION_FILE_LIMITS.startSlackMs;
+  const found: { id: string; time: number }[] = [];
+  for (const file of await expandGlob(path)) {
+    try {
+      const st = await stat(file);
+      if (!st.isFile() || st.mtimeMs < since) continue;
+    } catch {
+      continue;
+    }
+    const text = readTail(file, SESSION_FILE_LIMITS.tailBytes);
+    if (text === null) continue;
+    for (const line of text.split('\n')) {
+      const groups = spec.line.exec(line)?.groups;
+      if (!groups?.id || !groups.time) continue;
+      const time = Date.parse(groups.time);
+      if (!(time >= since)) continue;
+      if (groups.cwd !== undefined && logValue(groups.cwd) !== facts.cwd) continue;
+      if (usable(groups.id)) found.push({ id: groups.id, time });
+    }
+  }
+  found.sort((a, b) => a.time - b.time);
+  return found[0]?.id ?? null;
+}
+
 /**
  * `key` (dotted: `payload.id`) of the file's first JSON record (a .json file, or a .jsonl's
  * first line). A first line longer than the head read (Codex's carries its instructions) is
@@ -139,6 +203,7 @@ async function belongsTo(file: string, head: string, spec: SessionFileSpec, cwd:
 async function findWith(spec: SessionFileSpec, facts: AgentProcessFacts): Promise<string | null> {
   const path = expandPath(spec.path, facts.env);
   const usable = (id: string | null): id is string => id !== null && isValidSessionId(id) && !facts.claimed.has(id);
+  if (spec.line) return findInLog({ ...spec, line: spec.line }, path, facts, usable);
   if (path.includes('{pid}')) {
     for (const pid of facts.pids) {
       const head = readHead(path.replaceAll('{pid}', String(pid)));

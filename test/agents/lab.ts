@@ -1,10 +1,10 @@
 /**
- * The agent lab for live tests: the real Claude Code, Codex, Gemini CLI, Qwen Code, pi and
- * Kilo (pinned, installed into .cache/agents by scripts/install-agents.mjs), each talking to
+ * The agent lab for live tests: the real Claude Code, Codex, Gemini CLI, Qwen Code, pi, Kilo
+ * and OpenCode (pinned, installed into .cache/agents by scripts/install-agents.mjs), each talking to
  * the scripted fake model of ../shared/agent-lab on 127.0.0.1, running inside a real corral
  * server's panes. Mirrors the environment of ../shared/agent-lab/run-agent.sh.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
@@ -12,7 +12,7 @@ import { ROOT, TestServer } from '../integration/harness.js';
 export const AGENTS_DIR = join(ROOT, '.cache', 'agents');
 /** ../shared/agent-lab beside the checkout (or beside the worktrees' parent, for a git worktree). */
 export const LAB_DIR = process.env.CORRAL_AGENT_LAB ?? [join(ROOT, '..', 'shared', 'agent-lab'), join(ROOT, '..', '..', 'shared', 'agent-lab')].find((dir) => existsSync(dir)) ?? join(ROOT, '..', 'shared', 'agent-lab');
-export const LAB_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'] as const;
+export const LAB_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo', 'opencode'] as const;
 export type LabAgent = (typeof LAB_AGENTS)[number];
 
 /** Lab options: `piExt` loads pi with the lab's permission gate and question tool (PI_EXT=1). */
@@ -189,8 +189,52 @@ export function agentEnvironment(agent: LabAgent, home: string, project: string,
       });
       break;
     }
+    case 'opencode': {
+      const dir = join(home, '.config', 'opencode');
+      mkdirSync(join(dir, 'node_modules'), { recursive: true });
+      writeFileSync(
+        join(dir, 'opencode.json'),
+        JSON.stringify({
+          $schema: 'https://opencode.ai/config.json',
+          autoupdate: false,
+          share: 'disabled',
+          model: 'fake/fake-model',
+          small_model: 'fake/fake-model',
+          provider: {
+            fake: {
+              npm: '@ai-sdk/anthropic',
+              name: 'Fake',
+              options: { baseURL: `http://127.0.0.1:${port}/v1`, apiKey: 'fake-key' },
+              models: { 'fake-model': { name: 'Fake Model', tool_call: true, limit: { context: 200000, output: 8192 } } },
+            },
+          },
+          permission: { bash: 'ask', edit: 'ask' },
+        }),
+      );
+      // At every start 1.18.33 installs @opencode-ai/plugin into each config dir from the npm
+      // registry (in the background) unless node_modules exists and package-lock.json already
+      // lists it: this keeps the lab on 127.0.0.1 (strace showed no connect() but the model's).
+      writeFileSync(join(dir, 'package-lock.json'), JSON.stringify({ packages: { '': { dependencies: { '@opencode-ai/plugin': '1.18.33' } } } }));
+      Object.assign(env, openCodeEnvironment(home));
+      break;
+    }
   }
   return env;
+}
+
+/** OpenCode's environment beyond its config file: XDG dirs in the lab HOME, no updates, no fetches. */
+function openCodeEnvironment(home: string): Record<string, string> {
+  return {
+    XDG_CONFIG_HOME: join(home, '.config'),
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
+    OPENCODE_ENABLE_QUESTION_TOOL: '1',
+  };
 }
 
 /**
@@ -304,6 +348,17 @@ export function labSessionId(agent: LabAgent, home: string): string | undefined 
       return newest(join(home, '.pi', 'agent', 'sessions'), new RegExp(`_${UUID}\\.jsonl$`), new RegExp(`${UUID}(?=\\.jsonl$)`));
     case 'kilo':
       return newest(join(home, '.local', 'share', 'kilo', 'storage', 'session_diff'), /^ses_\w+\.json$/, /ses_\w+/);
+    case 'opencode': {
+      // Its sessions live in SQLite ($XDG_DATA_HOME/opencode/opencode.db): ask OpenCode itself,
+      // not the log corral reads, so the two are checked against each other.
+      const env = { ...process.env, ...openCodeEnvironment(home), HOME: home };
+      const listed = spawnSync(join(AGENTS_DIR, 'node_modules', '.bin', 'opencode'), ['session', 'list', '--format', 'json', '-n', '1'], { env, cwd: home, encoding: 'utf8', timeout: 60_000 });
+      try {
+        return (JSON.parse(listed.stdout) as { id: string }[])[0]?.id;
+      } catch {
+        return undefined;
+      }
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * The real Claude Code, Codex, Gemini CLI, Qwen Code, pi and Kilo in corral panes, driven
+ * The real Claude Code, Codex, Gemini CLI, Qwen Code, pi, Kilo and OpenCode in corral panes, driven
  * only through the CLI (SPEC §4, §5): idle at start, working during a slow answer, done after
  * it while nobody looks, idle once focused, blocked on a permission prompt (waiting_for_input
  * in ps), done after approving, blocked on a question, idle after an interrupt, a wait that
@@ -43,6 +43,9 @@ const AGENTS: Case[] = [
   { agent: 'pi', permits: false, asks: false, quit: ['ctrl+d'] },
   { agent: 'pi', label: 'pi with extensions', opts: { piExt: true }, permits: true, asks: true, quit: ['ctrl+d'] },
   { agent: 'kilo', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2, startMs: 240_000 },
+  // OpenCode's start (one native process, no network): 10–18 s by hand at load < 1, 27–36 s
+  // in this test at load 6–8; the margin is for a busier machine, as Kilo's.
+  { agent: 'opencode', permits: true, asks: true, quit: CTRL_C_TWICE, escapes: 2, startMs: 180_000 },
 ];
 
 /** A tool command inside the project, so no agent first asks about an outside directory. */

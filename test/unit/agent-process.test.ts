@@ -39,6 +39,10 @@ const REAL = {
     leader: { argv: ['node', `${AGENTS}/.bin/kilo`], exe: '/usr/bin/node' },
     child: { argv: [`${AGENTS}/@kilocode/cli/bin/.kilo`], exe: `${AGENTS}/@kilocode/cli/bin/.kilo` },
   },
+  // opencode-ai 1.18.33 from npm: no wrapper. Its postinstall copies the platform package's
+  // native binary to opencode-ai/bin/opencode.exe (.bin/opencode links there): one process,
+  // argv ["opencode"], comm "opencode".
+  opencode: { leader: { argv: ['opencode'], exe: `${AGENTS}/opencode-ai/bin/opencode.exe` } },
 } as const;
 
 /** The realpaths of the .bin links above, as the installed tree has them. */
@@ -131,6 +135,16 @@ describe('detectKind on the real agents', () => {
     });
     // The native binary copied out of its package still says what it is.
     expect(detectKind(['/opt/kilo/.kilo'])?.kind).toBe('kilo');
+  });
+
+  it('opencode: the native binary npm installs as opencode-ai/bin/opencode.exe', () => {
+    expect(detectKind(REAL.opencode.leader.argv, { exe: REAL.opencode.leader.exe })?.kind).toBe('opencode');
+    // Started under another name, the exe still says what it is; so does the platform package's own copy.
+    expect(detectKind(['oc'], { exe: REAL.opencode.leader.exe })).toEqual({ kind: 'opencode', how: 'exe in package opencode-ai' });
+    expect(detectKind([`${AGENTS}/opencode-linux-x64/bin/opencode`])?.kind).toBe('opencode');
+    expect(detectKind(['oc'], { exe: `${AGENTS}/opencode-linux-x64-baseline/bin/opencode` })?.kind).toBe('opencode');
+    // The install script's copy.
+    expect(detectKind(['/home/u/.opencode/bin/opencode'])?.kind).toBe('opencode');
   });
 
   it('the run-agent.sh launch line: a bash -c script running the agent as a child', () => {

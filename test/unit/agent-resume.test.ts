@@ -75,6 +75,21 @@ describe('resumeArgv per kind', () => {
     ]);
   });
 
+  it('opencode: --session <id>; its project directory stays, --prompt, --continue and --fork go', () => {
+    const ocId = 'ses_db5f0c53effe7vY8uCjQ3ipiv3';
+    expect(resumeArgv('opencode', ocId, ['opencode', '/work/proj', '--model', 'fake/fake-model', '--prompt', 'hi', '-c', '--fork', '--log-level', 'DEBUG'])).toEqual([
+      'opencode',
+      '--model',
+      'fake/fake-model',
+      '--log-level',
+      'DEBUG',
+      '--session',
+      ocId,
+      '/work/proj',
+    ]);
+    expect(resumeArgv('opencode', ocId, ['opencode', '-s', 'ses_older', '--agent', 'plan'])).toEqual(['opencode', '--agent', 'plan', '--session', ocId]);
+  });
+
   it('words after -- are positional: dropped as a prompt, kept (after --) where positionals are kept', () => {
     expect(resumeArgv('claude', ID, ['claude', '--model', 'opus', '--', '--not-a-flag prompt'])).toEqual(['claude', '--model', 'opus', '--resume', ID]);
     expect(resumeArgv('kilo', 'ses_x1', ['kilo', '--', '-dir'])).toEqual(['kilo', '--session', 'ses_x1', '--', '-dir']);

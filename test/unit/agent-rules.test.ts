@@ -297,7 +297,7 @@ describe('shipped rule files', () => {
 
   it('carries the resume form of every agent verified live', () => {
     const all = loadAllRules();
-    const forms = Object.fromEntries(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo'].map((k) => [k, all.get(k)?.resume?.args.join(' ')]));
+    const forms = Object.fromEntries(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo', 'opencode'].map((k) => [k, all.get(k)?.resume?.args.join(' ')]));
     expect(forms).toEqual({
       claude: '--resume {id}',
       codex: 'resume {id}',
@@ -305,11 +305,12 @@ describe('shipped rule files', () => {
       qwen: '--resume {id}',
       pi: '--session {id}',
       kilo: '--session {id}',
+      opencode: '--session {id}',
     });
     expect(resumeArgs(all.get('codex')!.resume!, 'abc')).toEqual(['resume', 'abc']);
     // Proven live in the lab (restore.live and lifecycle.live tests).
     const proven = Object.keys(forms).filter((k) => all.get(k)!.resume!.verifiedWith !== null);
-    expect(proven).toEqual(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo']);
+    expect(proven).toEqual(['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo', 'opencode']);
   });
 
   it('reads transcript_scroll per kind: the wheel by default, page keys for Kilo', () => {

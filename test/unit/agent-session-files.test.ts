@@ -90,6 +90,44 @@ describe('session files per kind', () => {
   });
 });
 
+describe('opencode: sessions in SQLite, named in its log', () => {
+  // Lines as opencode-ai 1.18.33 writes them to $XDG_DATA_HOME/opencode/log/opencode.log.
+  const created = (time: number, id: string, dir: string) =>
+    `timestamp=${new Date(time).toISOString()} level=INFO run=99e23301 message=created id=${id} slug=shiny-cabin version=1.18.33 projectID=global directory=${dir} path=${dir.slice(1)} workspaceID=undefined parentID=undefined title="New session - ${new Date(time).toISOString()}" agent=build`;
+  const loop = (time: number, id: string) => `timestamp=${new Date(time).toISOString()} level=INFO run=99e23301 message=loop session.id=${id} step=0`;
+  const env = () => ({ HOME: home, XDG_DATA_HOME: join(home, 'data') });
+
+  it('takes the session created since the start in the cwd, the earliest no other agent holds', async () => {
+    put(
+      'data/opencode/log/opencode.log',
+      [
+        created(START - 60_000, 'ses_old0000000000000000000000', cwd),
+        created(START + 1000, 'ses_elsewhere000000000000000', '/elsewhere'),
+        created(START + 2000, 'ses_first00000000000000000000', cwd),
+        loop(START + 2100, 'ses_first00000000000000000000'),
+        created(START + 3000, 'ses_second0000000000000000000', cwd),
+        '',
+      ].join('\n'),
+    );
+    expect(await findSessionId(specs('opencode'), facts({ env: env() }))).toBe('ses_first00000000000000000000');
+    expect(await findSessionId(specs('opencode'), facts({ env: env(), claimed: new Set(['ses_first00000000000000000000']) }))).toBe('ses_second0000000000000000000');
+    // Its default place: ~/.local/share without XDG_DATA_HOME.
+    expect(await findSessionId(specs('opencode'), facts())).toBeNull();
+  });
+
+  it('no session yet: only older ones in the log (a new opencode before its first prompt)', async () => {
+    put('data/opencode/log/opencode.log', `${created(START - 60_000, 'ses_old0000000000000000000000', cwd)}\n${loop(START + 500, 'ses_old0000000000000000000000')}\n`);
+    expect(await findSessionId(specs('opencode'), facts({ env: env() }))).toBeNull();
+  });
+
+  it('a quoted directory (spaces) is read as the cwd; a long log is read from its end', async () => {
+    cwd = join(home, 'my project');
+    const filler = `${loop(START - 60_000, 'ses_old0000000000000000000000')}\n`.repeat(4000);
+    put('data/opencode/log/opencode.log', `${filler}${created(START + 2000, 'ses_spaced000000000000000000', JSON.stringify(cwd))}\n`);
+    expect(await findSessionId(specs('opencode'), facts({ env: env() }))).toBe('ses_spaced000000000000000000');
+  });
+});
+
 describe('choosing among files', () => {
   it('skips files untouched since before the start, takes an old session written since (resumed)', async () => {
     put(`.pi/agent/sessions/--p--/a_${U1}.jsonl`, `${JSON.stringify({ type: 'session', id: U1, cwd })}\n`, START - 3_600_000);
@@ -128,7 +166,8 @@ describe('helpers', () => {
   it('rejects malformed session_files naming the key', () => {
     const base = `kind = "demo"\n[[rule]]\nid = "w"\nstate = "working"\npriority = 1\nregion = "bottom:2"\ncontains = "x"\n[resume]\nargs = ["--resume", "{id}"]\nid_from = "files"\n`;
     expect(parseRules(`${base}session_files = [{ path = "~/s/{id}.json" }]\n`, 'demo.toml').resume!.sessionFiles).toEqual([{ path: '~/s/{id}.json', idKey: null, cwdIn: 'content' }]);
-    for (const bad of ['session_files = "x"', 'session_files = [{ path = "rel/{id}" }]', 'session_files = [{ path = "~/s/x.json" }]', 'session_files = [{ path = "~/{pid}/{id}" }]', 'session_files = [{ path = "~/{id}", cwd_in = "a/b" }]', 'session_files = [{ path = "~/{id}", extra = 1 }]']) {
+    expect(parseRules(`${base}session_files = [{ path = "~/log", line = '^(?<time>\\S+) (?<id>\\S+)' }]\n`, 'demo.toml').resume!.sessionFiles).toEqual([{ path: '~/log', idKey: null, cwdIn: 'none', line: /^(?<time>\S+) (?<id>\S+)/ }]);
+    for (const bad of ['session_files = "x"', 'session_files = [{ path = "rel/{id}" }]', 'session_files = [{ path = "~/s/x.json" }]', 'session_files = [{ path = "~/{pid}/{id}" }]', 'session_files = [{ path = "~/{id}", cwd_in = "a/b" }]', 'session_files = [{ path = "~/{id}", extra = 1 }]', 'session_files = [{ path = "~/log", line = "id=(?<id>\\\\S+)" }]', 'session_files = [{ path = "~/log", line = "(?<id>x" }]', 'session_files = [{ path = "~/{id}.log", line = "(?<time>\\\\S+) (?<id>\\\\S+)" }]', 'session_files = [{ path = "~/log", line = "(?<time>\\\\S+) (?<id>\\\\S+)", id_key = "x" }]']) {
       expect(() => parseRules(`${base}${bad}\n`, 'demo.toml'), bad).toThrow(/session_files/);
     }
   });

@@ -172,9 +172,11 @@ describe('[answers] in a rule file', () => {
     expect(() => parseRules(`${base}[answers]\nyes = ["echo hi"]\n`, 'demo.toml')).toThrow(/key names/);
   });
 
-  it('claude and codex declare allow once and deny', () => {
+  it('claude, codex and opencode declare allow once and deny', () => {
     const root = join(import.meta.dirname, '..', '..', 'assets', 'agents');
     expect(loadRuleFile(join(root, 'claude.toml')).answers).toEqual([{ label: 'allow once', keys: ['1'] }, { label: 'deny', keys: ['esc'] }]);
     expect(loadRuleFile(join(root, 'codex.toml')).answers).toEqual([{ label: 'allow once', keys: ['y'] }, { label: 'deny', keys: ['esc'] }]);
+    // OpenCode's dialog opens on "Allow once": Enter takes it (the lifecycle test's approval).
+    expect(loadRuleFile(join(root, 'opencode.toml')).answers).toEqual([{ label: 'allow once', keys: ['enter'] }, { label: 'deny', keys: ['esc'] }]);
   });
 });
