@@ -16,19 +16,18 @@ import { AGENT_KINDS, isAgentKind } from '../agents/kinds.js';
 import { canonicalExecutable, isKnownKind, submitDelayMs } from '../agents/kind-facts.js';
 import { GENERIC_KIND } from '../agents/rules.js';
 import { BOUNDS } from '../contract/bounds.js';
-import { DEFAULT_UNTIL, statusMatches, waitForAgent } from './agent-wait.js';
+import { DEFAULT_UNTIL, waitForAgent } from './agent-wait.js';
 import { watchMissingCommand } from '../agents/missing-command.js';
 import { waitUntil } from '../wait/wait-until.js';
 import { setTimeout as delay } from 'node:timers/promises';
-import { answeredOnScreen, probeCount, promptProbe } from '../agents/prompt-probe.js';
+import { probeCount, promptProbe } from '../agents/prompt-probe.js';
+import { waitForActivity, waitForSettled } from './prompt-wait.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
   minStartTimeoutMs: BOUNDS.agentStartTimeoutMs.min - 1,
   maxStartTimeoutMs: BOUNDS.agentStartTimeoutMs.max,
   defaultStartTimeoutMs: 30_000,
-  /** After submitting, working or blocked must show within this long (SPEC §5). */
-  promptActivityWindowMs: 5000,
   /** While starting, re-check the pane this often in case the agent prints nothing. */
   startPollMs: 250,
   /**
@@ -333,13 +332,6 @@ function screenShows(core: CorralCore, pane: PaneRecord, shows: () => boolean, s
   });
 }
 
-/** After a submission: the agent started work (or already finished a turn) since `baseline`. */
-export function showedActivity(agent: AgentInfo, baseline: number): boolean {
-  if (agent.state_change_seq <= baseline) return false;
-  const busy = agent.agent_status === 'working' || agent.agent_status === 'blocked' || agent.agent_status === 'stalled';
-  return busy || (agent.completion_seq !== undefined && agent.completion_seq > baseline);
-}
-
 /** `agent.prompt`: submit, then optionally wait for activity and a settled state (SPEC §5). */
 export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
   const started = Date.now();
@@ -347,30 +339,10 @@ export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: Prom
   const { baseline, wasWorking, screenBefore } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal });
   if (!opts.wait) return agentView(core, pane);
   const current = core.paneBySurface(pane.surfaceId) ?? pane;
-  const activityDeadline = Date.now() + AGENT_TIMING.promptActivityWindowMs;
-  const stalledFirst = deadline === undefined || activityDeadline < deadline;
+  const submitted = { baseline, screenBefore, text: opts.text };
+  const waitOpts = { deadline, timeoutMs: opts.timeoutMs, signal: opts.signal };
   // An agent that was already working needs no proof of activity: its turn settling is enough.
-  if (!wasWorking) {
-    await waitForAgent(core, current, {
-      until: (a) => showedActivity(a, baseline),
-      deadline: stalledFirst ? activityDeadline : deadline,
-      signal: opts.signal,
-      onDeadline: () =>
-        stalledFirst
-          ? new CorralError('agent_prompt_stalled', `the agent in ${pane.id} showed no activity within ${AGENT_TIMING.promptActivityWindowMs} ms of the prompt (it may still have received it; read it before resubmitting)`)
-          : new CorralError('timeout', `timed out after ${opts.timeoutMs} ms`),
-    }).catch((error: unknown) => {
-      // No rule saw it work, but it answered on screen (a turn drawn between two checks, or an
-      // agent with no busy idiom): that answer is the turn, working → done.
-      const answered = error instanceof CorralError && error.code === 'agent_prompt_stalled' && answeredOnScreen(screenBefore, detectionRows(core, current), opts.text);
-      if (!answered || !core.agents.noteQuickTurn(current)) throw error;
-    });
-  }
+  const activity = wasWorking ? 'status' : await waitForActivity(core, current, submitted, waitOpts);
   const until = opts.until && opts.until.length > 0 ? opts.until : DEFAULT_UNTIL;
-  return waitForAgent(core, current, {
-    until: (a) => statusMatches(a, until, baseline),
-    deadline,
-    signal: opts.signal,
-    onDeadline: () => new CorralError('timeout', `the agent in ${pane.id} did not reach ${until.join('|')} within ${opts.timeoutMs} ms`),
-  });
+  return waitForSettled(core, current, submitted, { ...waitOpts, until, screenOnly: activity === 'screen' });
 }

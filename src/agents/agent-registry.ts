@@ -670,7 +670,7 @@ export class AgentRegistry {
       message: verdict.message,
       visible: this.core.isWatched(pane),
       interrupted: (verdict.rule?.interrupted ?? false) || now - agent.interruptedAt < TRACKING.interruptWindowMs,
-      ready: wasReady || (showsReady(decision.rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, now)),
+      ready: wasReady || (showsReady(decision.rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, snap, now)),
     });
     if (status === 'working' || status === 'blocked') agent.busyRules = decision.rules;
     if (change) this.publish(pane, agent, change, 'screen');
@@ -688,8 +688,11 @@ export class AgentRegistry {
    * own ready rule has shown its input already. While the terminal still assembles lines, the
    * check runs again shortly, and passes after `genericLineModeReadyMs` for a line-mode program.
    */
-  private takesKeys(surfaceId: number, watch: PaneWatch, host: PaneHost, agent: TrackedAgent, now: number): boolean {
+  private takesKeys(surfaceId: number, watch: PaneWatch, host: PaneHost, agent: TrackedAgent, snap: ScreenSnapshot, now: number): boolean {
     if (!agent.rules?.generic) return true;
+    // A program that has drawn nothing yet has no input to type into (OpenCode reads keys for
+    // half a minute under load before it draws); its first frame brings the next check.
+    if (!snap.lines.some((line) => line.trim() !== '')) return false;
     const mode = host.process.lineMode();
     if (mode === null || readsKeysItself(mode) || now - agent.startedAt >= TRACKING.genericLineModeReadyMs) return true;
     watch.readyTimer ??= this.clock.setTimeout(() => {

@@ -32,6 +32,7 @@ const AGENTS: Case[] = [
   { agent: 'qwen', permits: true, asks: true },
   { agent: 'pi', label: 'pi with extensions', opts: { piExt: true }, permits: true, asks: true },
   { agent: 'kilo', permits: true, asks: true, escapes: 2, startMs: 240_000 },
+  { agent: 'opencode', permits: true, asks: true, escapes: 2, startMs: 180_000 },
 ];
 
 /** A tool command inside the project, so no agent first asks about an outside directory. */

@@ -496,6 +496,22 @@ describe('AgentRegistry: an agent started as generic (agent start --kind generic
     expect(s.take()).toContain('status →idle ready');
   });
 
+  it('a program that reads keys but has drawn nothing is not ready until its first frame', () => {
+    const s = setup(new Map([['generic', GENERIC]]));
+    const ready = () => s.registry.agentIn(s.pane)?.state.snapshot().interactiveReady ?? null;
+    s.registry.expectCommand(s.pane, 'mycli', { adoptAnyProgram: true });
+    s.child().mode = { canonical: false, echo: false };
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
+    s.child().output('\x1b[?1049h'); // the alternate screen, still blank
+    s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(s.registry.agentIn(s.pane)?.kind).toBe('mycli');
+    s.clock.advance(TRACKING.genericLineModeReadyMs * 2);
+    expect(ready()).toBe(false);
+    s.child().output('> ask me anything');
+    s.clock.advance(TRACKING.screenSettleMs);
+    expect(ready()).toBe(true);
+  });
+
   it('a line-mode program (it never leaves canonical mode) is ready after the line-mode window', () => {
     const s = generic();
     s.clock.advance(TRACKING.genericLineModeReadyMs - TRACKING.genericReadyPollMs * 2);
