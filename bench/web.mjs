@@ -179,6 +179,45 @@ export async function run({ quick = false } = {}) {
     }
     nodeWs.close();
     agent.close();
+
+    // 4. The server while one page floods a shell pane with 1,000 key messages a second (2 s):
+    // surface.status round trips on the socket, against the same calls with no flood, same run.
+    const statusTimes = async (more) => {
+      const times = [];
+      while (more(times.length)) {
+        const t0 = performance.now();
+        await events.call('surface.status', { target: 'w1:p1' });
+        times.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return times;
+    };
+    const quietStatus = await statusTimes((n) => n < 150);
+    let flooding = true;
+    const flood = page
+      .evaluate(
+        ({ pane }) =>
+          new Promise((done) => {
+            const ws = new WebSocket(`ws://${location.host}/ws`);
+            let sent = 0;
+            ws.onopen = () => {
+              const timer = setInterval(() => {
+                for (let i = 0; i < 10; i++) ws.send(JSON.stringify({ t: 'input', pane, data: 'a' }));
+                sent += 10;
+                if (sent >= 2000) {
+                  clearInterval(timer);
+                  ws.close();
+                  done(sent);
+                }
+              }, 10);
+            };
+            ws.onclose = () => done(sent);
+          }),
+        { pane: 'w3:p1' },
+      )
+      .finally(() => (flooding = false));
+    const floodStatus = await statusTimes(() => flooding);
+    const floodSent = await flood;
     events.close();
 
     const ratio = median(echo.page) / median(echo.attach);
@@ -201,6 +240,16 @@ export async function run({ quick = false } = {}) {
         ratio: round(ratio),
         target: '≤ 2×',
         pass: ratio <= 2,
+      },
+      {
+        name: `web: surface.status while a page sends 1,000 key messages a second (${floodSent} sent, ${floodStatus.length} calls)`,
+        value: round(median(floodStatus), 2),
+        p95: round(percentile(floodStatus, 95), 2),
+        unit: 'ms',
+        baseline: 'no flood p50 / p95',
+        baselineValue: `${round(median(quietStatus), 2)} / ${round(percentile(quietStatus, 95), 2)}`,
+        target: 'p95 < 10 ms',
+        pass: percentile(floodStatus, 95) < 10,
       },
       { name: 'web: …the same key from a Node WebSocket client (no browser)', value: round(median(echo.node), 2), p95: round(percentile(echo.node, 95), 2), unit: 'ms', baseline: 'corral attach', baselineValue: round(median(echo.attach), 2), ratio: round(median(echo.node) / median(echo.attach)) },
     ];
