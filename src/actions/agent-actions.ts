@@ -22,6 +22,7 @@ import { waitUntil } from '../wait/wait-until.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 import { waitForActivity, waitForSettled } from './prompt-wait.js';
+import { notePrompt } from '../agents/prompt-log.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -268,6 +269,9 @@ export async function typePrompt(
   const baseline = info.state_change_seq;
   const screenBefore = detectionRows(core, pane);
   await deliverPrompt(core, pane, text, opts.submit ? submitDelayMs(agent.kind) : null, opts.signal);
+  // What `agent read --answer` looks for on screen and in a session record; typed unsent too:
+  // a flow types the prompt at start and submits it later with a bare Enter.
+  notePrompt(agent, text);
   return { baseline, wasWorking: info.agent_status === 'working', screenBefore };
 }
 

@@ -6,6 +6,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
+import { parseAnswerScreen, parseAnswerSession, type ScreenAnswerSpec, type SessionAnswerSpec } from './answer-spec.js';
 
 /** What a screen rule can conclude; `done` and the rest are the state machine's business. */
 export type ScreenStatus = 'working' | 'blocked' | 'idle' | 'unknown';
@@ -83,6 +84,10 @@ export interface AgentRules {
    * order), for the web view's buttons (SPEC §16); empty when the file declares none.
    */
   answers: readonly AgentAnswer[];
+  /** How to read its answers from its own session record (`[answer_session]`); null when not known. */
+  answerSession: SessionAnswerSpec | null;
+  /** How its screen sets an answer apart from its UI (`[answer_screen]`); null: generic chrome only. */
+  answerScreen: ScreenAnswerSpec | null;
   rules: readonly Rule[];
 }
 
@@ -216,7 +221,7 @@ export const RULE_DEFAULTS = {
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'answers', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'answers', 'answer_session', 'answer_screen', 'rule'] as const;
 const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
 const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals', 'session_files'] as const;
@@ -338,6 +343,15 @@ export function parseRules(text: string, file: string): AgentRules {
   const processInfo = parseProcess(raw.process, tableLine('process'), fail);
   const hooks = parseHooks(raw.hooks, tableLine('hooks'), fail);
   const answers = parseAnswers(raw.answers, tableLine('answers'), fail);
+  const answerSession = parseAnswerSession(raw.answer_session, tableLine('answer_session'), fail);
+  const answerScreen = parseAnswerScreen(raw.answer_screen, tableLine('answer_screen'), fail);
+  // The record is found through the files `[resume] session_files` locate by the session id.
+  // The record is found through the files `[resume] session_files` locate by the session id
+  // (an invalid [resume] is reported on its own).
+  const resumeReported = raw.resume !== undefined && resume === null;
+  if (raw.answer_session !== undefined && !resumeReported && (resume?.sessionFiles.length ?? 0) === 0) {
+    fail(topLines.get('answer_session') ?? null, 'answer_session', '[answer_session] needs [resume] session_files: they locate the session record by its id');
+  }
   let submitDelayMs: number = RULE_DEFAULTS.submitDelayMs;
   if (raw.submit_delay_ms !== undefined) {
     const v = raw.submit_delay_ms;
@@ -460,7 +474,7 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, answerSession, answerScreen, rules };
 }
 
 type Fail = (line: number | null, key: string | null, what: string) => void;

@@ -66,7 +66,7 @@ function componentRegex(component: string): RegExp {
 }
 
 /** The files a template without `{pid}` names now (`*` and `{id}` expanded), bounded. */
-async function expandGlob(path: string): Promise<string[]> {
+export async function expandGlob(path: string): Promise<string[]> {
   const components = path.split('/');
   let current = [components[0] === '' ? '/' : components[0]!];
   for (const component of components.slice(1)) {
@@ -91,7 +91,7 @@ async function expandGlob(path: string): Promise<string[]> {
   return current;
 }
 
-function readHead(file: string): string | null {
+export function readHead(file: string): string | null {
   try {
     const fd = openSync(file, 'r');
     try {
@@ -260,7 +260,7 @@ export function agentProcessFacts(pid: number, fallbackCwd: string, startedAt: n
 }
 
 /** /proc/<pid>/environ as a record (empty when unreadable). */
-function processEnv(pid: number): Record<string, string> {
+export function processEnv(pid: number): Record<string, string> {
   const env: Record<string, string> = {};
   try {
     for (const entry of readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')) {

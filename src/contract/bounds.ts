@@ -14,6 +14,8 @@ export interface Range {
 export const BOUNDS = {
   /** `lines` of `pane.read`, `agent.read`, `surface.read`, `pane.wait_for_output`. */
   readLines: { min: 1, max: 10_000, integer: true },
+  /** `turns` of `agent.read` with `answer`: the agent's last N answers. */
+  answerTurns: { min: 1, max: 20, integer: true },
   /** Every `timeout_ms`: the longest delay a Node timer can hold (~24.8 days). */
   timeoutMs: { min: 0, max: 2_147_483_647, integer: true },
   /** `max_matches` of `surface.search`. */

@@ -28,6 +28,8 @@ export const ERROR_CODES = [
   'agent_prompt_stalled',
   'agent_not_running',
   'agent_not_idle',
+  // `agent read --answer`: neither the agent's session record nor its screen holds an answer to read.
+  'agent_no_answer',
   'agent_name_taken',
   'invalid_agent_name',
   'unsupported_agent_kind',

@@ -14,6 +14,7 @@ import type {
   FleetListResult,
   PaneInfo,
   PaneRead,
+  AgentRead,
   PaneReadResult,
   ReadFormat,
   ReadSource,
@@ -194,7 +195,8 @@ export interface MethodParams {
   'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string } & Partial<WorktreeRequest>;
   'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number };
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
-  'agent.read': AgentTarget & ReadParams;
+  /** `answer`: what the agent answered in its last `turns` (1..20, default 1) turns, from its session record or its screen. */
+  'agent.read': AgentTarget & ReadParams & { answer?: boolean; turns?: number };
   'agent.send_keys': AgentTarget & { keys: string[] };
   'agent.diff': AgentTarget & DiffParams;
   'agent.merge': AgentTarget & MergeParams;
@@ -322,7 +324,7 @@ export interface MethodResults {
   'agent.start': OneAgent & { argv: string[]; worktree?: WorktreeCreated };
   'agent.prompt': OneAgent;
   'agent.wait': OneAgent;
-  'agent.read': { read: PaneRead };
+  'agent.read': { read: AgentRead };
   'agent.send_keys': OneAgent;
   'agent.diff': WorktreeDiffResult;
   'agent.merge': WorktreeMergeResult;
@@ -471,7 +473,7 @@ export const METHOD_TABLE = {
   },
   'agent.prompt': { gated: 'always', cli: 'agent prompt', summary: 'Submits a prompt; with `wait`, returns when the turn ends.' },
   'agent.wait': { gated: 'read', cli: 'agent wait', summary: 'Waits until the agent reaches a status in `until`.' },
-  'agent.read': { gated: 'read', cli: 'agent read', summary: "An agent's text; an idle full-screen agent's whole transcript." },
+  'agent.read': { gated: 'read', cli: 'agent read', summary: "An agent's text; an idle full-screen agent's whole transcript; with `answer`, what it answered (session record or screen)." },
   'agent.send_keys': { gated: 'always', cli: 'agent send-keys', summary: "Presses named keys in an agent's pane." },
   // Worktrees (SPEC §15, docs/worktrees.md). Reviews are reads. A merge puts work into the
   // user's checked-out branch and a discard throws work away: an agent doing either to itself or

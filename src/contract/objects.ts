@@ -117,6 +117,18 @@ export interface PaneRead {
   truncated: boolean;
 }
 
+/** Where `agent.read` with `answer` found the answer: the agent's own session record, or its screen. */
+export type AnswerSource = 'session' | 'screen';
+
+/**
+ * `agent.read`'s result: a pane read; with `answer`, `text` is what the agent answered (its
+ * last `turns` answers, joined by blank lines) and `answers` each of them, oldest first.
+ */
+export interface AgentRead extends PaneRead {
+  answer_source?: AnswerSource;
+  answers?: string[];
+}
+
 export interface SurfaceRow {
   /** The machine the pane runs on (SPEC §14); null for this one. */
   machine: string | null;

@@ -20,7 +20,7 @@ export const DEFAULTS_KEYS = ['timeout_secs', 'on_failure'] as const;
 export const STEP_KEYS = ['id', 'needs', 'foreach', 'pane', 'send', 'ready', 'capture'] as const;
 export const SEND_KEYS = ['target', 'text', 'submit'] as const;
 export const READY_KEYS = ['pattern', 'idle', 'timeout_secs'] as const;
-export const CAPTURE_KEYS = ['var', 'lines'] as const;
+export const CAPTURE_KEYS = ['var', 'lines', 'answer'] as const;
 export const ON_FAILURE = ['fail_fast', 'continue'] as const;
 export type OnFailure = (typeof ON_FAILURE)[number];
 
@@ -51,7 +51,10 @@ export interface ReadySpec {
 
 export interface CaptureSpec {
   variable: string;
+  /** The pane's last lines (ignored with `answer`). */
   lines: number;
+  /** What the step's agent answered (`agent read --answer`), instead of the pane's last lines. */
+  answer?: true;
 }
 
 export type StepAction =
@@ -231,9 +234,11 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
       else if (variable !== undefined && !VAR_NAME.test(variable)) check.add([...at, 'capture', 'var'], `key "var"${cctx} must be letters, digits and _, not starting with a digit, got ${JSON.stringify(variable)}`);
       else if (variable === ITEM_VARIABLE) check.add([...at, 'capture', 'var'], `key "var"${cctx}: "${ITEM_VARIABLE}" is reserved for foreach items`);
       const lines = check.int(capture, 'lines', [...at, 'capture'], cctx, 1, FLOW_LIMITS.maxCaptureLines) ?? FLOW_LIMITS.defaultCaptureLines;
+      const answer = check.bool(capture, 'answer', [...at, 'capture'], cctx) ?? false;
+      if (answer && capture.lines !== undefined) check.add([...at, 'capture', 'answer'], `key "answer"${cctx} does not go with "lines": an answer is what the agent answered, not the pane's last lines (use one)`);
       if (!ready) check.add([...at, 'capture'], `capture of ${label} needs "ready": the text is captured once the step is ready`);
       if (step.items) check.add([...at, 'capture'], `capture of ${label} is not allowed in a foreach step: every instance would set the same variable`);
-      if (variable !== undefined) step.capture = { variable, lines };
+      if (variable !== undefined) step.capture = answer ? { variable, lines, answer } : { variable, lines };
     }
 
     // Placeholders: syntax, `${item}` only in foreach steps, variables only in prompt/text.
@@ -477,7 +482,8 @@ export function formatFlowPlan(plan: FlowPlan): string {
     const ready = step.ready
       ? `; ready when ${[step.ready.pattern !== undefined ? `/${step.ready.pattern}/ appears` : '', step.ready.idle ? 'idle' : ''].filter(Boolean).join(' and ')} within ${step.ready.timeoutSecs} s`
       : '';
-    const capture = step.capture ? `; capture last ${step.capture.lines} lines as \${${step.capture.variable}}` : '';
+    const captured = step.capture?.answer ? "the agent's answer" : `last ${step.capture?.lines} lines`;
+    const capture = step.capture ? `; capture ${captured} as \${${step.capture.variable}}` : '';
     const needs = step.needs.length ? ` (after ${step.needs.join(', ')})` : '';
     lines.push(`  ${step.id}${needs}: ${action}${ready}${capture}`);
   }

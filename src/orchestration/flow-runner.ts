@@ -10,9 +10,10 @@
  * - ready barriers use `corral wait`'s logic (src/wait/wait-logic.ts): a pattern must match output
  *   that appeared after the step started; idle means an agent is idle/done (after a submit:
  *   once it changed state since), or a pane without an agent has been quiet for a second.
- * - a capture is the last N lines of the pane's `recent` text (see docs/orchestration.md).
+ * - a capture is the last N lines of the pane's `recent` text, or with `answer` what its agent
+ *   answered in its last turn (`agent.read` with `answer`; see docs/orchestration.md).
  */
-import type { SurfaceReadResult } from '../contract/protocol.js';
+import { CorralError, type SurfaceReadResult } from '../contract/protocol.js';
 import {
   applyStatus,
   baselineOf,
@@ -181,8 +182,13 @@ export class RpcStepRunner implements StepRunner {
           await sleep(this.pollMs, signal);
         }
       },
-      capture: async (lines) => {
+      capture: async (lines, answer = false) => {
         const status = await this.client.call('surface.status', { target });
+        // What the agent answered, without its UI (issue 29): plain text, no tidying needed.
+        if (answer) {
+          if (status.tool === null) throw new CorralError('agent_not_found', `capture with answer = true needs an agent, and pane ${paneId} runs none`, { pane_id: paneId });
+          return (await this.client.call('agent.read', { target: paneId, answer: true })).read.text;
+        }
         // agent.read gathers a full-screen agent's transcript beyond the screen; pane.read is the rest.
         const read =
           status.tool !== null

@@ -54,7 +54,7 @@ export interface StepHandle {
   /** Resolves once the step's `ready` conditions hold; rejects on error. Not called without `ready`. */
   waitReady(signal: AbortSignal): Promise<void>;
   /** The text the step's capture stores. Called after ready. */
-  capture(lines: number): Promise<string>;
+  capture(lines: number, answer?: boolean): Promise<string>;
 }
 
 export interface StepRunner {
@@ -237,7 +237,7 @@ export async function runScheduler(opts: SchedulerOptions): Promise<{ report: Fl
     }
     if (!step.capture) return undefined;
     ctx.setPhase('capturing');
-    return Promise.race([handle.capture(step.capture.lines), aborted]);
+    return Promise.race([handle.capture(step.capture.lines, step.capture.answer ?? false), aborted]);
   };
 
   if (opts.signal) {

@@ -18,6 +18,8 @@ export type LabAgent = (typeof LAB_AGENTS)[number];
 /** Lab options: `piExt` loads pi with the lab's permission gate and question tool (PI_EXT=1). */
 export interface LabOptions {
   piExt?: boolean;
+  /** More kinds the same server's panes can run, each with its lab environment (a two-agent flow). */
+  alsoAgents?: LabAgent[];
 }
 
 /** Starts the scripted model on a free loopback port. */
@@ -285,6 +287,7 @@ export class AgentLab {
     this.home = probe.home;
     mkdirSync(this.project, { recursive: true });
     const env = { ...agentEnvironment(this.agent, probe.home, this.project, this.model.port, this.opts), ...serverEnv };
+    for (const also of this.opts.alsoAgents ?? []) Object.assign(env, agentEnvironment(also, probe.home, this.project, this.model.port, this.opts), serverEnv);
     Object.assign(probe.env, env, { PATH: `${join(AGENTS_DIR, 'node_modules', '.bin')}:${process.env.PATH}` });
     this.server = await probe.start();
     return this;

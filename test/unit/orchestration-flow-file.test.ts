@@ -240,6 +240,19 @@ describe('flow files: bad, each naming file, line and key', () => {
     expect(problems(lines('[[step]]', 'id = "a"', 'send = { target = "x", text = "${oops" }'))[0]).toMatch(/:3: key "send.text" in \[\[step\]\] "a": "\$\{" at offset 0 is not closed/);
   });
 
+  it('capture answer = true: the agent\'s answer instead of lines; not both; a boolean', () => {
+    const plan = parse(lines('[[step]]', 'id = "a"', 'pane = { agent = "claude" }', 'ready = { idle = true, timeout_secs = 5 }', 'capture = { var = "said", answer = true }'));
+    expect(plan.steps[0]!.capture).toEqual({ variable: 'said', lines: 50, answer: true });
+    expect(formatFlowPlan(plan)).toContain("capture the agent's answer as ${said}");
+    expect(parse(lines('[[step]]', 'id = "a"', 'pane = {}', 'ready = { idle = true, timeout_secs = 5 }', 'capture = { var = "x", answer = false }')).steps[0]!.capture).toEqual({ variable: 'x', lines: 50 });
+    expect(problems(lines('[[step]]', 'id = "a"', 'pane = {}', 'ready = { idle = true, timeout_secs = 5 }', 'capture = { var = "x", answer = true, lines = 5 }'))).toEqual([
+      'flows/ci.toml:5: key "answer" in capture of [[step]] "a" does not go with "lines": an answer is what the agent answered, not the pane\'s last lines (use one)',
+    ]);
+    expect(problems(lines('[[step]]', 'id = "a"', 'pane = {}', 'ready = { idle = true, timeout_secs = 5 }', 'capture = { var = "x", answer = "yes" }'))).toEqual([
+      'flows/ci.toml:5: key "answer" in capture of [[step]] "a" must be true or false, got "yes"',
+    ]);
+  });
+
   it('capture needs ready, a valid var, one source, and no foreach', () => {
     expect(problems(lines('[[step]]', 'id = "a"', 'pane = {}', 'capture = { var = "v" }'))).toEqual([
       'flows/ci.toml:4: capture of [[step]] "a" needs "ready": the text is captured once the step is ready',

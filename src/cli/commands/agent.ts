@@ -10,7 +10,7 @@ import { AGENT_KINDS } from '../../agents/kinds.js';
 import { humanText, UsageError } from '../output.js';
 import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { KEY_NAMES } from '../options.js';
-import { afterDashes, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
+import { afterDashes, conductorCall, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
 import { WORKTREE_OPTIONS, worktreeParams } from '../options.js';
 import { diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
 
@@ -160,20 +160,36 @@ const wait = defineCommand({
 
 const read = defineCommand({
   command: 'read [target]',
-  describe: 'Print the agent\u2019s text; for an idle full-screen agent, --lines beyond the screen gathers its transcript',
+  describe: 'Print the agent\u2019s text; for an idle full-screen agent, --lines beyond the screen gathers its transcript; --answer prints what it answered',
   builder: (y) =>
     withTarget(y)
       .option('source', { choices: READ_SOURCES, default: 'recent' as const, describe: 'visible, recent, recent-unwrapped or detection' })
       .option('lines', linesOption('last N rows, 1..10000 (recent: default 80; beyond the screen gathers the transcript)'))
       .option('format', { choices: ['text', 'ansi'] as const, describe: 'text (default) strips escapes; ansi keeps colours and attributes (detection is always text)' })
-      .option('ansi', { type: 'boolean', describe: 'same as --format ansi' }),
-  handler: (argv) =>
-    textCall(
-      argv,
-      'agent.read',
-      () => ({ target: target(argv), source: argv.source, lines: argv.lines, format: argv.ansi ? 'ansi' : argv.format }),
-      (r) => r.read.text,
-    ),
+      .option('ansi', { type: 'boolean', describe: 'same as --format ansi' })
+      .option('answer', { type: 'boolean', describe: 'what the agent answered, without its UI: from its session record, else its screen (the agent must be idle)' })
+      .option('turns', numberOption('turns', BOUNDS.answerTurns, 'with --answer: its last N answers, 1..20 (default 1), separated by blank lines'))
+      .option('json', { type: 'boolean', describe: 'with --answer: print {"result":{"read":…}} with answer_source (session|screen) and each answer' }),
+  handler: (argv) => {
+    if (!argv.answer) {
+      return textCall(
+        argv,
+        'agent.read',
+        () => {
+          if (argv.turns !== undefined || argv.json) throw new UsageError(`${argv.turns !== undefined ? '--turns' : '--json'} needs --answer`);
+          return { target: target(argv), source: argv.source, lines: argv.lines, format: argv.ansi ? 'ansi' : argv.format };
+        },
+        (r) => r.read.text,
+      );
+    }
+    const params = () => {
+      if (argv.lines !== undefined || argv.format !== undefined || argv.ansi) throw new UsageError('--answer reads plain text: no --lines, --format or --ansi');
+      return { target: target(argv), answer: true, turns: argv.turns };
+    };
+    // Plain: the answer alone on stdout (what `$(corral agent read x --answer)` takes), its
+    // control characters made visible: a session record is written by a program in a pane.
+    return argv.json ? herdrCall(argv, 'agent.read', params) : conductorCall(argv, 'agent.read', params, (r) => r.read.text);
+  },
 });
 
 const sendKeys = defineCommand({

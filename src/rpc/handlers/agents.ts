@@ -1,10 +1,11 @@
 /** herdr-style `agent.*` methods and the `ai.*` hook notifications (SPEC §4, §5). */
 import { CorralError } from '../../contract/protocol.js';
-import { optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
+import { optBool, optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
 import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../../contract/protocol.js';
 import { promptAgent, startAgent } from '../../actions/agent-actions.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-wait.js';
 import { readAgent } from '../../actions/transcript.js';
+import { readAnswer } from '../../actions/answer-read.js';
 import { sendKeys } from '../../actions/pane-io.js';
 import { keysParam, readOptions } from './pane-io.js';
 import { agentView } from '../../core/views.js';
@@ -105,8 +106,15 @@ export const agentHandlers = {
     return { agent };
   },
   'agent.read': async (p, { core }) => {
-    const opts = readOptions(p);
-    return { read: await readAgent(core, agentPane(core, p), opts) };
+    const answer = optBool(p, 'answer') ?? false;
+    const turns = optInt(p, 'turns', BOUNDS.answerTurns.min, BOUNDS.answerTurns.max);
+    if (!answer) {
+      if (turns !== undefined) throw new CorralError('invalid_params', '"turns" needs "answer"');
+      return { read: await readAgent(core, agentPane(core, p), readOptions(p)) };
+    }
+    const other = ['source', 'lines', 'format'].find((name) => p[name] !== undefined && p[name] !== null);
+    if (other) throw new CorralError('invalid_params', `"${other}" does not go with "answer" (an answer is plain text from the session record or the screen)`);
+    return { read: await readAnswer(core, agentPane(core, p), turns ?? 1) };
   },
   'agent.send_keys': (p, { core }) => {
     const keys = keysParam(p);

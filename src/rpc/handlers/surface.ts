@@ -10,6 +10,7 @@ import { keysParam } from './pane-io.js';
 import { BOUNDS, PARAM_DEFAULTS } from '../../contract/bounds.js';
 import { submitDelayMs } from '../../agents/kind-facts.js';
 import type { HandlerGroup } from './context.js';
+import { notePrompt } from '../../agents/prompt-log.js';
 
 /** A `target` param: a selector or a bare surface id number. */
 function targetSelector(p: Params): string {
@@ -71,7 +72,10 @@ export const surfaceHandlers = {
     const submit = optBool(p, 'submit') ?? false;
     // Submitting to an agent uses the agent's own pause before Enter, as `agent prompt` does.
     const send = (pane: PaneRecord) => {
-      const kind = core.agents.agentIn(pane)?.kind;
+      const agent = core.agents.agentIn(pane);
+      // Text typed into an agent is a prompt `agent read --answer` looks for.
+      if (agent && body.trim() !== '') notePrompt(agent, body);
+      const kind = agent?.kind;
       const enterDelayMs = kind ? submitDelayMs(kind) : undefined;
       return sendText(core, pane, body, { submit, enterDelayMs });
     };
