@@ -4,7 +4,7 @@
  * the scripted fake model of ../shared/agent-lab on 127.0.0.1, running inside a real corral
  * server's panes. Mirrors the environment of ../shared/agent-lab/run-agent.sh.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
@@ -302,7 +302,8 @@ export class AgentLab {
   async stop(): Promise<void> {
     await this.server?.stop();
     this.model?.stop();
-    killStrayCodexDaemons();
+    // Only this lab's daemons: a broad pkill ended the Codex of other labs running beside it.
+    endCodexDaemonsOf(this.home);
   }
 }
 
@@ -370,12 +371,6 @@ export function modelRequestsSince(dump: string, before: ReadonlySet<string>): s
   return readdirSync(dump)
     .filter((f) => !before.has(f))
     .map((f) => readFileSync(join(dump, f), 'utf8'));
-}
-
-/** Codex leaves an app-server daemon running after its TUI exits; end ours by pid. */
-function killStrayCodexDaemons(): void {
-  const child: ChildProcess = spawn('pkill', ['-f', 'corral-test-.*/home/.codex/packages/app-server-daemon/'], { stdio: 'ignore' });
-  child.on('error', () => {});
 }
 
 /** Ends, by pid, the Codex app-server daemons a lab HOME started (they outlive their TUI). */
