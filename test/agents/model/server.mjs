@@ -16,7 +16,7 @@
 // What it answers is script.mjs: RUNTOOL → a shell tool call, ASKQ → the ask-the-user tool,
 // else a slowly streamed answer; after a tool result a short final text.
 //
-// Env knobs: PORT (if no argument; default 8787), LOG (log file; default $TMPDIR/fake-model-server.log),
+// Env knobs: PORT (if no argument; default 8787), LOG (log file; default $TMPDIR/corral-model.log),
 // CHUNKS, CHUNK_MS, FIRST_TOKEN_MS (the slow answer's pacing), TOOL_CMD (what RUNTOOL runs),
 // DUMP_DIR (save every request body there, one file each).
 //
@@ -38,7 +38,7 @@ import { sendJson } from './respond.mjs';
 import { knobsFrom } from './script.mjs';
 
 const PORT = Number(process.argv[2] || process.env.PORT || 8787);
-const LOG = process.env.LOG || path.join(os.tmpdir(), 'fake-model-server.log');
+const LOG = process.env.LOG || path.join(os.tmpdir(), 'corral-model.log');
 const DUMP_DIR = process.env.DUMP_DIR || '';
 const knobs = knobsFrom(process.env);
 
