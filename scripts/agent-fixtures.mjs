@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
- * Turns one agent-lab capture (the OUTDIR of ../shared/agent-lab/run-agent.sh, run with its
- * cleanup also copying the work dir's `offsets` file to OUTDIR/offsets.tsv) into rule
- * fixtures: test/fixtures/agents/<kind>/<state>.txt + .json, session.raw.gz, capture-notes.txt.
+ * Turns one capture of a real agent (run in tmux against corral's scripted model,
+ * test/agents/model, with the environment of test/agents/lab.ts) into rule fixtures:
+ * test/fixtures/agents/<kind>/<state>.txt + .json, session.raw.gz, capture-notes.txt.
+ * The capture directory holds <state>.txt per state (tmux capture-pane -p), states.tsv
+ * (`name<TAB>alt=on|off<TAB>title=…`), offsets.tsv (`name<TAB>length of raw.log at that
+ * capture`), raw.log (the whole pty stream), and optionally notes.txt and version.txt.
  *
  *   node scripts/agent-fixtures.mjs <capture dir> <kind>
  *
@@ -23,7 +26,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'test', 'fixtures', 'agents', kind);
 mkdirSync(out, { recursive: true });
 
-/** Capture names of run-agent.sh → fixture state names and what a person sees there. */
+/** The capture driver's state names (01-startup-idle …) → fixture state names and what a person sees there. */
 const STATES = [
   [/^01-startup-idle$/, 'idle-startup', 'idle'],
   [/^02a-working-before-first-token$/, 'working-before-first-token', 'working'],
@@ -52,7 +55,7 @@ for (const line of readFileSync(path.join(captureDir, 'offsets.tsv'), 'utf8').sp
 }
 
 for (let [name, meta] of titles) {
-  // run-agent.sh renames a first "external directory" permission capture to 04a-… afterwards.
+  // The driver renames a first "external directory" permission capture to 04a-… afterwards.
   if (!existsSync(path.join(captureDir, `${name}.txt`)) && existsSync(path.join(captureDir, `04a-${name.slice(3)}-external-dir.txt`))) {
     offsets.set(`04a-${name.slice(3)}-external-dir`, offsets.get(name));
     name = `04a-${name.slice(3)}-external-dir`;

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Installs the pinned real agents for the live tests into .cache/agents (once; ~1 GB).
- * The versions are the ones ../shared/agent-lab/README.md knows to work offline.
+ * These exact versions are the ones known to work offline against corral's scripted model
+ * (test/agents/model); newer ones change their screens (docs/agent-rules.md).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
  * The agent lab for live tests: the real Claude Code, Codex, Gemini CLI, Qwen Code, pi, Kilo
  * and OpenCode (pinned, installed into .cache/agents by scripts/install-agents.mjs), each talking to
- * the scripted fake model of ../shared/agent-lab on 127.0.0.1, running inside a real corral
- * server's panes. Mirrors the environment of ../shared/agent-lab/run-agent.sh.
+ * corral's scripted model (test/agents/model) on 127.0.0.1, running inside a real corral
+ * server's panes. agentEnvironment() is the configuration each agent needs to use that model
+ * offline (docs/agents-live.md).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,8 +11,8 @@ import { join } from 'node:path';
 import { ROOT, TestServer } from '../integration/harness.js';
 
 export const AGENTS_DIR = join(ROOT, '.cache', 'agents');
-/** ../shared/agent-lab beside the checkout (or beside the worktrees' parent, for a git worktree). */
-export const LAB_DIR = process.env.CORRAL_AGENT_LAB ?? [join(ROOT, '..', 'shared', 'agent-lab'), join(ROOT, '..', '..', 'shared', 'agent-lab')].find((dir) => existsSync(dir)) ?? join(ROOT, '..', 'shared', 'agent-lab');
+/** corral's scripted model server (test/agents/model/server.mjs PORT). */
+export const MODEL_SERVER = join(ROOT, 'test', 'agents', 'model', 'server.mjs');
 export const LAB_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'pi', 'kilo', 'opencode'] as const;
 export type LabAgent = (typeof LAB_AGENTS)[number];
 
@@ -22,12 +23,12 @@ export interface LabOptions {
   alsoAgents?: LabAgent[];
 }
 
-/** Starts the scripted model on a free loopback port. */
+/** Starts corral's scripted model on a free loopback port; it logs to `dir`/fake-model.log. */
 export async function startFakeModel(dir: string, env: Record<string, string> = {}): Promise<{ port: number; stop: () => void; log: string }> {
   const log = join(dir, 'fake-model.log');
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = 18000 + Math.floor(Math.random() * 20000);
-    const child = spawn(process.execPath, [join(LAB_DIR, 'fake-model-server.mjs'), String(port)], {
+    const child = spawn(process.execPath, [MODEL_SERVER, String(port)], {
       env: { ...process.env, LOG: log, ...env },
       stdio: 'ignore',
     });
@@ -46,7 +47,7 @@ export async function startFakeModel(dir: string, env: Record<string, string> = 
   throw new Error('fake model server did not start');
 }
 
-/** Seeds HOME and returns the env an agent needs (from run-agent.sh). */
+/** Seeds HOME and returns the env an agent needs to talk to the scripted model. */
 export function agentEnvironment(agent: LabAgent, home: string, project: string, port: number, opts: LabOptions = {}): Record<string, string> {
   const env: Record<string, string> = { COLORTERM: 'truecolor', LANG: 'C.UTF-8' };
   switch (agent) {
@@ -242,7 +243,7 @@ function openCodeEnvironment(home: string): Record<string, string> {
 /**
  * How pi users get prompts (pi ships neither): extensions auto-loaded from
  * ~/.pi/agent/extensions/ — the package's own example question tool, and a gate like its
- * examples/extensions/permission-gate.ts but for every bash call (run-agent.sh PI_EXT=1).
+ * examples/extensions/permission-gate.ts but for every bash call.
  */
 function installPiExtensions(dir: string): void {
   mkdirSync(dir, { recursive: true });

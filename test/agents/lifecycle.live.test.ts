@@ -174,7 +174,7 @@ for (const { agent, label, opts, permits, asks, quit, escapes = 1, startMs = 90_
 
     it('is idle (not done) after an interrupt', async () => {
       await json('agent', 'focus', name);
-      // Interrupt mid-answer, as a person would (the agent-lab reference does the same):
+      // Interrupt mid-answer, as a person would:
       // `wait --pattern` sees only new output, and the first answer had the same lines.
       const streaming = cli('wait', '--match', pane, '--pattern', 'Line two', '--timeout', '60');
       await json('agent', 'prompt', name, 'Say hello once more');

@@ -23,7 +23,7 @@ import {
   uninstallHooks,
 } from '../../src/cli/hooks/hooks-install.js';
 
-/** Payloads as the real agents sent them (agent-lab fake model; ids shortened). */
+/** Payloads as the real agents sent them (recorded against a scripted model; ids shortened). */
 const PAYLOADS = {
   claude: {
     SessionStart: { session_id: 's', transcript_path: '/h/.claude/projects/p/s.jsonl', cwd: '/p', hook_event_name: 'SessionStart', source: 'startup', model: 'claude-opus-4-8[1m]' },

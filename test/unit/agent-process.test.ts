@@ -7,7 +7,7 @@ const AGENTS = '/work/main/.cache/agents/node_modules';
 
 /**
  * Real foreground-group facts, recorded from bash in a pty (tpgid from /proc/<bash>/stat,
- * argv from /proc/<pid>/cmdline, exe from /proc/<pid>/exe) with the agent-lab environment.
+ * argv from /proc/<pid>/cmdline, exe from /proc/<pid>/exe) with the live tests' environment (test/agents/lab.ts).
  */
 const REAL = {
   claude: {
@@ -147,7 +147,7 @@ describe('detectKind on the real agents', () => {
     expect(detectKind(['/home/u/.opencode/bin/opencode'])?.kind).toBe('opencode');
   });
 
-  it('the run-agent.sh launch line: a bash -c script running the agent as a child', () => {
+  it('a capture driver\'s launch line: a bash -c script running the agent as a child', () => {
     const argv = ['bash', '-c', `source /tmp/agentrun.x/agent-env.sh; ${AGENTS}/.bin/gemini; echo AGENT EXITED rc=$?; sleep 3600`];
     expect(detectKind(argv, { realpath })).toMatchObject({ kind: 'gemini', via: 'shell' });
   });

@@ -14,7 +14,7 @@ import { progressString, snapshotFromText } from '../../src/agents/screen-snapsh
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/agents');
-/** The size run-agent.sh gives the agent's tmux window. */
+/** The size of the tmux window the fixtures were captured in. */
 const CAPTURE_SIZE = { cols: 120, rows: 40 } as const;
 
 interface Step {
