@@ -29,7 +29,8 @@ function finishedTimes(logFile) {
   if (!existsSync(logFile)) return [];
   return readFileSync(logFile, 'utf8')
     .split('\n')
-    .filter((line) => / finished /.test(line))
+    // The answer's own line: a side call (a session title) can finish after it.
+    .filter((line) => / finished \S+ kind=(answer|final) /.test(line))
     .map((line) => Date.parse(line.slice(1, line.indexOf(']'))));
 }
 
