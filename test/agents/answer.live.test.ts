@@ -14,15 +14,10 @@ import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentLab, modelRequestsSince, type LabAgent } from './lab.js';
+import { ANSWER } from './model/script.mjs';
 
-const ANSWER_LINES = [
-  'Here is a slowly streamed answer from the fake model.',
-  'Line two of the answer arrives a bit later.',
-  'Line three: still streaming, the agent should look busy.',
-  'Line four: chunks keep coming over a few seconds.',
-  'Line five: almost there.',
-  'Final line: Done.',
-];
+/** The scripted model's answer to an ordinary prompt, line by line. */
+const ANSWER_LINES = ANSWER.split('\n');
 
 /** Text that is the agents' UI, never the model's answer: banners, tips, input boxes, footers. */
 const UI_TEXT = [
