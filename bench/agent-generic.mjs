@@ -72,7 +72,9 @@ export async function run({ quick = false } = {}) {
   if (installed.length === 0) {
     return [{ name: 'agent-generic: skipped — no lab agents installed (node scripts/install-agents.mjs)', value: null, unit: '' }];
   }
-  const agents = quick ? installed.filter((a) => a === 'claude' || a === 'codex') : installed;
+  // BENCH_AGENTS=claude,gemini narrows the run (Kilo's and OpenCode's starts take minutes here).
+  const only = process.env.BENCH_AGENTS?.split(',');
+  const agents = installed.filter((a) => (only ? only.includes(a) : !quick || a === 'claude' || a === 'codex'));
   const turns = quick ? 1 : 3;
   const { mod: lab, dispose } = await importBundled('test/agents/lab.ts', { packagesExternal: true });
   const rows = [];
