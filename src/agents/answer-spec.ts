@@ -8,8 +8,9 @@
  *   input area starts (the bottom-most match) and rows that are chrome wherever they show.
  * Parsed strictly, as the rest of the rule file: an unknown key is an issue with its line.
  */
-import { isTable, type TomlTable } from '../config/toml-locate.js';
+import { isTable } from '../config/toml-locate.js';
 import { parseRecordPath, type RecordPath } from './record-path.js';
+import { describe, plainTable, type Fail, type LineOf } from './rule-table.js';
 
 export const SESSION_FORMATS = ['jsonl', 'json'] as const;
 export type SessionFormat = (typeof SESSION_FORMATS)[number];
@@ -54,26 +55,6 @@ export const ANSWER_SESSION_KEYS = ['format', 'records', 'record_id', 'prompt', 
 const SELECTOR_KEYS = ['match', 'text'] as const;
 export const ANSWER_SCREEN_KEYS = ['input', 'chrome', 'sidebar'] as const;
 
-type Fail = (line: number | null, key: string | null, what: string) => void;
-type LineOf = (key: string) => number | null;
-
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return 'an array';
-  if (isTable(v)) return 'a table';
-  return String(v);
-}
-
-/** Checks the keys of a table, reporting each unknown one; false when any was. */
-function knownKeys(table: TomlTable, known: readonly string[], name: string, lineOf: LineOf, fail: Fail): boolean {
-  let ok = true;
-  for (const key of Object.keys(table)) {
-    if (known.includes(key)) continue;
-    ok = false;
-    fail(lineOf(key.split('.')[0]!), `${name}.${key}`, `unknown key "${key}" in [${name}]`);
-  }
-  return ok;
-}
 
 /** A path in the record path language, or null (reported). */
 function pathOf(source: unknown, key: string, name: string, lineOf: LineOf, fail: Fail): RecordPath | null {
@@ -123,14 +104,12 @@ function parseSelector(raw: unknown, key: 'prompt' | 'reply', lineOf: LineOf, fa
 }
 
 /** The `[answer_session]` table, or null when absent or invalid (issues reported). */
-export function parseAnswerSession(raw: unknown, lineOf: LineOf, fail: Fail): SessionAnswerSpec | null {
+export function parseAnswerSession(value: unknown, lineOf: LineOf, fail: Fail): SessionAnswerSpec | null {
   const name = 'answer_session';
-  if (raw === undefined) return null;
-  if (!isTable(raw)) {
-    fail(lineOf(''), name, `key "${name}" must be a table ([${name}])`);
-    return null;
-  }
-  let ok = knownKeys(raw, ANSWER_SESSION_KEYS, name, lineOf, fail);
+  const opened = plainTable(value, name, ANSWER_SESSION_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: raw } = opened;
+  let ok = opened.ok;
   const format = raw.format;
   if (!(SESSION_FORMATS as readonly unknown[]).includes(format)) {
     ok = false;
@@ -173,14 +152,12 @@ function regexOf(source: unknown, key: string, lineOf: LineOf, fail: Fail): RegE
 }
 
 /** The `[answer_screen]` table, or null when absent or invalid (issues reported). */
-export function parseAnswerScreen(raw: unknown, lineOf: LineOf, fail: Fail): ScreenAnswerSpec | null {
+export function parseAnswerScreen(value: unknown, lineOf: LineOf, fail: Fail): ScreenAnswerSpec | null {
   const name = 'answer_screen';
-  if (raw === undefined) return null;
-  if (!isTable(raw)) {
-    fail(lineOf(''), name, `key "${name}" must be a table ([${name}])`);
-    return null;
-  }
-  let ok = knownKeys(raw, ANSWER_SCREEN_KEYS, name, lineOf, fail);
+  const opened = plainTable(value, name, ANSWER_SCREEN_KEYS, lineOf, fail);
+  if (!opened) return null;
+  const { table: raw } = opened;
+  let ok = opened.ok;
   const optionalRegex = (key: string): RegExp | null => {
     if (raw[key] === undefined) return null;
     const re = regexOf(raw[key], key, lineOf, fail);

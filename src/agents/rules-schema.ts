@@ -6,6 +6,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
+import { describe, plainTable, type Fail } from './rule-table.js';
 import { parseAnswerScreen, parseAnswerSession, type ScreenAnswerSpec, type SessionAnswerSpec } from './answer-spec.js';
 
 /** What a screen rule can conclude; `done` and the rest are the state machine's business. */
@@ -236,13 +237,6 @@ const KIND_RE = /^[a-z][a-z0-9_-]{0,31}$/;
 const BOTTOM_RE = /^bottom:([1-9][0-9]{0,3})$/;
 
 type Table = TomlTable;
-
-function describe(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (Array.isArray(v)) return 'an array';
-  if (isTable(v)) return 'a table';
-  return String(v);
-}
 
 /** Parses `bottom:N`, `screen`, `title` or `progress`; null when invalid. */
 export function parseRegion(text: string): RuleRegion | null {
@@ -475,33 +469,6 @@ export function parseRules(text: string, file: string): AgentRules {
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
   return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, answerSession, answerScreen, rules };
-}
-
-type Fail = (line: number | null, key: string | null, what: string) => void;
-
-/**
- * A plain table such as `[process]`: null when absent, or when it is not a table (reported);
- * `ok` is false when it holds keys outside `known` (each reported with its line).
- */
-function plainTable(
-  value: unknown,
-  name: string,
-  known: readonly string[],
-  lineOf: (key: string) => number | null,
-  fail: Fail,
-): { table: TomlTable; ok: boolean } | null {
-  if (value === undefined) return null;
-  if (!isTable(value)) {
-    fail(lineOf(''), name, `key "${name}" must be a table ([${name}])`);
-    return null;
-  }
-  let ok = true;
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
-    ok = false;
-    fail(lineOf(key), `${name}.${key}`, `unknown key "${key}" in [${name}]`);
-  }
-  return { table: value, ok };
 }
 
 /** The `[process]` table: `executable` and `basenames` required, the other lists optional. */
