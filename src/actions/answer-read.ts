@@ -79,15 +79,9 @@ async function sessionAnswers(agent: AnswerAgent, prompts: readonly string[], tu
   const env = agent.pid === null ? {} : processEnv(agent.pid);
   const lastPrompt = prompts[prompts.length - 1];
   const deadline = Date.now() + ANSWER_READ.sessionCatchUpMs;
-  // The record's path is searched for once per session id (a directory walk); only its
-  // contents are read again while the agent catches up.
-  let id: string | null = null;
-  let file: string | null = null;
   for (;;) {
-    if (file === null || agent.sessionId !== id) {
-      id = agent.sessionId;
-      file = id === null ? null : await findSessionRecord(files, id, env);
-    }
+    const id = agent.sessionId;
+    const file = id === null ? null : await findSessionRecord(files, id, env);
     const found = file === null ? null : await sessionTurns(file, spec);
     if (found !== null && holdsPrompt(found, lastPrompt) && found[found.length - 1]!.answer !== '') {
       return found.slice(-turns).map((turn) => turn.answer);
