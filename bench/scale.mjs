@@ -198,6 +198,35 @@ async function serverStats(rpc) {
   return (await rpc.call('system.stats', {})).result;
 }
 
+/** The round trip of a `pane.read` that wakes each pane, then of the same read again. */
+async function wakeCost(rpc, panes) {
+  const time = async (pane) => {
+    const start = performance.now();
+    await rpc.call('pane.read', { pane_id: pane, source: 'visible' });
+    return performance.now() - start;
+  };
+  const asleep = [];
+  const awake = [];
+  for (const pane of panes) {
+    asleep.push(await time(pane));
+    awake.push(await time(pane));
+  }
+  return { n: panes.length, asleep: round(median(asleep), 2), awake: round(median(awake), 2) };
+}
+
+/**
+ * Waits until `n` pane terminals are asleep (hibernation.ts: 30 s untouched, a sweep every
+ * 10 s), or the longest that can take has passed; returns how many are.
+ */
+async function untilAsleep(rpc, n, timeoutMs = 50_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { asleep } = (await serverStats(rpc)).terminals;
+    if (asleep >= n || Date.now() > deadline) return asleep;
+    await sleep(1000);
+  }
+}
+
 /** RSS of a bare node that loaded the server's modules (dist/server.js) and does nothing. */
 async function nodeBaselineRss(env) {
   const url = new URL('../dist/server.js', import.meta.url).href;
@@ -398,17 +427,8 @@ async function fanOut(server, rpc, panes, rounds, events) {
   return { one: stats(one), twenty: stats(twenty), serverOne: await serverSide(1, 0), serverTwenty: await serverSide(20, 1) };
 }
 
-export async function run({ quick = false } = {}) {
-  const rows = [];
-  // Each figure also goes to stderr as it is measured, so a run cut short keeps what it measured.
-  const add = (row) => {
-    rows.push(row);
-    process.stderr.write(`  ${JSON.stringify(row)}\n`);
-  };
-  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-
-  // 1. Scrollback memory.
-  const loadBefore = load();
+/** 1. Scrollback memory: 20 panes × 20,000 lines in corral (store on, and off) and tmux. */
+async function scrollbackFigures(add, quick) {
   const compactRss = await corralScrollbackRss(true, quick);
   // SCALE_SKIP_STORE_OFF=1 leaves out the store-off figure (the slowest part; it only shows the before).
   const fullRss = process.env.SCALE_SKIP_STORE_OFF ? null : await corralScrollbackRss(false, quick);
@@ -422,6 +442,23 @@ export async function run({ quick = false } = {}) {
   const m = compactRss.memory;
   add({ name: `scale: where it is, ${label}: V8 heap in use / reserved, array buffers (xterm rows, raw rings)`, value: `${mb(m.heap_used)} / ${mb(m.heap_total)}, ${mb(m.array_buffers)}`, unit: 'MB', baseline: 'RSS', baselineValue: round(compactRss.rss, 0) });
   if (fullRss) add({ name: `scale: server RSS, ${label}, compact store off`, value: round(fullRss.rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(tmuxRss.rss, 0), ratio: round(fullRss.rss / tmuxRss.rss) });
+  return { compactRss, tmuxRss };
+}
+
+export async function run({ quick = false } = {}) {
+  const rows = [];
+  // Each figure also goes to stderr as it is measured, so a run cut short keeps what it measured.
+  const add = (row) => {
+    rows.push(row);
+    process.stderr.write(`  ${JSON.stringify(row)}\n`);
+  };
+  const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+  const loadBefore = load();
+  // SCALE_ONLY_COUNTS=1 skips the scrollback memory figures: the pane counts and the floor alone.
+  const scrollback = process.env.SCALE_ONLY_COUNTS ? null : await scrollbackFigures(add, quick);
+  // SCALE_ONLY_SCROLLBACK=1 stops here: the scrollback memory figures alone (a few minutes less).
+  if (process.env.SCALE_ONLY_SCROLLBACK) return rows;
   // SCALE_ONLY_SCROLLBACK=1 stops here: the scrollback memory figures alone (a few minutes less).
   if (process.env.SCALE_ONLY_SCROLLBACK) return rows;
 
@@ -446,11 +483,17 @@ export async function run({ quick = false } = {}) {
       const elapsed = (performance.now() - start) / 1000;
       const cpu = ((cpuSeconds(c.server.pid) - c0) / elapsed) * 100;
       const tcpu = ((cpuSeconds(t.pid) - t0) / elapsed) * 100;
-      // Memory once the server's idle trim has run (it looks every 6 s, memory-release.ts).
+      // Memory once idle panes' terminals are asleep (30 s untouched, hibernation.ts) and the
+      // server's idle trim has run (it looks every 6 s, memory-release.ts).
+      const asleep = await untilAsleep(c.rpc, n);
       await sleep(IDLE_TRIM_WAIT_MS);
       const rss = rssMiB(c.server.pid);
       const trss = rssMiB(t.pid);
       const all = [...c.shells, ...c.agentPanes];
+      if (n === counts.at(-1) && asleep > 0) {
+        const wake = await wakeCost(c.rpc, all.slice(0, Math.min(10, all.length)));
+        add({ name: `scale: pane.read of a pane asleep (its terminal rebuilt from its output) vs the same read awake, ${wake.n} panes (round trip, median)`, value: wake.asleep, unit: 'ms', baseline: 'awake', baselineValue: wake.awake, ratio: round(wake.asleep / wake.awake) });
+      }
       const rounds = await latencies(
         c.rpc,
         [
@@ -464,7 +507,7 @@ export async function run({ quick = false } = {}) {
       const status = rounds['surface.status'];
       const ping = rounds['system.ping'];
       const server = (await serverStats(c.rpc)).requests;
-      const tag = `${n} panes (${c.shells.length} shells, ${c.agentPanes.length} agents, ${idle} seen idle)`;
+      const tag = `${n} panes (${c.shells.length} shells, ${c.agentPanes.length} agents, ${idle} seen idle, ${asleep} asleep)`;
       perCount.push({ n, rss, trss });
       add({ name: `scale: server CPU, ${tag}, ${round(elapsed, 0)} s`, value: round(cpu, 2), unit: '% core', baseline: 'tmux', baselineValue: round(tcpu, 2), target: n === 100 ? '< 1%' : undefined, pass: n === 100 ? cpu < 1 : undefined });
       add({ name: `scale: server RSS, ${tag}`, value: round(rss, 0), unit: 'MB', baseline: 'tmux', baselineValue: round(trss, 0), ratio: round(rss / trss), target: n === 100 ? '< 120 MB, ≤ 1.5×' : undefined, pass: n === 100 ? rss < 120 && rss <= 1.5 * trss : undefined });
@@ -498,11 +541,14 @@ export async function run({ quick = false } = {}) {
   const slope = (last.rss - first.rss) / (last.n - first.n);
   const tslope = (last.trss - first.trss) / (last.n - first.n);
   add({ name: 'scale: bare node with the server modules loaded, no panes', value: round(baseline, 0), unit: 'MB', baseline: `corral, ${first.n} pane`, baselineValue: round(first.rss, 0) });
-  add({ name: `scale: RSS per added idle pane (${first.n} → ${last.n} panes)`, value: round(slope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(tslope, 2), ratio: tslope > 0 ? round(slope / tslope) : null });
+  add({ name: `scale: RSS per added idle pane (${first.n} → ${last.n} panes)`, value: round(slope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(tslope, 2), ratio: tslope > 0 ? round(slope / tslope) : null, target: '≤ 0.2 MB/pane', pass: slope <= 0.2 });
   add({ name: `scale: RSS above node with the server modules loaded, ${last.n} panes`, value: round(last.rss - baseline, 0), unit: 'MB', baseline: 'tmux (whole server)', baselineValue: round(last.trss, 0), ratio: round((last.rss - baseline) / last.trss) });
-  const sbSlope = (compactRss.rss - first.rss) / compactRss.panes;
-  const sbTslope = (tmuxRss.rss - first.trss) / compactRss.panes;
-  add({ name: `scale: RSS per pane holding 10,000 lines (${compactRss.panes} panes, over the ${first.n}-pane server)`, value: round(sbSlope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(sbTslope, 2), ratio: round(sbSlope / sbTslope), target: '≤ 1.5×', pass: sbSlope <= 1.5 * sbTslope });
+  if (scrollback) {
+    const { compactRss, tmuxRss } = scrollback;
+    const sbSlope = (compactRss.rss - first.rss) / compactRss.panes;
+    const sbTslope = (tmuxRss.rss - first.trss) / compactRss.panes;
+    add({ name: `scale: RSS per pane holding 10,000 lines (${compactRss.panes} panes, over the ${first.n}-pane server)`, value: round(sbSlope, 2), unit: 'MB/pane', baseline: 'tmux', baselineValue: round(sbTslope, 2), ratio: round(sbSlope / sbTslope), target: '≤ 1.5×', pass: sbSlope <= 1.5 * sbTslope });
+  }
   if (!quick) {
     const cf = await corralFlood();
     const tf = await tmuxFlood();

@@ -1,6 +1,6 @@
 /*
- * corral's one native addon: who is on the other end of a unix socket, from the kernel — and
- * how a pane's terminal takes its input.
+ * corral's one native addon: who is on the other end of a unix socket, from the kernel — how
+ * a pane's terminal takes its input — and giving the C heap's free pages back.
  *
  * Node has no SO_PEERCRED, and the scripting gate (SPEC §8) must know a client's process
  * from the kernel, never from what the client says. Three calls, each a thin wrapper over
@@ -16,11 +16,18 @@
  *                        master reports its slave's modes), or -1. Whether the program in a
  *                        pane reads keys itself (ICANON and ECHO off) or the kernel's line
  *                        discipline still does: src/pty/line-mode.ts.
+ *   mallocTrim()      -> glibc's malloc_trim(0): whole free pages inside the C heap go back
+ *                        to the system (true if any did). free() only ever shrinks the heap's
+ *                        top, so the typed arrays of terminals given back while idle stayed
+ *                        resident: src/terminal/memory-release.ts. false where not glibc.
  *
  * No state, no threads, no allocation beyond N-API values.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <node_api.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -92,12 +99,24 @@ static napi_value TtyLocalFlags(napi_env env, napi_callback_info info) {
   return make_int(env, (int64_t)modes.c_lflag);
 }
 
+static napi_value MallocTrim(napi_env env, napi_callback_info info) {
+  napi_value out;
+  int released = 0;
+  (void)info;
+#ifdef __GLIBC__
+  released = malloc_trim(0);
+#endif
+  napi_get_boolean(env, released, &out);
+  return out;
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
       {"peerCred", NULL, PeerCred, NULL, NULL, NULL, napi_default, NULL},
       {"peerPidfd", NULL, PeerPidfd, NULL, NULL, NULL, napi_default, NULL},
       {"pidfdAlive", NULL, PidfdAlive, NULL, NULL, NULL, napi_default, NULL},
       {"ttyLocalFlags", NULL, TtyLocalFlags, NULL, NULL, NULL, napi_default, NULL},
+      {"mallocTrim", NULL, MallocTrim, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

@@ -381,6 +381,11 @@ export interface ServerStats {
   requests: Partial<Record<MethodName, RequestSummary>>;
   /** Socket subscribers now, and the time to hand one event to all of them. */
   events: { subscribers: number; fan_out: DurationSummary };
+  /**
+   * Pane terminals given back while idle (docs/terminal.md "Hibernation"): asleep now, and
+   * how many times one was put to sleep or rebuilt since start.
+   */
+  terminals: { asleep: number; hibernations: number; wakes: number };
 }
 
 /** `session.info`: where the session is saved, when, what it was restored from (SPEC §13). */

@@ -9,7 +9,7 @@
  * Read with tcgetattr on the pty master through corral's native addon (src/pty/peer-cred.ts);
  * null when the addon is missing or the fd is gone.
  */
-import { loadAddon } from './peer-cred.js';
+import { loadAddon } from '../native-addon.js';
 
 /** The Linux values of the two c_lflag bits that matter here (asm-generic/termbits.h). */
 const ICANON = 0o2;

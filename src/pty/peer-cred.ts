@@ -10,41 +10,13 @@
  * what depends on knowing the peer fails closed (docs/security.md, "Clients and hooks").
  */
 import { closeSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { packageRoot } from '../package-root.js';
-
-interface PeerCredAddon {
-  peerCred(fd: number): { pid: number; uid: number; gid: number } | null;
-  peerPidfd(fd: number): number;
-  pidfdAlive(pidfd: number): boolean;
-  ttyLocalFlags(fd: number): number;
-}
-
-/** Where scripts/build.mjs leaves the addon, under the package root. */
-export const PEER_CRED_ADDON = join('native', 'build', 'Release', 'peer_cred.node');
-
-let addon: PeerCredAddon | null | undefined;
-let loadError = '';
-
-/** corral's native addon (peer credentials, and a pty's line modes: src/pty/line-mode.ts); null when it cannot load. */
-export function loadAddon(): PeerCredAddon | null {
-  if (addon !== undefined) return addon;
-  try {
-    // createRequire keeps the bundler from inlining a native addon.
-    addon = createRequire(import.meta.url)(join(packageRoot(), PEER_CRED_ADDON)) as PeerCredAddon;
-  } catch (error) {
-    addon = null;
-    loadError = (error as Error).message;
-  }
-  return addon;
-}
+import { addonLoadError, loadAddon } from '../native-addon.js';
 
 /** Why peers cannot be identified on this server ('' when they can). */
 export function peerCredProblem(): string {
   if (process.platform !== 'linux') return 'peer credentials are read through /proc, which needs Linux';
-  return loadAddon() ? '' : `the peer-credential addon did not load (${loadError}); run \`npm run build\``;
+  return loadAddon() ? '' : `the peer-credential addon did not load (${addonLoadError()}); run \`npm run build\``;
 }
 
 /** The process at the other end of a connection, as the kernel recorded it at connect(). */

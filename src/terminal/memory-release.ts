@@ -15,6 +15,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { performance } from 'node:perf_hooks';
 import type { Disposable } from '../contract/disposable.js';
+import { loadAddon } from '../native-addon.js';
 
 export const MEMORY_RELEASE = {
   /** Rings smaller than this are not worth a collection. */
@@ -38,6 +39,8 @@ export const MEMORY_RELEASE = {
 let collect: (() => void) | null | undefined;
 let timer: NodeJS.Timeout | undefined;
 let lastRun = 0;
+/** The garbage waiting for the next collection is many small objects, not one large ring. */
+let scatteredPending = false;
 
 function collector(): (() => void) | null {
   if (collect !== undefined) return collect;
@@ -51,16 +54,49 @@ function collector(): (() => void) | null {
   return collect;
 }
 
-/** `bytes` of memory just became garbage; collect soon if that is a lot. */
-export function released(bytes: number): void {
-  if (bytes < MEMORY_RELEASE.minBytes || timer) return;
+/**
+ * `bytes` of memory just became garbage; collect soon if that is a lot.
+ *
+ * `scattered`: the garbage is many small objects among live ones — the terminals of idle panes
+ * put to sleep (hibernation.ts) — rather than one large ring. Freed, they leave V8's pages
+ * part-used and holes in the C heap, and the process keeps both resident (measured: 101
+ * terminals given back, heap in use 27 → 12 MB, RSS unchanged). So that collection compacts
+ * every page it can (`--compact-on-every-full-gc`, for that collection only) and then gives
+ * the C heap's free pages back (malloc_trim through corral's addon).
+ */
+export function released(bytes: number, scattered = false): void {
+  if (bytes < MEMORY_RELEASE.minBytes) return;
+  scatteredPending ||= scattered;
+  if (timer) return;
   const wait = Math.max(MEMORY_RELEASE.delayMs, lastRun + MEMORY_RELEASE.minIntervalMs - Date.now());
   timer = setTimeout(() => {
     timer = undefined;
     lastRun = Date.now();
-    collector()?.();
+    const compact = scatteredPending;
+    scatteredPending = false;
+    if (compact) compactingCollection();
+    else collector()?.();
   }, wait);
   timer.unref();
+}
+
+/** One full collection that compacts, then the C heap's free pages back to the system. */
+function compactingCollection(): void {
+  const gc = collector();
+  if (!gc) return;
+  let compacting = false;
+  try {
+    v8.setFlagsFromString('--compact-on-every-full-gc');
+    compacting = true;
+  } catch {
+    // An unknown flag in some other V8: an ordinary collection.
+  }
+  try {
+    gc();
+  } finally {
+    if (compacting) v8.setFlagsFromString('--no-compact-on-every-full-gc');
+  }
+  loadAddon()?.mallocTrim();
 }
 
 /** The size of V8's young generation (both semi-spaces), in bytes. */

@@ -4,7 +4,7 @@
  * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
  */
 import xterm from '@xterm/headless';
-import type { IBufferLine, Terminal as XTerminal } from '@xterm/headless';
+import type { IBufferLine, ILogger, Terminal as XTerminal } from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
 import { CorralError, READ_SOURCES, type ReadFormat, type ReadSource } from '../contract/protocol.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
@@ -28,6 +28,7 @@ import type { CursorState } from '../screen/cursor.js';
 import type { RowCopyOptions } from '../screen/pane-screen.js';
 import type { Rect } from '../contract/rect.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
+import { OutputLog, SHARED_HIBERNATION, type Hibernatable, type HibernationSweep } from './hibernation.js';
 
 // @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
 const { Terminal } = xterm;
@@ -112,6 +113,21 @@ export interface PaneTerminalOptions {
   compactScrollback?: boolean;
   /** Rows xterm itself keeps above the screen when the compact store is on. */
   scrollbackWindow?: number;
+  /** Let the terminal hibernate when idle (default true; see hibernation.ts). */
+  hibernate?: boolean;
+  /** The sweep that decides when (default: the process's). */
+  hibernation?: HibernationSweep;
+}
+
+/** `log`, except while `silent()`: a replay meets the same complaints the first parse reported. */
+function replaySilenced(log: RateLimitedXtermLog, silent: () => boolean): ILogger {
+  return {
+    trace: () => {},
+    debug: () => {},
+    info: () => {},
+    warn: (message, ...params) => silent() || log.warn(message, ...params),
+    error: (message, ...params) => silent() || log.error(message, ...params),
+  };
 }
 
 /** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
@@ -128,25 +144,39 @@ function checkLines(lines: number | undefined): void {
 }
 
 /**
- * A headless terminal for one pane, with read sources, search and revisions. Readers outside
- * src/core, src/pty and src/terminal see it only as a `PaneView` (`CorralCore.view`).
+ * Everything built on one xterm: the terminal, and corral's parts that hook into it. Rebuilt
+ * from the pane's output log when a hibernated pane is used again (hibernation.ts).
  */
-export class PaneTerminal implements PaneView {
-  /** The raw xterm, for src/terminal's own modules and tests. Do not write to it directly: use `write`. */
+interface XtermCore {
   readonly xterm: XTerminal;
   /** The screen as the compositor reads it. */
-  private readonly screen: XtermScreen;
-  private readonly serializer = new SerializeAddon();
+  readonly screen: XtermScreen;
+  readonly serializer: InstanceType<typeof SerializeAddon>;
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  readonly keyboard: KeyboardModes;
+  readonly lines: Scrollback;
+  readonly damageTracker: DamageTracker;
+  readonly subscriptions: Disposable[];
+}
+
+/**
+ * A headless terminal for one pane, with read sources, search and revisions. Readers outside
+ * src/core, src/pty and src/terminal see it only as a `PaneView` (`CorralCore.view`).
+ *
+ * Its xterm may hibernate (hibernation.ts): every use goes through `core`, which rebuilds it
+ * first. What the facade keeps itself — listeners, revision, title, progress, size — stays
+ * across a sleep; what a replay would announce again (revisions, replies, bells, scrolls,
+ * xterm's complaints) is not announced.
+ */
+export class PaneTerminal implements PaneView, Hibernatable {
+  private _core: XtermCore | null;
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
   private readonly replyEmitter = new Emitter<string>();
   private readonly resizeEmitter = new Emitter<{ cols: number; rows: number }>();
-  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
-  readonly keyboard: KeyboardModes;
+  private readonly scrollEmitter = new Emitter<void>();
+  private readonly bellEmitter = new Emitter<void>();
   private readonly pendingWrites = new Set<() => void>();
-  private readonly subscriptions: Disposable[] = [];
-  private readonly lines: Scrollback;
-  private readonly damageTracker: DamageTracker;
   private _lastDamage: Damage = 'all';
   private _parseErrors = 0;
   /** Absolute row number where the alternate screen's row 0 counts from. */
@@ -156,57 +186,208 @@ export class PaneTerminal implements PaneView {
   private _title = '';
   private _progress: Progress | null = null;
   private disposed = false;
+  /** The size now, and the size the terminal was built at (where a replay starts). */
+  private size: { cols: number; rows: number };
+  private readonly firstSize: { cols: number; rows: number };
+  private readonly scrollbackOptions: { scrollback: number; compact?: boolean; window?: number };
+  /** What was written, for a rebuild; null when the pane never hibernates. */
+  private readonly outputLog: OutputLog | null;
+  private readonly sweep: HibernationSweep;
+  /** A hibernated core is being rebuilt from the log: nothing it does is news. */
+  private replaying = false;
+  /** When the application last changed a keyboard mode, kept across a sleep. */
+  private keyboardChangedAt = 0;
+  private _touches = 0;
+  /** xterm's logger: the pane's rate-limited log, silent during a replay. */
+  private readonly xtermLog: ILogger;
+  /** The active buffer's rows as a stable view (see `scrollback`). */
+  private readonly normalRows: LineBuffer;
+  private readonly alternateRows: LineBuffer;
 
   /** xterm's complaints about this pane's output, at most one line a minute; set `log.label`. */
   readonly log: RateLimitedXtermLog;
 
   constructor(options: PaneTerminalOptions) {
     this.log = options.log ?? new RateLimitedXtermLog();
-    const scrollback = {
+    this.xtermLog = replaySilenced(this.log, () => this.replaying);
+    this.scrollbackOptions = {
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
       compact: options.compactScrollback,
       window: options.scrollbackWindow,
     };
-    this.xterm = new Terminal({
-      logger: this.log,
-      cols: options.cols,
-      rows: options.rows,
-      scrollback: xtermScrollbackFor(scrollback),
+    this.firstSize = { cols: options.cols, rows: options.rows };
+    this.size = { ...this.firstSize };
+    this.sweep = options.hibernation ?? SHARED_HIBERNATION;
+    this.outputLog = options.hibernate === false ? null : new OutputLog();
+    this.normalRows = this.rowsOf(() => this.core.lines.normal);
+    this.alternateRows = this.rowsOf(() => this.core.xterm.buffer.alternate);
+    this._core = this.buildCore();
+    if (this.outputLog) this.sweep.add(this);
+  }
+
+  /** The raw xterm, for src/terminal's own modules and tests. Do not write to it directly: use `write`. */
+  get xterm(): XTerminal {
+    return this.core.xterm;
+  }
+
+  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
+  get keyboard(): KeyboardModes {
+    return this.core.keyboard;
+  }
+
+  // -- hibernation (hibernation.ts)
+
+  get touches(): number {
+    return this._touches;
+  }
+
+  get canHibernate(): boolean {
+    return !this.disposed && this.outputLog !== null && !this.outputLog.overflowed;
+  }
+
+  /** The terminal is asleep: only its output log is held. */
+  get hibernating(): boolean {
+    return this._core === null;
+  }
+
+  /**
+   * Puts the terminal to sleep unless it is asleep, cannot be rebuilt, has a parse pending, or
+   * a client shows it: a shown pane's compositor listens for its scrolls, and its first echo
+   * after a pause should not wait for a replay.
+   */
+  hibernate(): boolean {
+    const core = this._core;
+    if (!core || !this.canHibernate || !this.parsedAll || this.scrollEmitter.size > 0) return false;
+    this.keyboardChangedAt = core.keyboard.changedAt;
+    this._core = null;
+    this.disposeCore(core);
+    return true;
+  }
+
+  /** The terminal, rebuilt from the log first if it was asleep. Every use of xterm goes through here. */
+  private get core(): XtermCore {
+    this._touches++;
+    return this._core ?? this.wake();
+  }
+
+  private wake(): XtermCore {
+    const core = this.buildCore();
+    this._core = core;
+    this.replaying = true;
+    try {
+      for (const entry of this.outputLog!.replay()) {
+        if (typeof entry === 'string' || entry instanceof Uint8Array) this.parseNow(core, entry);
+        else core.lines.resize(entry.cols, entry.rows);
+      }
+    } finally {
+      this.replaying = false;
+    }
+    core.keyboard.changedAt = this.keyboardChangedAt;
+    // What the replay changed is not news; whoever draws the pane next redraws it whole.
+    core.damageTracker.take();
+    core.damageTracker.markAll();
+    // A read after dispose of a pane that was asleep gets a rebuilt terminal nobody watches.
+    if (!this.disposed) this.sweep.woke(this);
+    return core;
+  }
+
+  /** Parses `data` before returning, as `write` does (see there); a leftover is parsed at once. */
+  private parseNow(core: XtermCore, data: string | Uint8Array): void {
+    let parsed = false;
+    core.xterm.input('', true);
+    core.xterm.write(data, () => {
+      parsed = true;
+    });
+    if (!parsed) (core.xterm as unknown as { _core: { writeSync(data: string): void } })._core.writeSync('');
+  }
+
+  private buildCore(): XtermCore {
+    const { cols, rows } = this.firstSize;
+    const xterm = new Terminal({
+      logger: this.xtermLog,
+      cols,
+      rows,
+      scrollback: xtermScrollbackFor(this.scrollbackOptions),
       // The serialize addon uses proposed API.
       allowProposedApi: true,
     });
-    this.xterm.loadAddon(this.serializer);
-    this.screen = new XtermScreen(this.xterm);
-    this.keyboard = new KeyboardModes(this.xterm, (data) => this.replyEmitter.fire(data));
-    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
-    useModernUnicode(this.xterm);
-    // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
-    installAsciiPrint(this.xterm);
-    this.lines = new Scrollback(this.xterm, scrollback);
-    this.damageTracker = new DamageTracker(this.xterm, () => this.lines.scrolls);
-    guardParser(this.xterm, () => {
-      this._parseErrors++;
-      // The interrupted parse never reported its rows.
-      this.damageTracker.markAll();
+    const serializer = new SerializeAddon();
+    xterm.loadAddon(serializer);
+    const keyboard = new KeyboardModes(xterm, (data) => {
+      if (!this.replaying) this.replyEmitter.fire(data);
     });
-    this.subscriptions.push(
-      this.keyboard,
-      this.lines,
-      this.damageTracker,
-      this.xterm.buffer.onBufferChange((buffer) => {
-        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(this.lines.normal);
+    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
+    useModernUnicode(xterm);
+    // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
+    installAsciiPrint(xterm);
+    const lines = new Scrollback(xterm, this.scrollbackOptions);
+    const damageTracker = new DamageTracker(xterm, () => lines.scrolls);
+    const core: XtermCore = { xterm, screen: new XtermScreen(xterm), serializer, keyboard, lines, damageTracker, subscriptions: [] };
+    guardParser(xterm, () => {
+      if (!this.replaying) this._parseErrors++;
+      // The interrupted parse never reported its rows.
+      damageTracker.markAll();
+    });
+    core.subscriptions.push(
+      keyboard,
+      lines,
+      damageTracker,
+      xterm.buffer.onBufferChange((buffer) => {
+        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(core, lines.normal);
       }),
-      this.xterm.onWriteParsed(() => {
+      xterm.onWriteParsed(() => {
+        if (this.replaying) return;
         ECHO_TRACE?.mark(HOP.parsed);
-        this._lastDamage = this.damageTracker.take();
+        this._lastDamage = damageTracker.take();
         this._revision++;
         this.revisionEmitter.fire(this._revision);
       }),
-      this.xterm.onTitleChange((title) => {
+      xterm.onTitleChange((title) => {
         this._title = title;
       }),
-      this.xterm.parser.registerOscHandler(OSC.conemu, (data) => this.handleOsc9(data)),
+      xterm.onScroll(() => {
+        if (!this.replaying) this.scrollEmitter.fire();
+      }),
+      xterm.onBell(() => {
+        if (!this.replaying) this.bellEmitter.fire();
+      }),
+      xterm.parser.registerOscHandler(OSC.conemu, (data) => this.handleOsc9(data)),
     );
+    return core;
+  }
+
+  private disposeCore(core: XtermCore): void {
+    for (const sub of core.subscriptions) sub.dispose();
+    core.xterm.dispose();
+  }
+
+  /**
+   * A buffer's rows, read through whichever core is current: a reader that keeps it (copy
+   * mode) reads the rebuilt terminal after a sleep, not the disposed one.
+   */
+  private rowsOf(buffer: () => LineBuffer): LineBuffer {
+    return {
+      get type() {
+        return buffer().type;
+      },
+      get length() {
+        return buffer().length;
+      },
+      get baseY() {
+        return buffer().baseY;
+      },
+      get viewportY() {
+        return buffer().viewportY;
+      },
+      get cursorX() {
+        return buffer().cursorX;
+      },
+      get cursorY() {
+        return buffer().cursorY;
+      },
+      getLine: (y) => buffer().getLine(y),
+      getNullCell: () => buffer().getNullCell(),
+    };
   }
 
   /**
@@ -222,11 +403,13 @@ export class PaneTerminal implements PaneView {
    */
   write(data: string | Uint8Array): Promise<void> {
     if (this.disposed || data.length === 0) return PARSED;
+    const { xterm } = this.core;
+    this.outputLog?.write(data);
     this.outputEmitter.fire(data);
-    this.xterm.input('', true);
+    xterm.input('', true);
     let parsed = false;
     let resolveLater: (() => void) | null = null;
-    this.xterm.write(data, () => {
+    xterm.write(data, () => {
       parsed = true;
       if (!resolveLater) return;
       this.pendingWrites.delete(resolveLater);
@@ -277,15 +460,18 @@ export class PaneTerminal implements PaneView {
 
   /** Called when the application rings the bell. */
   onBell(listener: () => void): Disposable {
-    return this.xterm.onBell(listener);
+    return this.bellEmitter.on(listener);
   }
 
   /** Resize the screen (reflows soft-wrapped lines in the normal buffer). */
   resize(cols: number, rows: number): void {
     if (this.disposed) return;
-    if (cols === this.xterm.cols && rows === this.xterm.rows) return;
+    if (cols === this.size.cols && rows === this.size.rows) return;
+    const core = this.core;
     this._resizes++;
-    this.lines.resize(cols, rows);
+    this.outputLog?.resize(cols, rows);
+    core.lines.resize(cols, rows);
+    this.size = { cols: core.xterm.cols, rows: core.xterm.rows };
     this.resizeEmitter.fire({ cols, rows });
   }
 
@@ -303,11 +489,11 @@ export class PaneTerminal implements PaneView {
   }
 
   get cols(): number {
-    return this.xterm.cols;
+    return this.size.cols;
   }
 
   get rows(): number {
-    return this.xterm.rows;
+    return this.size.rows;
   }
 
   /** The last OSC 0/2 window title ('' until one is set). */
@@ -350,12 +536,13 @@ export class PaneTerminal implements PaneView {
    * moved to the compact store are not dropped): the absolute number of `scrollback` row 0.
    */
   get trimmedLines(): number {
-    return this.lines.firstLine;
+    return this.core.lines.firstLine;
   }
 
   /** Absolute number one past the last row with content (see ReadResult.endLine). */
   get endLine(): number {
-    return this.endLineOf(this.lines.active);
+    const core = this.core;
+    return this.endLineOf(core, core.lines.active);
   }
 
   /**
@@ -364,62 +551,63 @@ export class PaneTerminal implements PaneView {
    * only the newest rows.
    */
   get scrollback(): LineBuffer {
-    return this.lines.active;
+    return this.isAlternateScreen ? this.alternateRows : this.normalRows;
   }
 
   /** Absolute number (as `endLine`) of row 0 of `scrollback`. */
   get scrollbackFirstLine(): number {
-    return this.absoluteBase(this.lines.active);
+    const core = this.core;
+    return this.absoluteBase(core, core.lines.active);
   }
 
   /** The whole buffer as it is now, for browsing (copy mode); see ScrollbackReader. */
   scrollbackReader(): ScrollbackReader {
-    return freezeScrollback(this.lines.active, this.xterm.cols, () => this.lines.firstLine);
+    return freezeScrollback(this.scrollback, this.size.cols, () => this.core.lines.firstLine);
   }
 
   // -- PaneScreen: what the compositor reads (src/terminal/xterm-screen.ts)
 
   get bufferType(): 'normal' | 'alternate' {
-    return this.screen.bufferType;
+    return this.core.screen.bufferType;
   }
 
   get baseY(): number {
-    return this.screen.baseY;
+    return this.core.screen.baseY;
   }
 
   get viewportY(): number {
-    return this.screen.viewportY;
+    return this.core.screen.viewportY;
   }
 
   copyRows(grid: CellGrid, rect: Rect, options?: RowCopyOptions): number {
-    return this.screen.copyRows(grid, rect, options);
+    return this.core.screen.copyRows(grid, rect, options);
   }
 
   cursor(): CursorState {
-    return this.screen.cursor();
+    return this.core.screen.cursor();
   }
 
   printPen(): PrintPen | null {
-    return this.screen.printPen();
+    return this.core.screen.printPen();
   }
 
   onScroll(listener: () => void): Disposable {
-    return this.screen.onScroll(listener);
+    return this.scrollEmitter.on(listener);
   }
 
   /** Encode rows still held as raw copies now, instead of once the pane is quiet (tests). */
   compactScrollbackNow(): void {
-    this.lines.compactNow();
+    this.core.lines.compactNow();
   }
 
   /** What the compact store holds (for tests and benchmarks). */
   scrollbackStats(): ScrollbackStats {
-    return this.lines.stats();
+    return this.core.lines.stats();
   }
 
   /** Escape sequences that recreate the terminal's contents and modes (for reattach). */
   serialize(): string {
-    return this.serializer.serialize();
+    return this.core.serializer.serialize();
   }
 
   /**
@@ -428,25 +616,26 @@ export class PaneTerminal implements PaneView {
    * (the compact store's rows included), then the screens and modes as the serializer writes them.
    */
   mirrorSnapshot(historyLines: number): string {
-    const normal = this.lines.normal;
+    const normal = this.core.lines.normal;
     const top = normal.baseY;
     const start = Math.max(0, top - Math.max(0, historyLines));
     const history = top > start ? `${this.rowsText(normal, start, top, 'ansi').replace(/\n/g, '\r\n')}\x1b[0m\r\n` : '';
-    return history + this.serializer.serialize({ scrollback: 0 });
+    return history + this.core.serializer.serialize({ scrollback: 0 });
   }
 
   /** Read one of the SPEC §5 sources. */
   read(options: ReadOptions): ReadResult {
     checkLines(options.lines);
-    const buffer = this.lines.active;
+    const core = this.core;
+    const buffer = core.lines.active;
     const totalLines = buffer.length;
-    const base = this.absoluteBase(buffer);
+    const base = this.absoluteBase(core, buffer);
     const format: ReadFormat = options.source === 'detection' ? 'text' : (options.format ?? 'text');
     switch (options.source) {
       case 'visible':
       case 'detection': {
         const top = buffer.baseY;
-        const bottom = this.lastNonBlankRow(buffer, top, top + this.xterm.rows, format);
+        const bottom = this.lastNonBlankRow(buffer, top, top + core.xterm.rows, format);
         const count = bottom - top;
         const take = Math.min(count, options.lines ?? count);
         return {
@@ -498,7 +687,7 @@ export class PaneTerminal implements PaneView {
       });
     }
     const test: (text: string) => boolean = options.regex ? compilePaneRegex(pattern).test : (text) => text.includes(pattern);
-    const buffer = this.lines.active;
+    const buffer = this.core.lines.active;
     const matches: SearchMatch[] = [];
     let start = 0;
     while (start < buffer.length) {
@@ -520,21 +709,22 @@ export class PaneTerminal implements PaneView {
     this.disposed = true;
     for (const resolve of this.pendingWrites) resolve();
     this.pendingWrites.clear();
-    for (const sub of this.subscriptions) sub.dispose();
-    this.revisionEmitter.clear();
-    this.outputEmitter.clear();
-    this.replyEmitter.clear();
-    this.xterm.dispose();
+    this.sweep.remove(this, this._core === null);
+    // A disposed terminal keeps its disposed core: a late read sees what it saw before.
+    if (this._core) this.disposeCore(this._core);
+    for (const emitter of [this.revisionEmitter, this.outputEmitter, this.replyEmitter, this.resizeEmitter, this.scrollEmitter, this.bellEmitter]) {
+      emitter.clear();
+    }
     this.log.flush();
   }
 
   /** The absolute number of the buffer's row 0. */
-  private absoluteBase(buffer: LineBuffer): number {
-    return buffer.type === 'alternate' ? this.alternateBase : this.lines.firstLine;
+  private absoluteBase(core: XtermCore, buffer: LineBuffer): number {
+    return buffer.type === 'alternate' ? this.alternateBase : core.lines.firstLine;
   }
 
-  private endLineOf(buffer: LineBuffer): number {
-    return this.absoluteBase(buffer) + this.lastNonBlankRow(buffer, 0, buffer.length, 'text');
+  private endLineOf(core: XtermCore, buffer: LineBuffer): number {
+    return this.absoluteBase(core, buffer) + this.lastNonBlankRow(buffer, 0, buffer.length, 'text');
   }
 
   private handleOsc9(data: string): boolean {
@@ -552,7 +742,7 @@ export class PaneTerminal implements PaneView {
 
   private rowText(line: IBufferLine | undefined, format: ReadFormat, trim: AnsiTrim = 'visual'): string {
     if (!line) return '';
-    if (format === 'ansi') return rowToAnsi(line, this.xterm.buffer.active.getNullCell(), trim);
+    if (format === 'ansi') return rowToAnsi(line, this.core.xterm.buffer.active.getNullCell(), trim);
     const text = line.translateToString(true);
     return trim === 'visual' ? text.replace(/\s+$/u, '') : text;
   }

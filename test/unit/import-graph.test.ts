@@ -21,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '..', '..');
 
 /**
  * The floors, lowest first. Folders on one floor may import each other (no loop, though).
- * `root` is the loose files of src/ (paths.ts, socket-dir.ts, version.ts, package-root.ts, boot-id.ts).
+ * `root` is the loose files of src/ (paths.ts, socket-dir.ts, version.ts, package-root.ts, native-addon.ts, boot-id.ts).
  */
 const FLOORS: readonly (readonly string[])[] = [
   ['contract', 'root'],

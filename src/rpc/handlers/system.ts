@@ -1,6 +1,7 @@
 /** `system.*`: liveness, identity and what this server can do. */
 import { MACHINE_PROTOCOL, METHODS } from '../../contract/protocol.js';
 import { VERSION } from '../../version.js';
+import { SHARED_HIBERNATION } from '../../terminal/hibernation.js';
 import type { HandlerGroup } from './context.js';
 
 export const systemHandlers = {
@@ -22,6 +23,7 @@ export const systemHandlers = {
       memory: { rss: memory.rss, heap_total: memory.heapTotal, heap_used: memory.heapUsed, external: memory.external, array_buffers: memory.arrayBuffers },
       requests: timings.summary(),
       events: { subscribers: core.bus.subscriberCount, fan_out: core.bus.fanOutTimes.summary() },
+      terminals: SHARED_HIBERNATION.stats(),
     };
   },
 } satisfies HandlerGroup;
