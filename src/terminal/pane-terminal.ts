@@ -3,24 +3,18 @@
  * (SPEC §5), search, and the mode/title/progress accessors the rest of corral needs.
  * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
  */
-import xterm from '@xterm/headless';
 import type { IBufferLine, ILogger, Terminal as XTerminal } from '@xterm/headless';
-import serializeAddon from '@xterm/addon-serialize';
 import { CorralError, READ_SOURCES, type ReadFormat, type ReadSource } from '../contract/protocol.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
-import { DamageTracker, type Damage } from './damage.js';
-import { guardParser } from './parse-guard.js';
-import { installAsciiPrint } from './ascii-print.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
 import { Emitter } from './emitter.js';
+import type { KeyboardModes } from './keyboard-modes.js';
+import type { Damage } from './damage.js';
 import type { Disposable } from '../contract/disposable.js';
-import { KeyboardModes } from './keyboard-modes.js';
 import { compilePaneRegex } from './pane-regex.js';
-import { useModernUnicode } from './unicode-provider.js';
-import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackStats } from './scrollback.js';
+import type { LineBuffer, ScrollbackOptions, ScrollbackStats } from './scrollback.js';
 import { freezeScrollback } from './scrollback-reader.js';
-import { XtermScreen } from './xterm-screen.js';
 import type { MouseTracking, PaneView, ScrollbackReader } from './pane-view.js';
 import type { PrintPen } from '../screen/cell.js';
 import type { CellGrid } from '../screen/cell-grid.js';
@@ -29,10 +23,7 @@ import type { RowCopyOptions } from '../screen/pane-screen.js';
 import type { Rect } from '../contract/rect.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { OutputLog, SHARED_HIBERNATION, type Hibernatable, type HibernationSweep } from './hibernation.js';
-
-// @xterm/headless and addon-serialize are CommonJS bundles without named ESM exports.
-const { Terminal } = xterm;
-const { SerializeAddon } = serializeAddon;
+import { buildXtermCore, disposeXtermCore, parseNow, rowsThrough, silencedWhile, type XtermCore, type XtermCoreEvents } from './xterm-core.js';
 
 /** What `write` returns when xterm parsed the output before returning. */
 const PARSED: Promise<void> = Promise.resolve();
@@ -41,12 +32,6 @@ const PARSED: Promise<void> = Promise.resolve();
 export const TERMINAL_DEFAULTS = {
   /** SPEC §11 `scrollback_lines`. */
   scrollback: 10_000,
-} as const;
-
-/** OSC identifiers handled here. */
-const OSC = {
-  /** ConEmu/Windows Terminal `OSC 9 ; 4 ; state ; value` progress reports (and iTerm2 OSC 9 notifications). */
-  conemu: 9,
 } as const;
 
 /** The ConEmu sub-command of OSC 9 that reports progress. */
@@ -119,17 +104,6 @@ export interface PaneTerminalOptions {
   hibernation?: HibernationSweep;
 }
 
-/** `log`, except while `silent()`: a replay meets the same complaints the first parse reported. */
-function replaySilenced(log: RateLimitedXtermLog, silent: () => boolean): ILogger {
-  return {
-    trace: () => {},
-    debug: () => {},
-    info: () => {},
-    warn: (message, ...params) => silent() || log.warn(message, ...params),
-    error: (message, ...params) => silent() || log.error(message, ...params),
-  };
-}
-
 /** A range of buffer rows [start, end) forming one logical line (soft wraps joined). */
 interface LogicalLine {
   start: number;
@@ -141,22 +115,6 @@ function checkLines(lines: number | undefined): void {
   if (!Number.isInteger(lines) || lines < 1) {
     throw new CorralError('invalid_params', `lines must be a positive integer, got ${String(lines)}`, { lines });
   }
-}
-
-/**
- * Everything built on one xterm: the terminal, and corral's parts that hook into it. Rebuilt
- * from the pane's output log when a hibernated pane is used again (hibernation.ts).
- */
-interface XtermCore {
-  readonly xterm: XTerminal;
-  /** The screen as the compositor reads it. */
-  readonly screen: XtermScreen;
-  readonly serializer: InstanceType<typeof SerializeAddon>;
-  /** The enhanced keyboard reporting the application asked for (kitty flags, modifyOtherKeys). */
-  readonly keyboard: KeyboardModes;
-  readonly lines: Scrollback;
-  readonly damageTracker: DamageTracker;
-  readonly subscriptions: Disposable[];
 }
 
 /**
@@ -189,7 +147,7 @@ export class PaneTerminal implements PaneView, Hibernatable {
   /** The size now, and the size the terminal was built at (where a replay starts). */
   private size: { cols: number; rows: number };
   private readonly firstSize: { cols: number; rows: number };
-  private readonly scrollbackOptions: { scrollback: number; compact?: boolean; window?: number };
+  private readonly scrollbackOptions: ScrollbackOptions;
   /** What was written, for a rebuild; null when the pane never hibernates. */
   private readonly outputLog: OutputLog | null;
   private readonly sweep: HibernationSweep;
@@ -209,7 +167,7 @@ export class PaneTerminal implements PaneView, Hibernatable {
 
   constructor(options: PaneTerminalOptions) {
     this.log = options.log ?? new RateLimitedXtermLog();
-    this.xtermLog = replaySilenced(this.log, () => this.replaying);
+    this.xtermLog = silencedWhile(this.log, () => this.replaying);
     this.scrollbackOptions = {
       scrollback: options.scrollback ?? TERMINAL_DEFAULTS.scrollback,
       compact: options.compactScrollback,
@@ -219,8 +177,8 @@ export class PaneTerminal implements PaneView, Hibernatable {
     this.size = { ...this.firstSize };
     this.sweep = options.hibernation ?? SHARED_HIBERNATION;
     this.outputLog = options.hibernate === false ? null : new OutputLog();
-    this.normalRows = this.rowsOf(() => this.core.lines.normal);
-    this.alternateRows = this.rowsOf(() => this.core.xterm.buffer.alternate);
+    this.normalRows = rowsThrough(() => this.core.lines.normal);
+    this.alternateRows = rowsThrough(() => this.core.xterm.buffer.alternate);
     this._core = this.buildCore();
     if (this.outputLog) this.sweep.add(this);
   }
@@ -260,8 +218,42 @@ export class PaneTerminal implements PaneView, Hibernatable {
     if (!core || !this.canHibernate || !this.parsedAll || this.scrollEmitter.size > 0) return false;
     this.keyboardChangedAt = core.keyboard.changedAt;
     this._core = null;
-    this.disposeCore(core);
+    disposeXtermCore(core);
     return true;
+  }
+
+  /** What a core reports, and what of it is news: nothing while a replay rebuilds one. */
+  private readonly coreEvents: XtermCoreEvents = {
+    reply: (data) => {
+      if (!this.replaying) this.replyEmitter.fire(data);
+    },
+    parseError: () => {
+      if (!this.replaying) this._parseErrors++;
+    },
+    toAlternate: (core) => {
+      this.alternateBase = this.endLineOf(core, core.lines.normal);
+    },
+    parsed: (core) => {
+      if (this.replaying) return;
+      ECHO_TRACE?.mark(HOP.parsed);
+      this._lastDamage = core.damageTracker.take();
+      this._revision++;
+      this.revisionEmitter.fire(this._revision);
+    },
+    title: (title) => {
+      this._title = title;
+    },
+    scroll: () => {
+      if (!this.replaying) this.scrollEmitter.fire();
+    },
+    bell: () => {
+      if (!this.replaying) this.bellEmitter.fire();
+    },
+    osc9: (data) => this.handleOsc9(data),
+  };
+
+  private buildCore(): XtermCore {
+    return buildXtermCore(this.firstSize, this.scrollbackOptions, this.xtermLog, this.coreEvents);
   }
 
   /** The terminal, rebuilt from the log first if it was asleep. Every use of xterm goes through here. */
@@ -276,7 +268,7 @@ export class PaneTerminal implements PaneView, Hibernatable {
     this.replaying = true;
     try {
       for (const entry of this.outputLog!.replay()) {
-        if (typeof entry === 'string' || entry instanceof Uint8Array) this.parseNow(core, entry);
+        if (typeof entry === 'string' || entry instanceof Uint8Array) parseNow(core, entry, () => {}, true);
         else core.lines.resize(entry.cols, entry.rows);
       }
     } finally {
@@ -291,104 +283,6 @@ export class PaneTerminal implements PaneView, Hibernatable {
     return core;
   }
 
-  /** Parses `data` before returning, as `write` does (see there); a leftover is parsed at once. */
-  private parseNow(core: XtermCore, data: string | Uint8Array): void {
-    let parsed = false;
-    core.xterm.input('', true);
-    core.xterm.write(data, () => {
-      parsed = true;
-    });
-    if (!parsed) (core.xterm as unknown as { _core: { writeSync(data: string): void } })._core.writeSync('');
-  }
-
-  private buildCore(): XtermCore {
-    const { cols, rows } = this.firstSize;
-    const xterm = new Terminal({
-      logger: this.xtermLog,
-      cols,
-      rows,
-      scrollback: xtermScrollbackFor(this.scrollbackOptions),
-      // The serialize addon uses proposed API.
-      allowProposedApi: true,
-    });
-    const serializer = new SerializeAddon();
-    xterm.loadAddon(serializer);
-    const keyboard = new KeyboardModes(xterm, (data) => {
-      if (!this.replaying) this.replyEmitter.fire(data);
-    });
-    // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
-    useModernUnicode(xterm);
-    // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
-    installAsciiPrint(xterm);
-    const lines = new Scrollback(xterm, this.scrollbackOptions);
-    const damageTracker = new DamageTracker(xterm, () => lines.scrolls);
-    const core: XtermCore = { xterm, screen: new XtermScreen(xterm), serializer, keyboard, lines, damageTracker, subscriptions: [] };
-    guardParser(xterm, () => {
-      if (!this.replaying) this._parseErrors++;
-      // The interrupted parse never reported its rows.
-      damageTracker.markAll();
-    });
-    core.subscriptions.push(
-      keyboard,
-      lines,
-      damageTracker,
-      xterm.buffer.onBufferChange((buffer) => {
-        if (buffer.type === 'alternate') this.alternateBase = this.endLineOf(core, lines.normal);
-      }),
-      xterm.onWriteParsed(() => {
-        if (this.replaying) return;
-        ECHO_TRACE?.mark(HOP.parsed);
-        this._lastDamage = damageTracker.take();
-        this._revision++;
-        this.revisionEmitter.fire(this._revision);
-      }),
-      xterm.onTitleChange((title) => {
-        this._title = title;
-      }),
-      xterm.onScroll(() => {
-        if (!this.replaying) this.scrollEmitter.fire();
-      }),
-      xterm.onBell(() => {
-        if (!this.replaying) this.bellEmitter.fire();
-      }),
-      xterm.parser.registerOscHandler(OSC.conemu, (data) => this.handleOsc9(data)),
-    );
-    return core;
-  }
-
-  private disposeCore(core: XtermCore): void {
-    for (const sub of core.subscriptions) sub.dispose();
-    core.xterm.dispose();
-  }
-
-  /**
-   * A buffer's rows, read through whichever core is current: a reader that keeps it (copy
-   * mode) reads the rebuilt terminal after a sleep, not the disposed one.
-   */
-  private rowsOf(buffer: () => LineBuffer): LineBuffer {
-    return {
-      get type() {
-        return buffer().type;
-      },
-      get length() {
-        return buffer().length;
-      },
-      get baseY() {
-        return buffer().baseY;
-      },
-      get viewportY() {
-        return buffer().viewportY;
-      },
-      get cursorX() {
-        return buffer().cursorX;
-      },
-      get cursorY() {
-        return buffer().cursorY;
-      },
-      getLine: (y) => buffer().getLine(y),
-      getNullCell: () => buffer().getNullCell(),
-    };
-  }
 
   /**
    * Parse output into the terminal (text, or UTF-8 bytes); resolves once xterm has parsed it.
@@ -403,14 +297,11 @@ export class PaneTerminal implements PaneView, Hibernatable {
    */
   write(data: string | Uint8Array): Promise<void> {
     if (this.disposed || data.length === 0) return PARSED;
-    const { xterm } = this.core;
+    const core = this.core;
     this.outputLog?.write(data);
     this.outputEmitter.fire(data);
-    xterm.input('', true);
-    let parsed = false;
     let resolveLater: (() => void) | null = null;
-    xterm.write(data, () => {
-      parsed = true;
+    const parsed = parseNow(core, data, () => {
       if (!resolveLater) return;
       this.pendingWrites.delete(resolveLater);
       resolveLater();
@@ -711,7 +602,7 @@ export class PaneTerminal implements PaneView, Hibernatable {
     this.pendingWrites.clear();
     this.sweep.remove(this, this._core === null);
     // A disposed terminal keeps its disposed core: a late read sees what it saw before.
-    if (this._core) this.disposeCore(this._core);
+    if (this._core) disposeXtermCore(this._core);
     for (const emitter of [this.revisionEmitter, this.outputEmitter, this.replyEmitter, this.resizeEmitter, this.scrollEmitter, this.bellEmitter]) {
       emitter.clear();
     }
