@@ -14,7 +14,6 @@ export const FAKE_DIR = join(ROOT, 'bench', 'fixtures', 'fake-claude');
 export function agentServer() {
   const server = new CorralServer();
   server.env.PATH = `${FAKE_DIR}:${server.env.PATH}`;
-  server.socketPath = join(server.dir, 'run', 'corral', 'default.sock');
   return server;
 }
 

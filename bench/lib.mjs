@@ -113,6 +113,8 @@ export class CorralServer {
     this.dir = mkdtempSync(join(tmpdir(), 'corral-bench-'));
     this.env = sandboxEnv(this.dir);
     this.nodeArgs = nodeArgs;
+    /** The session's socket, for a client the bench holds (agent-lib.mjs RpcClient). */
+    this.socketPath = join(this.dir, 'run', 'corral', 'default.sock');
     this.child = null;
     this.stderr = '';
   }

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, CorralServer, TmuxServer, corralPaneReady, median } from '../lib.mjs';
 import { generateFile, runCorral, runTmux } from '../throughput.mjs';
+import { RpcClient } from '../agent-lib.mjs';
 import { CorralTui, TmuxTui } from '../tui-lib.mjs';
 import { flood } from '../tui-throughput.mjs';
 
@@ -41,6 +42,7 @@ try {
     await side.server.start();
     side.pane = await side.server.newWorkspacePane();
     await corralPaneReady(side.server, side.pane);
+    side.rpc = await RpcClient.open(side.server.socketPath);
     side.results = [];
   }
   const tpane = await tmux.start(160, 48);
@@ -51,13 +53,14 @@ try {
   for (let i = 0; i < runs; i++) {
     const order = all.map((_, k) => all[(k + i) % all.length]);
     for (const side of order) {
-      const r = side.name === 'tmux' ? await runTmux(tmux, tmuxPid, tpane, file) : await runCorral(side.server, side.pane, file);
+      const r = side.name === 'tmux' ? await runTmux(tmux, tmuxPid, tpane, file) : await runCorral(side.server, side.pane, file, side.rpc);
       side.results.push(r);
       process.stderr.write(`  ${side.name} run ${i + 1}: ${r.seconds.toFixed(2)} s, server CPU ${r.cpu.toFixed(2)} s\n`);
     }
   }
   report(all);
 } finally {
+  for (const side of sides) side.rpc?.close();
   await Promise.allSettled([...sides.map((s) => s.server.stop()), tmux.stop()]);
   rmSync(dir, { recursive: true, force: true });
 }
