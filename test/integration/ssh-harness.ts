@@ -12,7 +12,7 @@ import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from './harness.js';
+import { ROOT, type TestServer } from './harness.js';
 
 const SSHD = '/usr/sbin/sshd';
 
@@ -250,5 +250,48 @@ export class TestLinkProxy {
   close(): void {
     this.child.stdin!.end();
     this.child.kill();
+  }
+}
+
+/** What `addSilentMachine` saw. */
+export interface SilentMachine {
+  /** Server time from the add's reply to the `unreachable` event (the event's own `ts`). */
+  serverMs: number;
+  /** The `machine.state_changed` event that said `unreachable`. */
+  event: { state: string; last_error: string | null; ts: number };
+  /** How long each `corral ls --json` run meanwhile took. */
+  lsMs: number[];
+}
+
+/**
+ * Adds a machine that never answers (`args`: what follows `corral machine add`, its name
+ * first) and follows it to `unreachable` through the server's own event, running
+ * `corral ls --json` the whole time. The time is the server's: from the add's reply to the
+ * event's timestamp, so a loaded machine's slow CLI starts and polling do not count.
+ */
+export async function addSilentMachine(server: TestServer, args: string[]): Promise<SilentMachine> {
+  const events = await server.connect();
+  try {
+    await events.call('events.subscribe', { types: ['machine.state_changed'] });
+    const added = await server.cli(['machine', 'add', ...args]);
+    if (added.code !== 0) throw new Error(`machine add failed: ${added.stderr}`);
+    const addedAt = Date.now();
+    let seen = false;
+    const unreachable = events
+      .next((m) => m.params?.type === 'machine.state_changed' && m.params.machine === args[0] && m.params.state === 'unreachable', 20_000)
+      .finally(() => {
+        seen = true;
+      });
+    const lsMs: number[] = [];
+    while (!seen) {
+      const t0 = performance.now();
+      const ls = await server.cli(['ls', '--json']);
+      lsMs.push(performance.now() - t0);
+      if (ls.code !== 0) throw new Error(`ls failed while a machine was silent: ${ls.stderr}`);
+    }
+    const event = (await unreachable).params;
+    return { serverMs: event.ts - addedAt, event, lsMs };
+  } finally {
+    events.close();
   }
 }
