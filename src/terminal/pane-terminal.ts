@@ -283,7 +283,6 @@ export class PaneTerminal implements PaneView, Hibernatable {
     return core;
   }
 
-
   /**
    * Parse output into the terminal (text, or UTF-8 bytes); resolves once xterm has parsed it.
    *
