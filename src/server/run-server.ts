@@ -17,6 +17,11 @@ export interface RunServerOptions extends StartOptions {
 /** Runs the server until a signal ends it; resolves with the exit code. */
 export async function runServer(opts: RunServerOptions): Promise<number> {
   if (opts.detach) return detach(opts);
+  // A stderr or stdout nobody reads any more (the terminal it was started from closed, a log
+  // reader died) fails every write with EPIPE. Unheard, each failure became an uncaught error,
+  // reported on stderr, failing again: the server spun on that and answered nothing. Lines for
+  // a reader that is gone are dropped.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const server = await startServer(opts);
   if (server.configError) process.stderr.write(`corral: ${server.configError.message}; using defaults\n`);
   // The server never dies because of what a client or a pane sent: log and go on.

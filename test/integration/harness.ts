@@ -91,6 +91,11 @@ export class TestServer {
     return this.child?.pid;
   }
 
+  /** Closes the read end of the server's stderr, as a terminal or a log reader that went away. */
+  closeStderr(): void {
+    this.child?.stderr?.destroy();
+  }
+
   get alive(): boolean {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
