@@ -30,6 +30,15 @@ export async function startFakeAgent(server, name, { spinnerMs = 120, workMs = 1
   return { pane, name, control, agent };
 }
 
+/**
+ * Runs `command` in a pane over a held socket and waits for it to end: it prints a marker
+ * (`DONE-tag`, assembled by printf so the echoed command line never matches it).
+ */
+export async function runAndWait(rpc, pane, command, tag, timeoutMs = 120_000) {
+  await rpc.call('pane.run', { pane_id: pane, command: `${command}; printf '%s-%s\\n' DONE ${tag}` });
+  await rpc.call('pane.wait_for_output', { pane_id: pane, match: { type: 'substring', value: `DONE-${tag}` }, timeout_ms: timeoutMs }, timeoutMs + 5000);
+}
+
 /** Line-oriented socket client; every parsed line is stamped with its arrival time. */
 class LineClient {
   constructor(socket) {

@@ -33,7 +33,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, stats } from './agent-lib.mjs';
+import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, runAndWait, stats } from './agent-lib.mjs';
 import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, rssMiB, sleep, timeSpawn } from './lib.mjs';
 
 const FLOOD_SECONDS = 15;
@@ -64,11 +64,6 @@ async function rpcOf(server) {
 async function newPane(rpc, cwd) {
   const { result } = await rpc.call('workspace.create', { cwd, focus: false });
   return result.root_pane.pane_id;
-}
-
-async function runAndWait(rpc, pane, command, tag, timeoutMs = 120_000) {
-  await rpc.call('pane.run', { pane_id: pane, command: `${command}; printf '%s-%s\\n' DONE ${tag}` });
-  await rpc.call('pane.wait_for_output', { pane_id: pane, match: { type: 'substring', value: `DONE-${tag}` }, timeout_ms: timeoutMs }, timeoutMs + 5000);
 }
 
 async function tmuxRunAndWait(tmux, pane, command, channel, timeoutMs = 120_000) {
@@ -457,8 +452,6 @@ export async function run({ quick = false } = {}) {
   const loadBefore = load();
   // SCALE_ONLY_COUNTS=1 skips the scrollback memory figures: the pane counts and the floor alone.
   const scrollback = process.env.SCALE_ONLY_COUNTS ? null : await scrollbackFigures(add, quick);
-  // SCALE_ONLY_SCROLLBACK=1 stops here: the scrollback memory figures alone (a few minutes less).
-  if (process.env.SCALE_ONLY_SCROLLBACK) return rows;
   // SCALE_ONLY_SCROLLBACK=1 stops here: the scrollback memory figures alone (a few minutes less).
   if (process.env.SCALE_ONLY_SCROLLBACK) return rows;
 

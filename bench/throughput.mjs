@@ -3,8 +3,8 @@
  * longer than the pane so they wrap) in a 160×48 corral pane and in a 160×48 detached tmux
  * pane, and time until the end marker after it has been seen. Runs interleaved.
  *
- *   corral: t0 → `pane.run P "cat F; printf '%s-%s\n' MARK tag"` on a held socket
- *                → `pane.wait_for_output P MARK-tag` returns → t1 (see runCorral)
+ *   corral: t0 → `pane.run P "cat F; printf '%s-%s\n' DONE tag"` on a held socket
+ *                → `pane.wait_for_output P DONE-tag` returns → t1 (see runCorral)
  *   tmux:   t0 → `tmux send-keys -t P "cat F; printf …; tmux wait-for -S ch" Enter`
  *                → `tmux wait-for ch` returns → t1 (then capture-pane checks the marker)
  *
@@ -18,7 +18,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CorralServer, TmuxServer, corralPaneReady, cpuSeconds, median, round, sleep } from './lib.mjs';
-import { RpcClient } from './agent-lib.mjs';
+import { RpcClient, runAndWait } from './agent-lib.mjs';
 
 export const description = 'cat a big file in a 160×48 pane: corral vs tmux (seconds, server CPU)';
 
@@ -84,8 +84,7 @@ export async function runCorral(server, pane, file, rpc) {
   const t = tag();
   const cpu0 = cpuSeconds(server.pid);
   const t0 = performance.now();
-  await rpc.call('pane.run', { pane_id: pane, command: `cat ${file}; printf '%s-%s\\n' MARK ${t}` });
-  await rpc.call('pane.wait_for_output', { pane_id: pane, match: { type: 'substring', value: `MARK-${t}` }, timeout_ms: 600_000 }, 620_000);
+  await runAndWait(rpc, pane, `cat ${file}`, t, 600_000);
   const seconds = (performance.now() - t0) / 1000;
   return { seconds, cpu: cpuSeconds(server.pid) - cpu0 };
 }

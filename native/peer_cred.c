@@ -3,7 +3,7 @@
  * a pane's terminal takes its input — and giving the C heap's free pages back.
  *
  * Node has no SO_PEERCRED, and the scripting gate (SPEC §8) must know a client's process
- * from the kernel, never from what the client says. Three calls, each a thin wrapper over
+ * from the kernel, never from what the client says. Each call is a thin wrapper over
  * one system call, so the policy stays in TypeScript (src/rpc/peer.ts):
  *
  *   peerCred(fd)      -> { pid, uid, gid } of the process that connected (SO_PEERCRED),

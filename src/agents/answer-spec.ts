@@ -55,7 +55,6 @@ export const ANSWER_SESSION_KEYS = ['format', 'records', 'record_id', 'prompt', 
 const SELECTOR_KEYS = ['match', 'text'] as const;
 export const ANSWER_SCREEN_KEYS = ['input', 'chrome', 'sidebar'] as const;
 
-
 /** A path in the record path language, or null (reported). */
 function pathOf(source: unknown, key: string, name: string, lineOf: LineOf, fail: Fail): RecordPath | null {
   if (typeof source !== 'string') {

@@ -6,7 +6,7 @@
  * prompt: text typed then is echoed by the kernel, where it looks landed, and is flushed or
  * misread when the program switches modes (docs/agents-live.md, "leave-one-out").
  *
- * Read with tcgetattr on the pty master through corral's native addon (src/pty/peer-cred.ts);
+ * Read with tcgetattr on the pty master through corral's native addon (src/native-addon.ts);
  * null when the addon is missing or the fd is gone.
  */
 import { loadAddon } from '../native-addon.js';

@@ -84,17 +84,11 @@ export function released(bytes: number, scattered = false): void {
 function compactingCollection(): void {
   const gc = collector();
   if (!gc) return;
-  let compacting = false;
-  try {
-    v8.setFlagsFromString('--compact-on-every-full-gc');
-    compacting = true;
-  } catch {
-    // An unknown flag in some other V8: an ordinary collection.
-  }
+  v8.setFlagsFromString('--compact-on-every-full-gc');
   try {
     gc();
   } finally {
-    if (compacting) v8.setFlagsFromString('--no-compact-on-every-full-gc');
+    v8.setFlagsFromString('--no-compact-on-every-full-gc');
   }
   loadAddon()?.mallocTrim();
 }

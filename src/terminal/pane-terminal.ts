@@ -268,7 +268,7 @@ export class PaneTerminal implements PaneView, Hibernatable {
     this.replaying = true;
     try {
       for (const entry of this.outputLog!.replay()) {
-        if (typeof entry === 'string' || entry instanceof Uint8Array) parseNow(core, entry, () => {}, true);
+        if (typeof entry === 'string' || entry instanceof Uint8Array) parseNow(core, entry, undefined, true);
         else core.lines.resize(entry.cols, entry.rows);
       }
     } finally {

@@ -111,12 +111,12 @@ export function disposeXtermCore(core: XtermCore): void {
  * flag makes its next write parse at once. Returns whether it did; `drain` parses whatever
  * is still queued right away (a replay cannot wait for xterm's timer).
  */
-export function parseNow(core: XtermCore, data: string | Uint8Array, onParsed: () => void, drain = false): boolean {
+export function parseNow(core: XtermCore, data: string | Uint8Array, onParsed?: () => void, drain = false): boolean {
   let parsed = false;
   core.xterm.input('', true);
   core.xterm.write(data, () => {
     parsed = true;
-    onParsed();
+    onParsed?.();
   });
   if (!parsed && drain) (core.xterm as unknown as { _core: { writeSync(data: string): void } })._core.writeSync('');
   return parsed;
