@@ -9,7 +9,7 @@ import { CONDUCTOR_STATE, CorralError, type AgentInfo, type AiEventType, type Ev
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
-import { foregroundProcess, PROC, type ProcessTable } from '../pty/foreground.js';
+import { foregroundProcess, processArgv, PROC, type ProcessTable } from '../pty/foreground.js';
 import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import { detectForeground, programName } from './process-detect.js';
 import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
@@ -504,12 +504,16 @@ export class AgentRegistry {
     }
   }
 
-  /** The pane's foreground program when it is not a shell and no known agent: a generic candidate. */
+  /**
+   * The pane's foreground program when it is not a shell and no known agent: a generic candidate.
+   * Not the shell's own child between fork and exec: it already leads the foreground group but
+   * still carries the shell's argv, and adopted then it would be named after the shell for good.
+   */
   private unknownProgram(pane: PaneRecord): Candidate | null {
     const host = this.core.host(pane);
     if (!host || host.exited) return null;
     const fg = foregroundProcess(host.pid, this.processes);
-    if (!fg || fg.isShell) return null;
+    if (!fg || fg.isShell || sameArgv(fg.argv, processArgv(host.pid, this.processes))) return null;
     const name = programName(fg.argv);
     return name ? { pid: fg.pid, name } : null;
   }
@@ -872,3 +876,7 @@ const AI_EVENT_FOR: Partial<Record<string, AiEventType>> = {
   idle: 'ai.stop',
   done: 'ai.stop',
 };
+
+function sameArgv(a: readonly string[], b: readonly string[] | null): boolean {
+  return b !== null && a.length === b.length && a.every((arg, i) => arg === b[i]);
+}

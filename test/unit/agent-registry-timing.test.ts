@@ -520,6 +520,21 @@ describe('AgentRegistry: an agent started as generic (agent start --kind generic
     expect(s.ready()).toBe(true);
   });
 
+  it('the shell\u2019s child between fork and exec (still the shell\u2019s argv) is not the program: it is adopted once it has exec\u2019d', () => {
+    // CI once saw `agent start --kind generic -- node newagent.mjs` answer kind "bash": the
+    // process check ran while the forked child held the terminal but had not exec'd yet.
+    const s = setup(new Map([['generic', GENERIC]]));
+    s.registry.expectCommand(s.pane, 'mycli', { adoptAnyProgram: true });
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['-bash'] });
+    s.child().output('$ mycli\r\n');
+    s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(s.registry.agentIn(s.pane)).toBeNull();
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
+    s.screen('mycli loading');
+    s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(s.registry.agentIn(s.pane)?.kind).toBe('mycli');
+  });
+
   it('without a generic start, an unknown program that only sits idle is not an agent', () => {
     const s = setup(new Map([['generic', GENERIC]]));
     s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
