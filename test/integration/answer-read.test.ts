@@ -85,7 +85,8 @@ describe('flow capture = { var, answer = true }', () => {
       [
         'name = "handoff"',
         '[defaults]',
-        'timeout_secs = 60',
+        // Below the test's own 30 s: a step that hangs is named in the flow's report.
+        'timeout_secs = 20',
         '[[step]]',
         'id = "writer"',
         `pane = { name = "writer", cwd = ".", command = "node ${PROGRAM}" }`,
