@@ -100,7 +100,10 @@ describe('flow capture = { var, answer = true }', () => {
         '[[step]]',
         'id = "sink"',
         'needs = ["write"]',
-        `pane = { name = "sink", cwd = ".", command = "cat > ${sink}" }`,
+        // Ready once the shell has run the line (it printed SINK-UP): sent earlier, while bash
+        // still read its command line with bracketed paste on, the text went to cat framed.
+        `pane = { name = "sink", cwd = ".", command = "echo SINK-UP; cat > ${sink}" }`,
+        'ready = { pattern = "^SINK-UP$" }',
         '[[step]]',
         'id = "hand"',
         'needs = ["sink"]',
