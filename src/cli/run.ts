@@ -112,8 +112,10 @@ export async function conductorCall<M extends MethodName>(
   if (params === undefined) return;
   await withClient(argv, async (client) => {
     const result = await client.call(method, params);
+    if (argv.json) return out(`${formatJsonLine(result)}\n`);
+    // Only for people: the table of a 100-pane `ps` is not laid out for a script's --json.
     const text = human(result);
-    out(argv.json ? `${formatJsonLine(result)}\n` : asTextBlock(opts.styled ? text : humanText(text)));
+    out(asTextBlock(opts.styled ? text : humanText(text)));
   }, FROM_FLAGS);
 }
 
