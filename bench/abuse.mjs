@@ -14,7 +14,7 @@
  * reads ran back to back and the server held every reply.
  */
 import { connect } from 'node:net';
-import { CorralServer, cpuSeconds, percentile, round, rssMiB, sleep } from './lib.mjs';
+import { CorralServer, cpuSeconds, percentile, round, rssMiB, sleep, maxOf } from './lib.mjs';
 
 export const description = 'surface.status p95 and server memory while a client pipelines large reads and does not read';
 
@@ -116,7 +116,7 @@ export async function run({ quick = false } = {}) {
         unit: 'ms',
       },
       {
-        name: `surface.status p95 while a client pipelines ${READS} large reads and does not read (${abused.length} calls in the window, worst ${round(Math.max(...abused), 0)} ms)`,
+        name: `surface.status p95 while a client pipelines ${READS} large reads and does not read (${abused.length} calls in the window, worst ${round(maxOf(abused), 0)} ms)`,
         value: round(abusedP95, 2),
         unit: 'ms',
         baseline: 'same, no abuser',

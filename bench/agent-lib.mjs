@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { CorralServer, ROOT, median, percentile, round, sleep } from './lib.mjs';
+import { CorralServer, ROOT, median, percentile, round, sleep, maxOf, minOf } from './lib.mjs';
 
 export const FAKE_DIR = join(ROOT, 'bench', 'fixtures', 'fake-claude');
 
@@ -181,8 +181,8 @@ export function stats(values) {
     n: values.length,
     p50: round(median(values), 1),
     p95: round(percentile(values, 95), 1),
-    max: round(Math.max(...values), 1),
-    min: round(Math.min(...values), 1),
+    max: round(maxOf(values), 1),
+    min: round(minOf(values), 1),
   };
 }
 

@@ -34,6 +34,22 @@ export function percentile(values, p) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
+/**
+ * The largest / smallest value (-Infinity / Infinity when empty). Not Math.max(...values): a
+ * spread of a long sample (copy-search's event-loop gaps on a loaded machine) overflows the stack.
+ */
+export function maxOf(values) {
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return max;
+}
+
+export function minOf(values) {
+  let min = Infinity;
+  for (const v of values) if (v < min) min = v;
+  return min;
+}
+
 export function round(value, digits = 2) {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

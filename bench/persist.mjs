@@ -26,7 +26,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, CorralServer, percentile, median, round, rssMiB, sleep } from './lib.mjs';
+import { BIN, CorralServer, percentile, median, round, rssMiB, sleep, maxOf } from './lib.mjs';
 import { generateFile } from './throughput.mjs';
 import { RpcClient } from './agent-lib.mjs';
 
@@ -241,7 +241,7 @@ async function measure({ quick = false } = {}) {
       flood_mb_per_s: { persist_on: mbps(sides[0]), persist_off: mbps(sides[1]), ratio_on_off: round(mbps(sides[0]) / mbps(sides[1])) },
       rss_mb_full_scrollback: { persist_on: round(rss.on), persist_off: round(rss.off), ratio_on_off: round(rss.on / rss.off) },
       memory_mb: memory,
-      state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(Math.max(...writes)) },
+      state_write_ms_per_change: { p50: round(median(writes)), p95: round(percentile(writes, 95)), max: round(maxOf(writes)) },
       state_build_ms_on_event_loop: { p50: round(median(builds)), p95: round(percentile(builds, 95)) },
       bytes_on_disk: { state_file: stateBytes, scrollback_total: scrollbackBytes, per_pane: Math.round((stateBytes + scrollbackBytes) / PANES) },
       restore_ms: { server_listening: round(listenMs), socket_answers_with_all_panes: round(answeredMs), every_prompt_drawn: round(promptsMs) },

@@ -34,7 +34,7 @@
 import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { RpcClient, agentServer, FAKE_DIR, isIdleStatus, runAndWait, stats } from './agent-lib.mjs';
-import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, rssMiB, sleep, timeSpawn } from './lib.mjs';
+import { BIN, CLK_TCK, TmuxServer, cpuSeconds, median, round, rssMiB, sleep, timeSpawn, maxOf } from './lib.mjs';
 
 const FLOOD_SECONDS = 15;
 /** 20 panes' floods on a shared 2-core machine under load can take minutes. */
@@ -287,7 +287,7 @@ async function rssWhile(pid, during) {
     await sampler;
   }
   const third = (k) => samples[Math.min(samples.length - 1, Math.floor((samples.length * k) / 3) - 1)] ?? NaN;
-  return { peak: Math.max(...samples), thirds: [third(1), third(2), third(3)] };
+  return { peak: maxOf(samples), thirds: [third(1), third(2), third(3)] };
 }
 
 async function corralFlood() {

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile, round } from './lib.mjs';
+import { median, percentile, round, maxOf } from './lib.mjs';
 import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, startFlood, typeAndStamp, warmUp } from './tui-lib.mjs';
 import { FAKE_DIR } from './agent-lib.mjs';
 
@@ -246,7 +246,7 @@ export async function run({ quick = false } = {}) {
 
     const stat = (name) => {
       const r = results.get(name);
-      return { p50: median(r.ms), p95: percentile(r.ms, 95), max: Math.max(...r.ms), bytes: median(r.bytes) };
+      return { p50: median(r.ms), p95: percentile(r.ms, 95), max: maxOf(r.ms), bytes: median(r.bytes) };
     };
     const c = stat('corral');
 
