@@ -130,7 +130,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
   // Its screen is what it draws below this command, not what the pane showed before.
   // A generic start names its program: whatever runs there is the agent, no idiom needed.
   core.agents.expectCommand(pane, command, { adoptAnyProgram: generic });
-  core.writeToPane(pane, command + '\r');
+  core.typeLine(pane, command);
 
   // Until the agent shows up, nudge process detection (some agents print nothing for a while).
   const poll = setInterval(() => {

@@ -105,7 +105,8 @@ export interface SendResult {
 }
 
 /**
- * Types text into a pane, as a bracketed paste when the app asked for that mode, and with
+ * Types text into a pane, as a bracketed paste when the app asked for that mode (the mode of
+ * the command a line typed just before starts, once the shell took that line), and with
  * `submit` presses Enter after a short pause. The scripting gate was checked before this
  * runs (src/rpc/gate.ts): submitting, or text that is not inert, needs it open.
  */
@@ -117,12 +118,14 @@ export async function sendText(
 ): Promise<SendResult> {
   checkTextSize(text);
   const host = core.host(pane);
+  // Framed for whoever reads it: not the shell, if a line typed before it starts a command.
+  if (text.length > 0 && host.terminal.bracketedPasteMode) await host.typedLine.settled();
   const paste = host.terminal.bracketedPasteMode && text.length > 0;
   const submit = opts.submit ?? false;
   if (text.length > 0) core.writeToPane(pane, paste ? bracketedPaste(text) : text);
   if (submit) {
     if (text.length > 0) await delay(opts.enterDelayMs ?? SUBMIT_ENTER_DELAY_MS);
-    core.writeToPane(pane, '\r');
+    core.typeLine(pane, '');
   }
   return { sent: true, length: text.length, submitted: submit, paste };
 }
@@ -136,7 +139,7 @@ export function typeRaw(core: CorralCore, pane: PaneRecord, text: string): void 
 /** Runs a shell command line in a pane: the text, then Enter. */
 export function runCommand(core: CorralCore, pane: PaneRecord, command: string): void {
   checkTextSize(command);
-  core.writeToPane(pane, command + '\r');
+  core.typeLine(pane, command);
 }
 
 /** Sends named keys (SPEC §6), honouring the app's cursor-key mode (the gate was checked before). */

@@ -84,7 +84,7 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
     const pane = panes[i]!;
     if (spec.name !== undefined) core.renamePane(pane.id, spec.name);
     // Typed ahead: the shell reads it once it is up, as it would from a person. In a worktree, after its setup.
-    if (spec.command !== undefined && !worktrees[i]) core.writeToPane(pane, `${spec.command}\r`);
+    if (spec.command !== undefined && !worktrees[i]) core.typeLine(pane, spec.command);
     if (spec.command !== undefined && spec.restore) core.setRestoreCommand(pane, spec.command);
   });
   const focus = plan.panes.findIndex((spec) => spec.focus);
@@ -104,7 +104,7 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
       const pane = panes[i]!;
       try {
         await settleWorktree(i);
-        if (spec.command !== undefined) core.writeToPane(core.paneBySurface(pane.surfaceId) ?? pane, `${spec.command}\r`);
+        if (spec.command !== undefined) core.typeLine(core.paneBySurface(pane.surfaceId) ?? pane, spec.command);
         if (spec.agent === undefined) return;
         await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal, prompt: spec.prompt });
       } catch (error) {

@@ -445,6 +445,17 @@ export class CorralCore {
   }
 
   /**
+   * Types a command line and Enter into a pane. When its shell sits at the prompt, the line is
+   * noted as typed ahead, so text sent next waits for the shell to take it and is framed for the
+   * command it starts, not for the shell (src/pty/typed-line.ts).
+   */
+  typeLine(pane: PaneRecord, line: string): void {
+    this.writeToPane(pane, `${line}\r`);
+    const host = this.liveHost(pane);
+    if (host.isShellAtPrompt()) host.typedLine.typed();
+  }
+
+  /**
    * A paste from a client's terminal, streamed into the pane as it arrives (one unit of its
    * input: nothing else gets between its pieces); bracketed if the pane's program asks for it now.
    */

@@ -18,6 +18,7 @@ import { PaneProcess, type ExitInfo, type PtyChild, type PtyOutput, type SpawnOp
 import { SHARED_READ_TURN, type ReadTurn } from './read-turn.js';
 import { PaneInput } from './pane-input.js';
 import { PasteStream } from './paste-stream.js';
+import { TypedLine } from './typed-line.js';
 
 /** Caching of /proc reads. */
 export const PROC_CACHE = {
@@ -81,6 +82,8 @@ export class PaneHost {
   private resolveExit!: (info: ExitInfo) => void;
   private procCache: ProcSnapshot | null = null;
   private disposed = false;
+  /** A command line corral typed that the shell may not have taken yet (src/pty/typed-line.ts). */
+  readonly typedLine: TypedLine;
 
   /** Spawn the shell on a new pty and start feeding its output into a fresh terminal. */
   constructor(options: PaneHostOptions) {
@@ -88,6 +91,7 @@ export class PaneHost {
     this.processes = options.processes ?? PROC;
     this.clock = options.clock ?? SYSTEM_CLOCK;
     this.readTurn = options.readTurn ?? SHARED_READ_TURN;
+    this.typedLine = new TypedLine(this.clock);
     this.exitPromise = new Promise((resolve) => {
       this.resolveExit = resolve;
     });
@@ -236,6 +240,7 @@ export class PaneHost {
     this.process.dispose();
     this.terminal.dispose();
     this.exitEmitter.clear();
+    this.typedLine.taken();
   }
 
   private onProcessData(data: PtyOutput): void {
@@ -250,6 +255,7 @@ export class PaneHost {
       }
     }
     this.readTurn.enter(this);
+    this.typedLine.output(data);
     this._lastOutputAt = this.clock.now();
     const parsed = this.terminal.write(data);
     this.lastParsed = parsed;
@@ -287,6 +293,7 @@ export class PaneHost {
     this.procCache = null;
     // Nothing queued can reach a program that is gone.
     this.input.close();
+    this.typedLine.taken();
     // xterm parses writes in order, so the last write's promise covers all earlier ones.
     void this.lastParsed.then(() => {
       this._exit = info;
