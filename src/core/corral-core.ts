@@ -452,7 +452,8 @@ export class CorralCore {
   typeLine(pane: PaneRecord, line: string): void {
     this.writeToPane(pane, `${line}\r`);
     const host = this.liveHost(pane);
-    if (host.isShellAtPrompt()) host.typedLine.typed();
+    // Read now, not from the process cache: the agent a line started a moment ago keeps paste mode on.
+    if (host.isShellAtPrompt(0)) host.typedLine.typed();
   }
 
   /**
