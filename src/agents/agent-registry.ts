@@ -506,15 +506,19 @@ export class AgentRegistry {
 
   /**
    * The pane's foreground program when it is not a shell and no known agent: a generic candidate.
-   * Not the shell's own child between fork and exec: it already leads the foreground group but
-   * still carries the shell's argv, and adopted then it would be named after the shell for good.
+   * Not while the program is still being started, or it would be named wrongly for good (the
+   * pid stays): the shell's child between fork and exec still carries the shell's argv, and in
+   * the middle of exec its command line reads empty while the kernel already gives the new
+   * program's short name (`node` for `node newagent.mjs`).
    */
   private unknownProgram(pane: PaneRecord): Candidate | null {
     const host = this.core.host(pane);
     if (!host || host.exited) return null;
     const fg = foregroundProcess(host.pid, this.processes);
-    if (!fg || fg.isShell || sameArgv(fg.argv, processArgv(host.pid, this.processes))) return null;
-    const name = programName(fg.argv);
+    if (!fg || fg.isShell) return null;
+    const argv = this.processes.cmdline(fg.pid);
+    if (argv === null || argv.length === 0 || sameArgv(argv, processArgv(host.pid, this.processes))) return null;
+    const name = programName(argv);
     return name ? { pid: fg.pid, name } : null;
   }
 

@@ -520,7 +520,7 @@ describe('AgentRegistry: an agent started as generic (agent start --kind generic
     expect(s.ready()).toBe(true);
   });
 
-  it('the shell\u2019s child between fork and exec (still the shell\u2019s argv) is not the program: it is adopted once it has exec\u2019d', () => {
+  it('a program still being started (forked with the shell\u2019s argv, then mid-exec with no command line) is adopted only once it has exec\u2019d', () => {
     // CI once saw `agent start --kind generic -- node newagent.mjs` answer kind "bash": the
     // process check ran while the forked child held the terminal but had not exec'd yet.
     const s = setup(new Map([['generic', GENERIC]]));
@@ -529,7 +529,13 @@ describe('AgentRegistry: an agent started as generic (agent start --kind generic
     s.child().output('$ mycli\r\n');
     s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
     expect(s.registry.agentIn(s.pane)).toBeNull();
-    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['mycli'] });
+    // In the middle of exec: no command line yet, the kernel's short name already the new program's.
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: [] });
+    s.table.processes.get(AGENT_PID)!.comm = 'node';
+    s.child().output('.');
+    s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
+    expect(s.registry.agentIn(s.pane)).toBeNull();
+    s.table.session(SHELL_PID, { pid: AGENT_PID, argv: ['node', '/opt/mycli.mjs'] });
     s.screen('mycli loading');
     s.clock.advance(TRACKING.processCheckMs + TRACKING.screenSettleMs);
     expect(s.registry.agentIn(s.pane)?.kind).toBe('mycli');
