@@ -14,6 +14,7 @@ import { guardParser } from './parse-guard.js';
 import { installAsciiPrint } from './ascii-print.js';
 import { KeyboardModes } from './keyboard-modes.js';
 import { useModernUnicode } from './unicode-provider.js';
+import { guardReflowTrim } from './xterm-reflow-guard.js';
 import { Scrollback, xtermScrollbackFor, type LineBuffer, type ScrollbackOptions } from './scrollback.js';
 import { XtermScreen } from './xterm-screen.js';
 
@@ -75,6 +76,8 @@ export function buildXtermCore(
   const keyboard = new KeyboardModes(xterm, (data) => events.reply(data));
   // Unicode 15 widths, the same clusters the compositor and the chrome draw (graphemes.ts).
   useModernUnicode(xterm);
+  // xterm's narrowing reflow can overwrite screen rows when its scrollback is full.
+  guardReflowTrim(xterm);
   // Printable ASCII in a plain pen, the bulk of a flood, without xterm's per-character steps.
   installAsciiPrint(xterm);
   const lines = new Scrollback(xterm, scrollback);
