@@ -5,6 +5,7 @@
  * "Read sources"; herdr: "the same behaviour applies to `pane read` when the pane holds such
  * an agent").
  */
+import { isDeepStrictEqual } from 'node:util';
 import { CorralError, type PaneRead } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
@@ -89,7 +90,7 @@ async function gatherTranscript(host: PaneHost, wanted: number, scroll: Transcri
       await scrollStep(host, scroll, 'up');
       steps++;
       const page = screen();
-      if (samePage(page, pages[pages.length - 1]!)) break;
+      if (isDeepStrictEqual(page, pages[pages.length - 1])) break;
       pages.push(page);
       if (stitch([...pages].reverse()).length >= wanted + host.terminal.rows) break;
     }
@@ -97,14 +98,10 @@ async function gatherTranscript(host: PaneHost, wanted: number, scroll: Transcri
     // Put the viewport back where the user left it: at the bottom.
     for (let i = 0; i < steps + 2; i++) {
       await scrollStep(host, scroll, 'down');
-      if (samePage(screen(), bottom)) break;
+      if (isDeepStrictEqual(screen(), bottom)) break;
     }
   }
   return stitch(pages.reverse());
-}
-
-function samePage(a: string[], b: string[]): boolean {
-  return a.length === b.length && a.every((line, i) => line === b[i]);
 }
 
 /**

@@ -6,6 +6,7 @@
  */
 import { isAgentKind } from './kinds.js';
 import { CONDUCTOR_STATE, CorralError, type AgentInfo, type AiEventType, type EventInput } from '../contract/protocol.js';
+import { isDeepStrictEqual } from 'node:util';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
@@ -517,7 +518,7 @@ export class AgentRegistry {
     const fg = foregroundProcess(host.pid, this.processes);
     if (!fg || fg.isShell) return null;
     const argv = this.processes.cmdline(fg.pid);
-    if (argv === null || argv.length === 0 || sameArgv(argv, processArgv(host.pid, this.processes))) return null;
+    if (argv === null || argv.length === 0 || isDeepStrictEqual(argv, processArgv(host.pid, this.processes))) return null;
     const name = programName(argv);
     return name ? { pid: fg.pid, name } : null;
   }
@@ -880,7 +881,3 @@ const AI_EVENT_FOR: Partial<Record<string, AiEventType>> = {
   idle: 'ai.stop',
   done: 'ai.stop',
 };
-
-function sameArgv(a: readonly string[], b: readonly string[] | null): boolean {
-  return b !== null && a.length === b.length && a.every((arg, i) => arg === b[i]);
-}

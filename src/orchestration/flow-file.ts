@@ -7,6 +7,7 @@
  * expanded into their instances (`id[item]`). Pure apart from the injectable directory check.
  */
 import path from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { PRESET_KINDS, type PresetKind } from '../session/layout.js';
 import { suggest } from '../config/suggest.js';
 import { Checker, FileError, Locator, isTable, locateIssues, parseToml, type KeyPath, type Table } from './toml-doc.js';
@@ -120,7 +121,7 @@ function stringsIn(value: unknown, at: (string | number)[] = []): { path: (strin
 }
 
 function isVariableField(p: readonly (string | number)[]): boolean {
-  return VARIABLE_FIELDS.some((f) => f.length === p.length && f.every((seg, i) => seg === p[i]));
+  return VARIABLE_FIELDS.some((f) => isDeepStrictEqual(f, p));
 }
 
 /** A deep copy of `value` with `${item}` filled; variable fields keep other `${…}` for later. */
