@@ -97,7 +97,8 @@ interface StandIn extends CoreBufferLine {
 }
 type ViewClass = new (line: CoreBufferLine) => IBufferLine;
 
-function buffersOf(xterm: XTerminal): CoreBuffers | undefined {
+/** xterm's buffers, unchecked (undefined when it has none where this looks). */
+export function buffersOf(xterm: XTerminal): CoreBuffers | undefined {
   return (xterm as unknown as { _core?: { buffers?: CoreBuffers } })._core?.buffers;
 }
 

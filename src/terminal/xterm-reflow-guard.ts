@@ -12,21 +12,20 @@
  * them too). Installed once per process on the ring's class; a no-op if xterm's shape differs.
  */
 import type { Terminal as XTerminal } from '@xterm/headless';
+import { buffersOf, type CoreLines } from './xterm-internals.js';
 
-interface RowRing {
-  set(index: number, value: unknown): void;
-}
+type RowRing = Pick<CoreLines, 'set'>;
 
 const GUARDED = Symbol.for('corral.xtermNegativeSetGuard');
 
 /** Makes every xterm row ring in this process ignore writes at negative indexes. */
 export function guardReflowTrim(xterm: XTerminal): void {
-  const lines = (xterm as unknown as { _core?: { buffers?: { normal?: { lines?: unknown } } } })._core?.buffers?.normal?.lines;
-  if (!lines || typeof (lines as Partial<RowRing>).set !== 'function') return;
+  const lines: Partial<RowRing> | undefined = buffersOf(xterm)?.normal?.lines;
+  if (typeof lines?.set !== 'function') return;
   const ring = Object.getPrototypeOf(lines) as RowRing & { [GUARDED]?: true };
   if (ring[GUARDED] || !Object.prototype.hasOwnProperty.call(ring, 'set')) return;
   const set = ring.set;
-  ring.set = function guardedSet(this: RowRing, index: number, value: unknown): void {
+  ring.set = function guardedSet(this: RowRing, index, value): void {
     if (index < 0) return;
     set.call(this, index, value);
   };
