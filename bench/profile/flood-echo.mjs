@@ -17,7 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { median, percentile } from '../lib.mjs';
+import { maxOf, median, percentile } from '../lib.mjs';
 import { generateFile } from '../throughput.mjs';
 import { timeKeys } from '../tui-latency.mjs';
 import { CorralTui, TmuxTui, clearLine, cpuOf, startFlood } from '../tui-lib.mjs';
@@ -75,7 +75,7 @@ try {
     process.stdout.write(
       `${side.name.padEnd(11)} p50 ${median(v).toFixed(2)} ms (${(median(v) / median(t)).toFixed(2)}× tmux)  ` +
         `p95 ${percentile(v, 95).toFixed(2)} ms (${(percentile(v, 95) / percentile(t, 95)).toFixed(2)}× tmux)  ` +
-        `max ${Math.max(...v).toFixed(2)} ms  cpu ${cpu.get(side.name).toFixed(2)} s\n`,
+        `max ${maxOf(v).toFixed(2)} ms  cpu ${cpu.get(side.name).toFixed(2)} s\n`,
     );
   }
 } finally {
