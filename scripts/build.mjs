@@ -20,11 +20,13 @@
  */
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { buildNative } = createRequire(import.meta.url)('./build-native.cjs');
 const started = performance.now();
 
 /** Native addon and UI stack: loaded from node_modules at run time, never bundled. */
@@ -91,27 +93,8 @@ function assertLeanCli(metafile) {
   }
 }
 
-/**
- * corral's one native addon of its own (native/peer_cred.c: the kernel's peer credentials of a
- * socket, SPEC §8), built with node-gyp as node-pty is, when missing or older than its source.
- * Node's headers come from npm's `nodedir` when npm runs this, else from beside the running
- * node (Debian's nodejs puts them in /usr/include/node); node-gyp downloads them otherwise.
- */
-function buildPeerCredAddon() {
-  const dir = path.join(root, 'native');
-  const addon = path.join(dir, 'build', 'Release', 'peer_cred.node');
-  const sources = ['peer_cred.c', 'binding.gyp'].map((file) => path.join(dir, file));
-  if (existsSync(addon) && sources.every((file) => statSync(file).mtimeMs <= statSync(addon).mtimeMs)) return;
-  const prefix = path.dirname(path.dirname(process.execPath));
-  const nodedir = process.env.npm_config_nodedir || (existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? prefix : '');
-  const gyp = path.join(root, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js');
-  execFileSync(process.execPath, [gyp, 'rebuild', '--directory', dir, ...(nodedir ? [`--nodedir=${nodedir}`] : [])], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  if (!existsSync(addon)) throw new Error(`build: node-gyp did not produce ${addon}`);
-}
-
-buildPeerCredAddon();
+// corral's native addon (scripts/build-native.cjs, also npm's install script): here a failure is an error.
+buildNative(root);
 rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 
 const heavyEntries = Object.fromEntries(Object.entries(HEAVY_ENTRIES).filter(([, file]) => existsSync(path.join(root, file))));
