@@ -33,7 +33,7 @@ const started = performance.now();
 const EXTERNAL = ['node-pty', 'ink', 'react', 'react/jsx-runtime', 'react/jsx-dev-runtime', 'yoga-layout'];
 
 /** The ESM entry points the CLI loads on demand, by output name. */
-const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', web: 'src/web/run-web.ts' };
+const HEAVY_ENTRIES = { server: 'src/server/run-server.ts', web: 'src/web/run-web.ts', mcp: 'src/mcp/run-mcp.ts' };
 
 /** ws' optional native speed-ups: not installed, and ws works without them. */
 const WS_OPTIONAL = ['bufferutil', 'utf-8-validate'];
@@ -138,6 +138,7 @@ const [, cliResult, , , , clientResult] = await Promise.all([
     plugins: [
       redirect('server', /^\.\.\/server\/run-server\.js$/, /heavy\.ts$/, './server.js'),
       redirect('web', /^\.\.\/web\/run-web\.js$/, /heavy\.ts$/, './web.js'),
+      redirect('mcp', /^\.\.\/mcp\/run-mcp\.js$/, /heavy\.ts$/, './mcp.js'),
     ],
   }),
   build({ ...cli, entryPoints: ['src/cli/boot.ts'], outfile: 'dist/boot.cjs', minify: false, sourcemap: false, external: ['./fast.cjs', './client.cjs'] }),

@@ -14,3 +14,8 @@ export function loadServer(): Promise<typeof import('../server/run-server.js')> 
 export function loadWeb(): Promise<typeof import('../web/run-web.js')> {
   return import('../web/run-web.js');
 }
+
+/** Loads `runMcp` (src/mcp/run-mcp.ts): `corral mcp`, with the MCP SDK. */
+export function loadMcp(): Promise<typeof import('../mcp/run-mcp.js')> {
+  return import('../mcp/run-mcp.js');
+}

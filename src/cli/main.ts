@@ -19,6 +19,7 @@ import { flowCommand } from './commands/flow.js';
 import { bridgeCommand, machineCommand } from './commands/machine.js';
 import { worktreeCommand } from './commands/worktree.js';
 import { webCommand } from './commands/web.js';
+import { mcpCommand } from './commands/mcp.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -62,6 +63,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   machineCommand,
   bridgeCommand,
   webCommand,
+  mcpCommand,
 ];
 
 /** Builds the yargs parser for `args` (without node and script). */

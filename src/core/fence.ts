@@ -16,6 +16,8 @@ const FENCE_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface FenceOptions {
   surfaceId: number;
+  /** The `source` attribute when the text is not one pane's output (`worktree:<name>`); default `surface:<surfaceId>`. */
+  source?: string;
   /** Total lines the source holds (not just the ones returned), so the reader knows what is missing. */
   totalLines: number;
   /** Whether the text reaches the end of the source's output. */
@@ -142,7 +144,7 @@ export function wrapUntrusted(text: string, opts: FenceOptions): string {
   // Keep the closing tag on its own line without doubling a trailing newline the text already has.
   const sep = body === '' || body.endsWith('\n') ? '' : '\n';
   return (
-    `<${FENCE_TAG} source="surface:${opts.surfaceId}" total_lines="${opts.totalLines}" eof="${opts.eof}" id="${id}">\n` +
+    `<${FENCE_TAG} source="${opts.source ?? `surface:${opts.surfaceId}`}" total_lines="${opts.totalLines}" eof="${opts.eof}" id="${id}">\n` +
     `${body}${sep}</${FENCE_TAG} id="${id}">`
   );
 }

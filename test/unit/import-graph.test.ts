@@ -34,7 +34,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['components'],
   ['tui'],
   ['server'],
-  ['client', 'web'],
+  ['client', 'web', 'mcp'],
   ['cli'],
 ];
 
