@@ -5,7 +5,7 @@
  * bad arguments and unknown targets as tool errors on a connection that keeps serving, progress
  * during a long wait; and the gate (SPEC §8) for `corral mcp` run by a program inside a pane.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -217,4 +217,36 @@ console.log('MCP-' + 'FROM-PANE-DONE');
     // The workspace agent_start made for the refused agent was taken back.
     expect((await server.json(['workspace', 'list'])).result.workspaces.map((w: any) => w.label)).not.toContain('runner');
   }, 60_000);
+});
+
+describe('agent start --mcp: corral registered for one run', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = new TestServer({ scripting: false });
+    // A stand-in `claude` that prints the words it was given, one a line, so the typed line can be checked.
+    const bin = join(server.dir, 'fake-bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), '#!/bin/sh\nfor a in "$@"; do printf "ARG[%s]\\n" "$a"; done\nsleep 60\n', { mode: 0o755 });
+    server.env.PATH = `${bin}:${server.env.PATH}`;
+    await server.start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('claude gets --mcp-config with the JSON as one word, before the args after --; gemini is told to register once', async () => {
+    const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+    // The stand-in never looks like Claude Code, so the start times out; what it was given is on its screen.
+    await server.cli(['agent', 'start', '--kind', 'claude', '--pane', pane, '--mcp', '--timeout', '3001', '--', '--model', 'x']);
+    const screen = await server.cli(['pane', 'wait-output', pane, '--match', 'ARG[x]', '--timeout', '15000']);
+    expect(screen.code, screen.stderr).toBe(0);
+    const args = [...(await server.cli(['pane', 'read', pane, '--source', 'recent-unwrapped'])).stdout.matchAll(/^ARG\[(.*)\]$/gm)].map((m) => m[1]);
+    expect(args[0]).toBe('--mcp-config');
+    expect(JSON.parse(args[1]!)).toEqual({ mcpServers: { corral: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp'], env: {} } } });
+    expect(args.slice(2)).toEqual(['--model', 'x']);
+
+    const gemini = await server.cli(['agent', 'start', '--kind', 'gemini', '--pane', pane, '--mcp']);
+    expect(gemini.code).toBe(2);
+    expect(gemini.stderr).toMatch(/corral mcp config gemini --write/);
+  }, 30_000);
 });

@@ -12,6 +12,7 @@ import { linesOption, numberOption, timeoutMsOption } from '../numbers.js';
 import { KEY_NAMES } from '../options.js';
 import { afterDashes, conductorCall, currentPaneId, defineCommand, herdrCall, textCall, type GlobalArgs } from '../run.js';
 import { WORKTREE_OPTIONS, worktreeParams } from '../options.js';
+import { mcpLaunch, mcpRunArgs } from '../mcp-config.js';
 import { diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
@@ -55,6 +56,7 @@ const start = defineCommand({
         numberOption('timeout', BOUNDS.agentStartTimeoutMs, 'MILLISECONDS to wait for readiness: >3000, ≤300000 (default 30000)', 'milliseconds'),
       )
       .option('worktree', { type: 'boolean', describe: 'first make a git worktree named after the agent in the pane’s repository (branch corral/NAME) and start it there' })
+      .option('mcp', { type: 'boolean', describe: 'register `corral mcp` with the agent for this run only (claude: --mcp-config, codex: -c mcp_servers.corral.*; see docs/mcp.md)' })
       .options(WORKTREE_OPTIONS),
   handler: (argv) =>
     herdrCall(argv, 'agent.start', () => {
@@ -65,7 +67,7 @@ const start = defineCommand({
         name: argv.name,
         kind: argv.kind,
         pane_id: pane,
-        args: afterDashes(argv),
+        args: argv.mcp ? [...mcpRunArgs(argv.kind, mcpLaunch()), ...afterDashes(argv)] : afterDashes(argv),
         timeout_ms: argv.timeout,
         ...worktreeParams(argv.worktree ? argv.name : undefined, argv),
       };
