@@ -54,11 +54,27 @@ export function explainFailure(entry: MachineEntry, code: number | null, stderr:
   if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|No .*host key is known/i.test(text)) {
     return `the host key of ${target} is not trusted yet (or changed): run \`ssh ${target}\` once to check and accept it`;
   }
-  if (/Permission denied/i.test(text)) {
-    return `ssh could not log in to ${target} without a prompt (BatchMode): add your key there (\`ssh-copy-id ${target}\`) or load it into ssh-agent`;
+  const unreadable = remoteAccessDenied(text);
+  // ssh's own refusal is `user@host: Permission denied (publickey).`; a remote shell's or node's
+  // "Permission denied" comes after the login and is about a file (below), not about the key.
+  if (/Permission denied \(|Permission denied, please try again/i.test(text) || (code === 255 && !unreadable && /Permission denied/i.test(text))) {
+    const key = /Load key "([^"]+)": ([^\n]+)/.exec(text);
+    const why = key ? `: ssh could not use the key ${key[1]} (${key[2]!.trim()})` : '';
+    return `ssh could not log in to ${target} without a prompt (BatchMode)${why}: add your key there (\`ssh-copy-id ${target}\`) or load it into ssh-agent; if it is there, sshd's log on that host says why it was refused (StrictModes ignores an authorized_keys that others can write)`;
+  }
+  if (unreadable?.by === 'shell' || (code === 126 && !unreadable)) {
+    const file = unreadable?.path ?? entry.corral;
+    return `the remote user on ${target} cannot read or run \`${file}\` (Permission denied): make it readable and executable for that user, with every folder above it enterable, or run \`corral machine install ${entry.name}\` to copy corral into that user's home`;
+  }
+  if (unreadable) {
+    return `the corral on ${target} (\`${entry.corral}\`) cannot ${unreadable.op} \`${unreadable.path}\` (permission denied for the remote user): corral's files must be readable by that user, with every folder above them enterable; or run \`corral machine install ${entry.name}\``;
   }
   if (code === 127 || /command not found|No such file or directory/i.test(text)) {
     return `corral is not installed on ${target} (\`${entry.corral}\` not found): run \`corral machine install ${entry.name}\``;
+  }
+  const missing = /Cannot find module '([^']+)'/.exec(text);
+  if (missing) {
+    return `the corral on ${target} (\`${entry.corral}\`) cannot load ${missing[1]} (missing, or not readable by the remote user): run \`corral machine install ${entry.name}\``;
   }
   if (/Unknown argument: bridge|Unknown command/i.test(text)) {
     return `the corral on ${target} is too old for machine links: run \`corral machine install ${entry.name}\``;
@@ -69,6 +85,19 @@ export function explainFailure(entry: MachineEntry, code: number | null, stderr:
   if (/Timeout, server .* not responding|Broken pipe|Connection reset|closed by remote host/i.test(text)) return `the link to ${target} was lost (${firstLine(text)})`;
   const tail = firstLine(text);
   return `ssh to ${target} ended${code === null ? '' : ` with status ${code}`}${tail ? `: ${tail}` : ''}; try \`ssh ${target}\``;
+}
+
+/**
+ * A file the remote user was refused after logging in, from what the far side printed: the
+ * shell's `bash: line 1: /path: Permission denied` (dash: `sh: 1: /path: …`, zsh:
+ * `permission denied: /path`) when it cannot run the remote corral, or node's `EACCES:
+ * permission denied, open '/path'` when that corral cannot read one of its own files.
+ */
+function remoteAccessDenied(text: string): { by: 'shell' | 'node'; path: string; op: string } | null {
+  const node = /EACCES: permission denied, (\w+) '([^']+)'/.exec(text);
+  if (node) return { by: 'node', op: node[1]!, path: node[2]! };
+  const shell = /: ([/~][^\n]*?): Permission denied$/m.exec(text) ?? /permission denied: ([/~][^\n]*)$/m.exec(text);
+  return shell ? { by: 'shell', op: 'run', path: shell[1]!.trim() } : null;
 }
 
 function firstLine(text: string): string {
