@@ -55,7 +55,7 @@ describe.skipIf(sshUnavailable() ?? (claudeInstalled ? null : 'Claude Code is no
     server = new TestServer();
     (server.env as Record<string, string>).CORRAL_SSH = sshd.sshWords.join(' ');
     await server.start();
-    await json('machine', 'add', 'build', sshd.target, '--corral', TestSshd.remoteCorral);
+    await json('machine', 'add', 'build', sshd.target, '--corral', sshd.remoteCorral);
     for (let i = 0; i < 200; i++) {
       const machine = (await json('machine', 'list', '--json')).machines[0];
       if (machine.state === 'connected') break;

@@ -52,7 +52,7 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
   });
 
   it('output made while the link is cut reaches the mirror after the reconnect, every line once and in order', async () => {
-    await server.cli(['machine', 'add', 'far', target, '--corral', TestSshd.remoteCorral]);
+    await server.cli(['machine', 'add', 'far', target, '--corral', sshd.remoteCorral]);
     await until(() => machine(server, 'far'), (m) => m?.state === 'connected', 'far to connect', 20_000);
     const pane = JSON.parse((await server.cli(['--machine', 'far', 'workspace', 'create', '--cwd', '/tmp'])).stdout).result.root_pane.pane_id;
     const read = async (lines: number) => (await server.cli(['machine', 'read', `far/${pane}`, '--lines', String(lines)])).stdout;
@@ -75,7 +75,7 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
   it('a machine whose packets are dropped from the start is unreachable within 10 s, and local verbs stay fast', async () => {
     await proxy.cut();
     try {
-      const silent = await addSilentMachine(server, ['silent', target.replace(sshd.user, 'nobody'), '--corral', TestSshd.remoteCorral]);
+      const silent = await addSilentMachine(server, ['silent', target.replace(sshd.user, 'nobody'), '--corral', sshd.remoteCorral]);
       expect(silent.serverMs).toBeLessThan(10_000);
       expect(silent.event.last_error).toMatch(/does not answer|timed out/);
       expect((await machine(server, 'silent')).state).toBe('unreachable');

@@ -3,8 +3,10 @@
  * ssh-harness.ts): the far side is a throwaway user's own corral, started by `corral bridge`.
  * Everything goes through the real CLI and socket of a local server.
  */
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestServer, type RawClient } from './harness.js';
+import { ROOT, TestServer, type RawClient } from './harness.js';
 import { addSilentMachine, sshUnavailable, TestSshd } from './ssh-harness.js';
 import { LINK_TIMING } from '../../src/machines/machine-link.js';
 
@@ -54,7 +56,7 @@ describe.skipIf(skip)('machines over ssh', () => {
   });
 
   it('add → connected, with the remote version and a latency', async () => {
-    const added = await server.cli(['machine', 'add', 'build', sshd.target, '--label', 'Build box', '--corral', TestSshd.remoteCorral]);
+    const added = await server.cli(['machine', 'add', 'build', sshd.target, '--label', 'Build box', '--corral', sshd.remoteCorral]);
     expect(added.code, added.stderr).toBe(0);
     expect(JSON.parse(added.stdout).result.machine).toMatchObject({ name: 'build', target: sshd.target, enabled: true });
     const machine = await machineState(server, 'build', ['connected']);
@@ -133,7 +135,7 @@ describe.skipIf(skip)('machines over ssh', () => {
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('machine_not_found');
     // 192.0.2.0/24 is TEST-NET-1: nothing answers there.
-    const silent = await addSilentMachine(server, ['void', 'nobody@192.0.2.1', '--corral', TestSshd.remoteCorral]);
+    const silent = await addSilentMachine(server, ['void', 'nobody@192.0.2.1', '--corral', sshd.remoteCorral]);
     expect(silent.serverMs).toBeLessThan(10_000);
     expect(silent.event.last_error).toMatch(/192\.0\.2\.1/);
     // An `ls` that waited for the silent machine would take its whole handshake (9 s): none did.
@@ -149,12 +151,31 @@ describe.skipIf(skip)('machines over ssh', () => {
     (server2.env as Record<string, string>).CORRAL_SSH = words.join(' ');
     await server2.start();
     try {
-      await server2.cli(['machine', 'add', 'build', sshd.target, '--corral', TestSshd.remoteCorral]);
+      await server2.cli(['machine', 'add', 'build', sshd.target, '--corral', sshd.remoteCorral]);
       const machine = await machineState(server2, 'build', ['unreachable']);
       expect(machine.last_error).toMatch(/host key .* not trusted yet .* run `ssh /);
     } finally {
       await server2.stop();
     }
+  });
+
+  it('a remote corral the remote user may not read: unreachable, and last_error and machine test name that path (not a refused login)', async () => {
+    // The launcher in a folder only root may enter, as a clone in `mktemp -d` is to any other user.
+    const closed = join(sshd.dir, 'closed');
+    mkdirSync(join(closed, 'bin'), { recursive: true });
+    chmodSync(closed, 0o700);
+    const launcher = join(closed, 'bin', 'corral.cjs');
+    copyFileSync(join(ROOT, 'bin', 'corral.cjs'), launcher);
+    const added = await server.cli(['machine', 'add', 'closed', sshd.target, '--session', 'closed', '--corral', launcher]);
+    expect(added.code, added.stderr).toBe(0);
+    const machine = await machineState(server, 'closed', ['unreachable']);
+    expect(machine.last_error).toContain(`the remote user on ${sshd.target} cannot read or run \`${launcher}\``);
+    expect(machine.last_error).not.toContain('log in');
+    const tested = await server.cli(['machine', 'test', 'closed']);
+    expect(tested.code).not.toBe(0);
+    expect(tested.stderr).toContain(`cannot read or run \`${launcher}\``);
+    const removed = await server.cli(['machine', 'remove', 'closed']);
+    expect(removed.code, removed.stderr).toBe(0);
   });
 
   it('a killed link reconnects on its own (backoff), and the remote panes are still there', async () => {

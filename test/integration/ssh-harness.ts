@@ -5,6 +5,12 @@
  * `corral bridge` the way it would be on a build box. Needs root (to add the user and run
  * sshd) and openssh-server (`.ci/run` installs it when missing): `sshAvailable()` says
  * whether this machine has both, and the suites skip with the reason otherwise.
+ *
+ * Nothing the throwaway user needs lives in the checkout: its keys and home are in a 0755
+ * folder of the temporary directory, and its corral is a copy of this checkout's, put in its
+ * home by `corral machine install`'s own code. A clone in a folder only its owner may enter
+ * (`mktemp -d`, a 0750 home) is out of that user's reach: its remote shell answered `bash:
+ * …/bin/corral.cjs: Permission denied` (status 126) after sshd had accepted the key.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +19,7 @@ import { createInterface } from 'node:readline';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, type TestServer } from './harness.js';
+import { installMachine } from '../../src/machines/machine-install.js';
 
 const SSHD = '/usr/sbin/sshd';
 
@@ -55,8 +62,10 @@ export class TestSshd {
     return `${this.user}@${this.host}`;
   }
 
-  /** The remote command corral runs: this checkout's launcher, readable by the throwaway user. */
-  static readonly remoteCorral = join(ROOT, 'bin', 'corral.cjs');
+  /** The remote command corral runs: the throwaway user's copy of this checkout's corral (`installCorral`). */
+  get remoteCorral(): string {
+    return join(this.home, 'corral', 'bin', 'corral.cjs');
+  }
 
   /** Starts sshd on `host` (default 127.0.0.1) for a fresh throwaway user. */
   static async start(opts: { host?: string } = {}): Promise<TestSshd> {
@@ -112,8 +121,26 @@ export class TestSshd {
       '-o', 'LogLevel=ERROR',
     ];
     const sshd = new TestSshd(dir, user, uid, home, port, host, sshWords);
-    await sshd.run(config);
+    try {
+      await sshd.run(config);
+      await sshd.installCorral();
+    } catch (error) {
+      await sshd.stop();
+      throw error;
+    }
     return sshd;
+  }
+
+  /**
+   * Copies this checkout's corral into the user's home (~/corral) the way `corral machine
+   * install` does, then moves it out of ~/.local/share/corral so the install test starts from
+   * nothing. `ControlMaster=no` first: ssh keeps the first value of an option, so no master
+   * connection outlives the copy.
+   */
+  private async installCorral(): Promise<void> {
+    const entry = { name: 'harness', target: this.target, label: '', session: 'default', enabled: true, corral: 'corral' };
+    const installed = await installMachine(entry, [...this.sshWords, '-o', 'ControlMaster=no', '-o', 'ControlPath=none'], this.dir);
+    this.exec(`mv ${installed.path} ~/corral && rm -rf ~/.local/share/corral`);
   }
 
   /** Runs sshd in the foreground (-D) and waits until it accepts connections. */
@@ -154,7 +181,7 @@ export class TestSshd {
   /** The remote user's own corral CLI (`corral <args>` as that user, on its default session); its stdout. */
   corral(args: string[]): string {
     const quoted = args.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    return this.exec(`${TestSshd.remoteCorral} ${quoted}`);
+    return this.exec(`${this.remoteCorral} ${quoted}`);
   }
 
   /** The environment a corral of the remote user would see, for running its CLI directly as that user. */

@@ -19,7 +19,7 @@ describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
     try {
       const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
       await owner.waitForText('w1:p1');
-      const added = await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', TestSshd.remoteCorral]);
+      const added = await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', sshd.remoteCorral]);
       expect(added.code, added.stderr).toBe(0);
       await owner.waitForText(/buildbox · connected/);
       const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
@@ -74,7 +74,7 @@ describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
       sshd.exec('chmod +x ~/bin/claude');
       const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
       await owner.waitForText('w1:p1');
-      await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', TestSshd.remoteCorral]);
+      await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', sshd.remoteCorral]);
       await owner.waitForText(/buildbox · connected/);
       const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
       const remotePane = created.result.root_pane.pane_id;

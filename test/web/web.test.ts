@@ -436,7 +436,7 @@ describe.skipIf(!haveChromium || Boolean(sshUnavailable()))('corral web and a pa
   });
 
   it('lists the remote pane under its machine, opens it live and types into it through the link (both gates closed)', async () => {
-    const added = await server.cli(['machine', 'add', 'build', sshd.target, '--corral', TestSshd.remoteCorral]);
+    const added = await server.cli(['machine', 'add', 'build', sshd.target, '--corral', sshd.remoteCorral]);
     expect(added.code, added.stderr).toBe(0);
     // The link's state has no event of its own to wait on from the CLI: read it until connected (as test/integration/machines.test.ts does).
     for (let i = 0; i < 200; i++) {
