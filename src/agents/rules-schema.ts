@@ -8,6 +8,7 @@ import { parse, TomlError } from 'smol-toml';
 import { isTable, scanDefinitions, tomlSyntaxIssue, type TomlTable } from '../config/toml-locate.js';
 import { describe, plainTable, type Fail } from './rule-table.js';
 import { parseAnswerScreen, parseAnswerSession, type ScreenAnswerSpec, type SessionAnswerSpec } from './answer-spec.js';
+import { parseUsage, type UsageSpec } from './usage-spec.js';
 
 /** What a screen rule can conclude; `done` and the rest are the state machine's business. */
 export type ScreenStatus = 'working' | 'blocked' | 'idle' | 'unknown';
@@ -89,6 +90,10 @@ export interface AgentRules {
   answerSession: SessionAnswerSpec | null;
   /** How its screen sets an answer apart from its UI (`[answer_screen]`); null: generic chrome only. */
   answerScreen: ScreenAnswerSpec | null;
+  /** Where its own record keeps its token counts (`[usage]`, SPEC §18); null when not known. */
+  usage: UsageSpec | null;
+  /** The keys that interrupt its turn (`[keys] interrupt`, key names as `send-keys` takes them); empty when not declared. */
+  interruptKeys: readonly string[];
   rules: readonly Rule[];
 }
 
@@ -222,7 +227,7 @@ export const RULE_DEFAULTS = {
 } as const;
 
 const STATES: readonly ScreenStatus[] = ['working', 'blocked', 'idle', 'unknown'];
-const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'answers', 'answer_session', 'answer_screen', 'rule'] as const;
+const TOP_KEYS = ['kind', 'idle_confirm_ms', 'verified_with', 'evidence', 'generic', 'resume', 'transcript_scroll', 'process', 'submit_delay_ms', 'hooks', 'answers', 'answer_session', 'answer_screen', 'usage', 'keys', 'rule'] as const;
 const PROCESS_KEYS = ['executable', 'basenames', 'packages', 'package_prefixes', 'python_modules', 'path_fragments', 'guess'] as const;
 const HOOKS_KEYS = ['timeout_ms', 'timeout_unit'] as const;
 const RESUME_KEYS = ['args', 'id_from', 'verified_with', 'value_options', 'drop_options', 'keep_positionals', 'session_files'] as const;
@@ -339,6 +344,11 @@ export function parseRules(text: string, file: string): AgentRules {
   const answers = parseAnswers(raw.answers, tableLine('answers'), fail);
   const answerSession = parseAnswerSession(raw.answer_session, tableLine('answer_session'), fail);
   const answerScreen = parseAnswerScreen(raw.answer_screen, tableLine('answer_screen'), fail);
+  const usage = parseUsage(raw.usage, tableLine('usage'), fail);
+  if (usage !== null && usage.sqlite === null && answerSession === null) {
+    fail(topLines.get('usage') ?? null, 'usage', '[usage] without sqlite reads the session record: it needs [answer_session]');
+  }
+  const interruptKeys = parseKeys(raw.keys, tableLine('keys'), fail);
   // The record is found through the files `[resume] session_files` locate by the session id.
   // The record is found through the files `[resume] session_files` locate by the session id
   // (an invalid [resume] is reported on its own).
@@ -468,7 +478,7 @@ export function parseRules(text: string, file: string): AgentRules {
   }
   // Stable sort: equal priorities keep file order, so the file reads top-down as a tie-break.
   rules.sort((a, b) => b.priority - a.priority);
-  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, answerSession, answerScreen, rules };
+  return { kind: kind as string, file, idleConfirmMs, verifiedWith, evidence, generic, resume, transcriptScroll, process: processInfo, submitDelayMs, hooks, answers, answerSession, answerScreen, usage, interruptKeys, rules };
 }
 
 /** The `[process]` table: `executable` and `basenames` required, the other lists optional. */
@@ -539,6 +549,19 @@ const ANSWER_LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9 ,'()-]{0,39}$/;
 const ANSWER_KEY_RE = /^[A-Za-z0-9+]{1,16}$|^[!-~]$/;
 /** Answers are pressed as a person would press them: a few keys, never a typed text. */
 const MAX_ANSWER_KEYS = 4;
+
+/** The `[keys]` table: `interrupt = ["esc"]`, the keys that cut a turn short (a budget presses them). */
+function parseKeys(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): string[] {
+  const opened = plainTable(raw, 'keys', ['interrupt'], lineOf, fail);
+  if (!opened) return [];
+  const keys = opened.table.interrupt;
+  if (keys === undefined) return [];
+  if (!Array.isArray(keys) || keys.length === 0 || keys.length > MAX_ANSWER_KEYS || !keys.every((k) => typeof k === 'string' && ANSWER_KEY_RE.test(k))) {
+    fail(lineOf('interrupt'), 'keys.interrupt', `key "interrupt" must be a list of 1–${MAX_ANSWER_KEYS} key names (as \`send-keys\` takes them), got ${describe(keys)} in [keys]`);
+    return [];
+  }
+  return keys as string[];
+}
 
 /** The `[answers]` table: `"allow once" = ["1"]`, one entry per button, in file order. */
 function parseAnswers(raw: unknown, lineOf: (key: string) => number | null, fail: Fail): AgentAnswer[] {
