@@ -255,8 +255,8 @@ const agentRead: ToolDef = {
       caller.call('agent.get', { target }),
     ]);
     const text = wrapUntrusted(read.text, { surfaceId: agent.surface_id, totalLines: lineCount(read.text), eof: false });
-    const { text: _plain, ...facts } = read;
-    return { text, structured: { ...facts, name: agent.name, fenced: true } };
+    // The fenced text in the object too: some clients (Claude Code) show a model only structuredContent.
+    return { text, structured: { ...read, text, name: agent.name, fenced: true } };
   },
 };
 
@@ -286,8 +286,8 @@ const paneRead: ToolDef = {
   run: async (args, session) => {
     const caller = await session.caller();
     const read = await caller.call('surface.read', { target: str(args, 'pane'), lines: optInt(args, 'lines') });
-    const { text, ...facts } = read;
-    return { text, structured: facts };
+    // `text` is fenced by the server (as `read`); kept in the object, which some clients show instead of the text.
+    return { text: read.text, structured: { ...read } };
   },
 };
 
@@ -334,7 +334,7 @@ const worktreeDiff: ToolDef = {
     const files = diff.files.map((f) => `${f.status} ${f.path}${f.old_path ? ` (from ${f.old_path})` : ''} +${f.added ?? '-'} -${f.removed ?? '-'}`);
     const head = `worktree ${diff.worktree} (branch ${diff.branch}, base ${diff.base}): ${diff.files.length} file(s), +${diff.added} -${diff.removed}${diff.truncated ? ', diff cut at the size limit' : ''}`;
     const fenced = wrapUntrusted(patch, { surfaceId: 0, source: `worktree:${diff.worktree}`, totalLines: lineCount(patch), eof: !diff.truncated });
-    return { text: [head, ...files, fenced].join('\n'), structured: { ...facts, patch } };
+    return { text: [head, ...files, fenced].join('\n'), structured: { ...facts, patch: fenced } };
   },
 };
 
