@@ -20,6 +20,7 @@ import { bridgeCommand, machineCommand } from './commands/machine.js';
 import { worktreeCommand } from './commands/worktree.js';
 import { webCommand } from './commands/web.js';
 import { mcpCommand } from './commands/mcp.js';
+import { completionCommand } from './commands/completion.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -64,6 +65,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   bridgeCommand,
   webCommand,
   mcpCommand,
+  completionCommand(buildCli),
 ];
 
 /** Builds the yargs parser for `args` (without node and script). */

@@ -132,6 +132,24 @@ describe('Anthropic Messages (Claude Code, OpenCode)', () => {
     expect(toolUse(oc).name).toBe('question');
   });
 
+  it('MCPCALL calls the named MCP tool with the JSON arguments, and answers its result with that result', async () => {
+    const mcpTools = [...tools, { name: 'mcp__corral__agent_start', input_schema: {} }];
+    const evs = await events(await post('/v1/messages', { ...user('MCPCALL agent_start {"name":"second","kind":"claude"}'), tools: mcpTools }));
+    expect(toolUse(evs)).toEqual({ name: 'mcp__corral__agent_start', input: { name: 'second', kind: 'claude' } });
+    // Not declared (no corral registered): the slow answer.
+    expect(text(await events(await post('/v1/messages', user('MCPCALL agent_start {"name":"second"}')))).endsWith(ANSWER_END)).toBe(true);
+    const body = {
+      ...user('x'),
+      tools: mcpTools,
+      messages: [
+        { role: 'user', content: 'MCPCALL agent_start {}' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'mcp__corral__agent_start', input: {} }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'started in\nworkspace w2' }] }] },
+      ],
+    };
+    expect(text(await events(await post('/v1/messages', body)))).toBe('The corral tool answered: started in workspace w2');
+  });
+
   it('answers a tool result with the final text', async () => {
     const before = finishedCount();
     const body = { ...user('x'), messages: [{ role: 'user', content: 'RUNTOOL' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'Bash', input: {} }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't', content: 'ok' }] }] };

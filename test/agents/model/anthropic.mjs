@@ -3,7 +3,7 @@
 // the @ai-sdk/anthropic provider pointed here).
 
 import { sendJson, openStream } from './respond.mjs';
-import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, newId, sleep, stripContext, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, stripContext, textOf, textPieces } from './script.mjs';
 
 /** The last user turn: its text, and whether it carries a tool_result block. */
 function lastUser(body) {
@@ -13,12 +13,26 @@ function lastUser(body) {
     if (m.role !== 'user') continue;
     if (typeof m.content === 'string') return { text: m.content, toolResult: false };
     const blocks = m.content || [];
+    const results = blocks.filter((b) => b.type === 'tool_result');
     return {
       text: blocks.filter((b) => b.type === 'text').map((b) => b.text).join('\n'),
-      toolResult: blocks.some((b) => b.type === 'tool_result'),
+      toolResult: results.length > 0,
+      toolResultText: results.map((b) => (typeof b.content === 'string' ? b.content : (b.content || []).map((c) => c.text || '').join('\n'))).join('\n'),
+      afterMcp: results.length > 0 && lastToolUseName(messages.slice(0, i)).startsWith('mcp__'),
     };
   }
   return { text: '', toolResult: false };
+}
+
+/** The name of the last tool the model called in these messages ('' if none). */
+function lastToolUseName(messages) {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i];
+    if (m.role !== 'assistant' || typeof m.content === 'string') continue;
+    const use = (m.content || []).findLast((b) => b.type === 'tool_use');
+    if (use) return use.name;
+  }
+  return '';
 }
 
 /** Claude Code's shell tool is `Bash`, OpenCode's `bash`; their ask tools `AskUserQuestion` and `question`. */
@@ -34,17 +48,19 @@ export async function messages(req, res, body, ctx) {
   const shellTool = SHELL_TOOLS.find((t) => tools.includes(t));
   const askTool = ASK_TOOLS.find((t) => tools.includes(t));
   const main = tools.length > 0;
-  const { text: raw, toolResult } = lastUser(body);
+  const { text: raw, toolResult, toolResultText = '', afterMcp = false } = lastUser(body);
   const text = stripContext(raw);
-  const kind = decide({ main, toolResult, text, shellTool, askTool });
+  const mcpCall = mcpCallOf(text, tools);
+  const kind = decide({ main, toolResult, text, shellTool, askTool, mcpCall });
   ctx.log('anthropic plan', JSON.stringify({ model: body.model, stream: !!body.stream, isMain: main, ntools: tools.length, toolResult, kind, user: logText(text) }));
 
   // A side call that asks for structured output (Claude Code's title and topic checks) gets JSON
   // with the keys those callers read.
   const wantsJson = !!(body.output_config?.format || body.output_format || body.response_format);
-  const answerText = kind === 'side' ? (wantsJson ? `{"title": "${TITLE}", "isNewTopic": false}` : TITLE) : textOf(kind);
+  const answerText = kind === 'side' ? (wantsJson ? `{"title": "${TITLE}", "isNewTopic": false}` : TITLE) : afterMcp ? mcpFinalOf(toolResultText) : textOf(kind);
   let tool;
   if (kind === 'shell') tool = { name: shellTool, input: { command: ctx.knobs.toolCmd, description: 'Create marker file' } };
+  if (kind === 'mcp') tool = mcpCall;
   if (kind === 'ask') tool = { name: askTool, input: { questions: [{ question: QUESTION.question, header: QUESTION.header, multiSelect: false, options: QUESTION.options }] } };
 
   const model = body.model || 'claude-fake';

@@ -32,6 +32,27 @@ export const QUESTION = {
   ],
 };
 
+/**
+ * `MCPCALL <tool> <json>` in the user's text: call the agent's MCP tool named <tool> — as the
+ * agent declares it, `mcp__corral__<tool>` for Claude Code — with the JSON object as its
+ * arguments (one line). How the live tests make an agent drive corral over MCP (docs/mcp.md).
+ */
+const MCP_CALL = /MCPCALL (\w+) (\{[^\n]*\})/;
+
+/** The MCP call a user text asks for, if the agent declared a tool of that name; else null. */
+export function mcpCallOf(text, tools) {
+  const m = MCP_CALL.exec(text);
+  if (!m) return null;
+  const name = tools.find((t) => t === m[1] || t.endsWith(`__${m[1]}`));
+  if (!name) return null;
+  return { name, input: JSON.parse(m[2]) };
+}
+
+/** The answer once an MCP tool's result came back: that result on one line, so the agent's answer shows what it got. */
+export function mcpFinalOf(resultText) {
+  return `The corral tool answered: ${resultText.replace(/\s+/g, ' ').trim().slice(0, 2000)}`;
+}
+
 /** Timing of the shorter pieces (ms): before a tool call's preamble, between it and the call, per argument piece. */
 export const TOOL_TIMING = { preamble: 500, call: 300, argPiece: 100, short: 300, nonStreamTool: 800 };
 
@@ -61,14 +82,16 @@ export function stripContext(text) {
  * - main: the request declares tools (the agent's own turn); without tools it is a side call
  *   (titles, summaries, next-speaker checks) and gets `side` (an immediate short answer);
  * - toolResult: the last user turn carries a tool result → `final`;
+ * - MCPCALL <tool> <json> and that MCP tool declared → `mcp` (see mcpCallOf);
  * - RUNTOOL in the last user text and a shell tool declared → `shell`;
  * - ASKQ and an ask-the-user tool declared → `ask`;
  * - anything else → `answer`, the slow one.
  * A trigger whose tool the agent did not declare falls through to the slow answer.
  */
-export function decide({ main, toolResult, text, shellTool, askTool }) {
+export function decide({ main, toolResult, text, shellTool, askTool, mcpCall }) {
   if (!main) return 'side';
   if (toolResult) return 'final';
+  if (mcpCall) return 'mcp';
   if (/RUNTOOL/.test(text) && shellTool) return 'shell';
   if (/ASKQ/.test(text) && askTool) return 'ask';
   return 'answer';

@@ -1,0 +1,65 @@
+/**
+ * Agents drive corral over MCP (SPEC §19, docs/mcp.md) with the real Claude Code: started
+ * with `agent start --mcp` (corral registered for that run only), it is told by corral's
+ * scripted model to call corral's tools by name (`MCPCALL <tool> <json>`, test/agents/model/
+ * script.mjs): it starts a second lab agent with agent_start, prompts it with agent_prompt
+ * (wait), and reads its answer with agent_read — each step checked through corral's CLI, and
+ * the answer the lead got back is the second agent's, fenced as untrusted.
+ * `npx vitest run -c vitest.agents.config.ts test/agents/mcp.live.test.ts`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentLab, modelRequestsSince } from './lab.js';
+import { ANSWER } from './model/script.mjs';
+import { readdirSync } from 'node:fs';
+
+const START_MS = 120_000;
+
+describe('claude drives a second claude over MCP', () => {
+  let lab: AgentLab;
+  const cli = (...args: string[]) => lab.server.cli(args, { timeoutMs: 400_000 });
+  const json = async (...args: string[]) => {
+    const result = await cli(...args);
+    if (result.code !== 0) throw new Error(`corral ${args.join(' ')} → ${result.code}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+  /** One prompt to the lead that makes it call one corral tool; resolves with the lead's answer. */
+  const leadCalls = async (tool: string, args: Record<string, unknown>): Promise<string> => {
+    await json('agent', 'prompt', 'lead', '--wait', '--until', 'done', '--until', 'idle', '--timeout', '300000', '--', `MCPCALL ${tool} ${JSON.stringify(args)}`);
+    // Without whitespace: the answer may come from the screen, wrapped anywhere.
+    return (await cli('agent', 'read', 'lead', '--answer')).stdout.replace(/\s+/g, '');
+  };
+
+  beforeAll(async () => {
+    lab = await new AgentLab('claude').start();
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('agent_start, agent_prompt (wait), agent_read through the lead\u2019s MCP tools', { timeout: 900_000 }, async () => {
+    const pane = await lab.workspace();
+    const before = new Set(readdirSync(lab.dump));
+    // corral for this run only; its tools allowed without asking (Claude Code asks before an MCP tool by default).
+    await json('agent', 'start', 'lead', '--kind', 'claude', '--pane', pane, '--mcp', '--timeout', String(START_MS), '--', '--allowedTools', 'mcp__corral');
+    const started = await leadCalls('agent_start', { name: 'second', kind: 'claude', cwd: lab.project, timeout_ms: START_MS });
+    // The lead declared corral's tools to its model.
+    expect(modelRequestsSince(lab.dump, before).some((body) => body.includes('"mcp__corral__agent_prompt"'))).toBe(true);
+    // Claude Code hands its model the tool's structuredContent (the agent object), so that is what comes back.
+    expect(started).toMatch(/Thecorraltoolanswered:\{"agent":\{.*"name":"second","kind":"claude"/);
+    const second = (await json('agent', 'get', 'second')).result.agent;
+    expect(second).toMatchObject({ kind: 'claude', name: 'second' });
+    expect(second.workspace_id).not.toBe((await json('agent', 'get', 'lead')).result.agent.workspace_id);
+
+    const prompted = await leadCalls('agent_prompt', { name: 'second', text: 'Say hello please', wait: true, timeout_ms: 240_000 });
+    expect(prompted).toMatch(/Thecorraltoolanswered:\{"agent":\{.*"name":"second".*"agent_status":"(done|idle)"/);
+    expect((await cli('agent', 'read', 'second', '--answer')).stdout.trim()).toBe(ANSWER);
+
+    const read = await leadCalls('agent_read', { name: 'second', answer: true });
+    // The second agent's answer, inside the fence: the structured object's `text`, its quotes
+    // JSON-escaped or not (depending on how the lead's answer is read back).
+    const flat = read.replace(/\\"/g, '"');
+    expect(flat).toMatch(/Thecorraltoolanswered:\{.*<untrusted_terminal_outputsource="surface:\d+"total_lines="6"eof="false"id="([0-9a-f]{16})">/);
+    for (const line of ANSWER.split('\n')) expect(flat).toContain(line.replace(/\s+/g, ''));
+    expect(flat).toMatch(/<\/untrusted_terminal_outputid="[0-9a-f]{16}">/);
+  });
+});
