@@ -1,7 +1,9 @@
 /**
  * `corral machine install NAME` (SPEC §14): this very version of corral, copied over the
  * machine's own ssh into `~/.local/share/corral/<version>/` — the built bundle, the rules, and
- * the production dependencies with their compiled addons (no sources, no build leftovers).
+ * the packages it loads at run time with their compiled addons (no sources, no build leftovers,
+ * nothing only the build needs), found from the dependencies as Node finds them, so a checkout
+ * and an npm install copy the same.
  * Checked first on the far side: node ≥ 20.19, and the same CPU architecture and Node ABI as
  * here, because the addons (node-pty, re2, corral's own) are compiled for this machine. A
  * remote that differs gets a clear error and nothing is copied: install corral there with npm.
@@ -30,12 +32,58 @@ const BUNDLE = ['package.json', 'bin', 'dist', 'assets', 'native/build/Release/p
  */
 const EXCLUDE = ['*/obj.target', '*/.deps', '*.o', '*.a', '*.pdb', 'node_modules/re2/vendor', 'node_modules/node-pty/deps', 'node_modules/node-pty/src', 'node_modules/node-pty/prebuilds', 'node_modules/node-pty/third_party'];
 
-/** The installed production packages (not dev), from package-lock.json: what corral needs to run. */
-function productionPackages(root: string): string[] {
-  const lock = JSON.parse(readFileSync(path.join(root, 'package-lock.json'), 'utf8')) as { packages?: Record<string, { dev?: boolean; devOptional?: boolean }> };
-  return Object.entries(lock.packages ?? {})
-    .filter(([key, entry]) => key.startsWith('node_modules/') && !entry.dev && !entry.devOptional && existsSync(path.join(root, key)))
-    .map(([key]) => key);
+/** Needed to build the native addons, never to run them: left out of the copy. */
+const BUILD_ONLY: ReadonlySet<string> = new Set(['node-gyp', 'nan', 'install-artifact-from-github']);
+
+/** The folder of package `name` as Node would find it from `fromDir`: the nearest node_modules going up. */
+function findPackage(name: string, fromDir: string): string | null {
+  for (let dir = fromDir; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return candidate;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/**
+ * The folders of the packages corral loads at run time: its dependencies and theirs, found the
+ * way Node finds them, so the same walk serves a checkout and an installed package (whose
+ * dependencies npm may have put beside it rather than inside it). An optional dependency that
+ * is not installed is skipped. A folder inside another one listed is left to that one's copy.
+ */
+export function runtimePackages(root: string): string[] {
+  const found = new Set<string>();
+  const queue = [root];
+  while (queue.length > 0) {
+    const dir = queue.shift()!;
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string> };
+    for (const name of Object.keys({ ...manifest.dependencies, ...manifest.optionalDependencies })) {
+      if (BUILD_ONLY.has(name)) continue;
+      const pkg = findPackage(name, dir);
+      if (pkg === null || found.has(pkg)) continue;
+      found.add(pkg);
+      queue.push(pkg);
+    }
+  }
+  const dirs = [...found].sort();
+  return dirs.filter((dir) => !dirs.some((other) => other !== dir && dir.startsWith(`${other}${path.sep}`)));
+}
+
+/**
+ * tar arguments that put each package folder under `node_modules/` on the far side: `-C BASE
+ * REL` pairs, BASE the folder holding the outermost node_modules on the way to it.
+ */
+export function packageTarArgs(root: string, dirs: readonly string[]): string[] {
+  const args: string[] = [];
+  for (const dir of dirs) {
+    const rel = path.relative(root, dir);
+    if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+      args.push('-C', root, rel);
+      continue;
+    }
+    const at = dir.indexOf(`${path.sep}node_modules${path.sep}`);
+    args.push('-C', dir.slice(0, at), dir.slice(at + 1));
+  }
+  return args;
 }
 
 export interface InstallResult {
@@ -77,11 +125,12 @@ export async function installMachine(entry: MachineEntry, program: readonly stri
     );
   }
   const root = packageRoot();
-  const parts = [...BUNDLE.filter((part) => existsSync(path.join(root, part))), ...productionPackages(root)];
+  const parts = BUNDLE.filter((part) => existsSync(path.join(root, part)));
   const dir = `.local/share/corral/${VERSION}`;
   // A fixed command line: the version is corral's own ([0-9.] and letters), nothing from input.
   const unpack = `mkdir -p ~/${dir} && tar -xzf - -C ~/${dir} && echo ok`;
-  const tar = spawn('tar', ['-czf', '-', ...EXCLUDE.map((pattern) => `--exclude=${pattern}`), '-C', root, ...parts], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const packages = packageTarArgs(root, runtimePackages(root));
+  const tar = spawn('tar', ['-czf', '-', ...EXCLUDE.map((pattern) => `--exclude=${pattern}`), '-C', root, ...parts, ...packages], { stdio: ['ignore', 'pipe', 'pipe'] });
   const remote = spawn(ssh[0]!, [...ssh.slice(1), entry.target, unpack], { stdio: ['pipe', 'pipe', 'pipe'] });
   let bytes = 0;
   tar.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
