@@ -21,6 +21,7 @@ const GATING_MEANING: Record<MethodEntry['gated'], string> = {
   never: 'allowed with the gate closed; its caller text must be inert',
   'when-submitting': 'gated only when `submit` is true',
   'when-command': 'gated only when `kind` is `generic` (the caller names the command)',
+  'when-raising': 'setting or lowering is allowed; raising or clearing needs the gate (SPEC §18)',
   always: 'submits input: refused with `scripting_disabled` while the gate is closed',
   'by-peer': 'allowed; the calling process\'s place (kernel peer credentials) decides what it may do (SPEC §8)',
 };

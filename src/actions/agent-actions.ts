@@ -23,6 +23,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 import { waitForActivity, waitForSettled } from './prompt-wait.js';
 import { notePrompt } from '../agents/prompt-log.js';
+import { checkBudget, openTurn } from './budget.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -235,6 +236,8 @@ export interface PromptOptions {
   until?: readonly AgentStatus[];
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** This turn's token budget (SPEC §18); null or absent: none. */
+  maxTokens?: number | null;
 }
 
 /**
@@ -247,11 +250,13 @@ export async function typePrompt(
   core: CorralCore,
   pane: PaneRecord,
   text: string,
-  opts: { submit: boolean; deadline?: number; signal?: AbortSignal },
+  opts: { submit: boolean; deadline?: number; signal?: AbortSignal; maxTokens?: number | null },
 ): Promise<{ baseline: number; wasWorking: boolean; screenBefore: string[] }> {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
   if (text.trim() === '') throw new CorralError('empty_agent_prompt', 'the prompt is empty');
+  // A spent agent is typed nothing (SPEC §18).
+  checkBudget(core, pane);
   let info = agentView(core, pane);
   if (info.agent_status === 'blocked') {
     throw new CorralError('agent_blocked', `the agent in ${pane.id} is waiting for an answer (${info.message ?? 'a prompt'}); nothing was sent — answer it with agent send-keys`, { agent: info });
@@ -268,6 +273,7 @@ export async function typePrompt(
   }
   const baseline = info.state_change_seq;
   const screenBefore = detectionRows(core, pane);
+  if (opts.submit) openTurn(core, pane, opts.maxTokens ?? null);
   await deliverPrompt(core, pane, text, opts.submit ? submitDelayMs(agent.kind) : null, opts.signal);
   // What `agent read --answer` looks for on screen and in a session record; typed unsent too:
   // a flow types the prompt at start and submits it later with a bare Enter.
@@ -340,11 +346,12 @@ function screenShows(core: CorralCore, pane: PaneRecord, shows: () => boolean, s
 export async function promptAgent(core: CorralCore, pane: PaneRecord, opts: PromptOptions): Promise<AgentInfo> {
   const started = Date.now();
   const deadline = opts.timeoutMs !== undefined ? started + opts.timeoutMs : undefined;
-  const { baseline, wasWorking, screenBefore } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal });
+  const { baseline, wasWorking, screenBefore } = await typePrompt(core, pane, opts.text, { submit: true, deadline, signal: opts.signal, maxTokens: opts.maxTokens });
   if (!opts.wait) return agentView(core, pane);
   const current = core.paneBySurface(pane.surfaceId) ?? pane;
   const submitted = { baseline, screenBefore, text: opts.text };
-  const waitOpts = { deadline, timeoutMs: opts.timeoutMs, signal: opts.signal };
+  // A budget crossed at any time since the prompt fails the wait (SPEC §18).
+  const waitOpts = { deadline, timeoutMs: opts.timeoutMs, signal: opts.signal, budgetSince: started };
   // An agent that was already working needs no proof of activity: its turn settling is enough.
   const activity = wasWorking ? 'status' : await waitForActivity(core, current, submitted, waitOpts);
   const until = opts.until && opts.until.length > 0 ? opts.until : DEFAULT_UNTIL;

@@ -21,6 +21,8 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Error to raise at the deadline (default `timeout`). */
   onDeadline?: () => CorralError;
+  /** A budget the agent crosses from this time on (default: the wait's start) fails the wait `budget_exceeded` (SPEC §18). */
+  budgetSince?: number;
 }
 
 /** Whether a wait's `until` set matches a status, with the seq rule of `agent.prompt`. */
@@ -35,6 +37,7 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
   const workspaceId = pane.workspaceId;
   const tracked = core.agents.agentIn(pane);
   if (!tracked) return Promise.reject(notRunning(pane));
+  const budgetSince = opts.budgetSince ?? Date.now();
   return waitUntil(
     {
       deadline: opts.deadline,
@@ -43,7 +46,7 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
       subscribe: (recheck) => {
         const listener = core.listen((event) => {
           if (eventSurfaceId(event) !== surfaceId) return;
-          if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected') recheck();
+          if (event.type === 'agent.status_changed' || event.type === 'pane.moved' || event.type === 'pane.closed' || event.type === 'agent.detected' || event.type === 'agent.budget_exceeded') recheck();
         });
         return () => listener.dispose();
       },
@@ -51,6 +54,10 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
     () => {
       const current = core.paneBySurface(surfaceId);
       if (!current || current.workspaceId !== workspaceId || core.agents.agentIn(current) !== tracked) throw notRunning(pane);
+      const exceeded = tracked.usage.exceeded;
+      if (exceeded && exceeded.at >= budgetSince) {
+        throw new CorralError('budget_exceeded', `the agent in ${pane.id} crossed its ${exceeded.scope} budget (${exceeded.used} of ${exceeded.limit} tokens) and was interrupted`, { limit: exceeded.limit, used: exceeded.used, scope: exceeded.scope, pane_id: pane.id });
+      }
       const agent = agentView(core, current);
       // `until` may also throw: it decided the wait is hopeless (e.g. blocked while starting).
       return opts.until(agent) ? agent : undefined;

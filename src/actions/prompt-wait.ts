@@ -98,13 +98,14 @@ export async function waitForSettled(
   core: CorralCore,
   pane: PaneRecord,
   submitted: Submission,
-  opts: { until: readonly AgentStatus[]; screenOnly: boolean; deadline: number | undefined; timeoutMs: number | undefined; signal: AbortSignal | undefined },
+  opts: { until: readonly AgentStatus[]; screenOnly: boolean; deadline: number | undefined; timeoutMs: number | undefined; signal: AbortSignal | undefined; budgetSince?: number },
 ): Promise<AgentInfo> {
   const stopWatching = opts.screenOnly ? watchForQuickTurn(core, pane, submitted) : () => {};
   try {
     return await waitForAgent(core, pane, {
       until: (a) => statusMatches(a, opts.until, submitted.baseline),
       deadline: opts.deadline,
+      budgetSince: opts.budgetSince,
       signal: opts.signal,
       onDeadline: () => new CorralError('timeout', `the agent in ${pane.id} did not reach ${opts.until.join('|')} within ${opts.timeoutMs} ms`),
     });

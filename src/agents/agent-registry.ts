@@ -20,6 +20,8 @@ import { readsKeysItself } from '../pty/line-mode.js';
 import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from './rule-fallback.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
+import { newUsageTrack, UsageTracker, type UsageTrack } from './usage-tracker.js';
+import type { BudgetExceeded } from '../contract/objects.js';
 
 export const TRACKING = {
   /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
@@ -74,7 +76,14 @@ export interface RegistryHost {
   stallThresholdMs(): number;
   /** The pane's live cwd, where an agent's session files are matched (optional: /proc is read first). */
   paneCwd?(pane: PaneRecord): string;
+  /** Presses named keys in the pane, one at a time `gapMs` apart (a budget's interrupt). */
+  pressKeys?(pane: PaneRecord, keys: readonly string[], gapMs: number): void;
 }
+
+/** Keys pressed to interrupt a kind whose rule file names none (SPEC §18). */
+const DEFAULT_INTERRUPT_KEYS: readonly string[] = ['esc'];
+/** Between two interrupt keys (Kilo and OpenCode take Esc twice; one burst reads as one key). */
+const INTERRUPT_KEY_GAP_MS = 300;
 
 /** What the registry reads time and processes through: the real ones unless a test brings its own. */
 export interface RegistrySeams {
@@ -120,6 +129,10 @@ interface TrackedAgent {
    * not its screen while it is still there (src/agents/start-line.ts); null once gone.
    */
   startLine: StartLine | null;
+  /** What it spends and its budgets (SPEC §18, src/agents/usage-tracker.ts). */
+  usage: UsageTrack;
+  /** A turn is open for usage: corral prompted it, or it was seen working since it was last idle. */
+  turnOpen: boolean;
 }
 
 /** Who a restored pane's agent was (SPEC §13): its kind, corral name, command line and session. */
@@ -163,6 +176,8 @@ export class AgentRegistry {
   private stallTimer: ClockTimer | null = null;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
+  /** What agents spend, and their budgets (SPEC §18). */
+  readonly usage: UsageTracker;
 
   constructor(
     private readonly core: RegistryHost,
@@ -171,6 +186,14 @@ export class AgentRegistry {
   ) {
     this.clock = seams.clock ?? SYSTEM_CLOCK;
     this.processes = seams.processes ?? PROC;
+    this.usage = new UsageTracker(
+      {
+        usageChanged: (agent) => this.emitUsage(agent as TrackedAgent),
+        budgetExceeded: (agent, exceeded) => this.budgetExceeded(agent as TrackedAgent, exceeded),
+        agents: () => [...this.watches.values()].flatMap((w) => (w.agent ? [w.agent] : [])),
+      },
+      this.clock,
+    );
   }
 
   // -- inputs from the core --------------------------------------------------
@@ -199,6 +222,7 @@ export class AgentRegistry {
     this.startCommands.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
+    if (watch.agent) this.usage.stop(watch.agent);
     this.clearTimers(watch);
     this.watches.delete(surfaceId);
   }
@@ -239,6 +263,7 @@ export class AgentRegistry {
     if (hookSession !== null && isValidSessionId(hookSession)) {
       agent.sessionId = hookSession;
       agent.sessionIdFrom = 'hook';
+      this.usage.resolve(agent);
     }
     let change: StatusChange | null = null;
     switch (event) {
@@ -323,9 +348,19 @@ export class AgentRegistry {
       active_tool_name: snap.activeToolName,
       last_result: snap.lastResult,
       resume: resumeSpec(agent.kind) ? 'supported' : 'unsupported',
+      usage: null,
+      turn_usage: null,
+      usage_source: 'unsupported',
+      budget_tokens: null,
+      budget_exceeded: null,
     };
     if (snap.completionSeq !== undefined) info.completion_seq = snap.completionSeq;
     if (agent.sessionId !== null) info.session_id = agent.sessionId;
+    info.usage = this.usage.usage(agent);
+    info.turn_usage = this.usage.turnUsage(agent);
+    info.usage_source = this.usage.sourceKind(agent);
+    info.budget_tokens = agent.usage.agentLimit;
+    info.budget_exceeded = agent.usage.exceeded;
     const trust = this.ruleTrust(pane);
     if (trust !== null) info.rules = trust;
     return info;
@@ -443,7 +478,11 @@ export class AgentRegistry {
   }
 
   dispose(): void {
-    for (const watch of this.watches.values()) this.clearTimers(watch);
+    for (const watch of this.watches.values()) {
+      if (watch.agent) this.usage.stop(watch.agent);
+      this.clearTimers(watch);
+    }
+    this.usage.dispose();
     this.watches.clear();
     if (this.stallTimer) this.clock.clear(this.stallTimer);
     this.stallTimer = null;
@@ -548,6 +587,8 @@ export class AgentRegistry {
       pendingIdleSince: null,
       interruptedAt: -Infinity,
       startLine: null,
+      usage: newUsageTrack(),
+      turnOpen: false,
     };
     watch.agent = agent;
     this.applyExpected(pane, agent);
@@ -563,6 +604,7 @@ export class AgentRegistry {
         watch.lastBellAt = this.clock.now();
       });
     }
+    this.usage.resolve(agent);
     this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
     this.core.emit({ type: 'ai.session_start', ...this.ref(pane), ...this.eventFields(agent), source: 'screen' });
   }
@@ -571,6 +613,7 @@ export class AgentRegistry {
   private drop(pane: PaneRecord, watch: PaneWatch): void {
     const agent = watch.agent!;
     watch.agent = null;
+    this.usage.stop(agent);
     watch.bell?.dispose();
     watch.bell = null;
     for (const timer of [watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
@@ -723,7 +766,60 @@ export class AgentRegistry {
     }
     this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, previous_status: change.from });
     this.updateStallTimer();
-    if (change.to === 'idle' || change.to === 'done') this.lookUpSessionId(pane, agent);
+    if (change.to === 'idle' || change.to === 'done') {
+      agent.turnOpen = false;
+      this.lookUpSessionId(pane, agent);
+    }
+    if (change.to === 'working') {
+      // Work nobody here prompted (a person typed): its usage is a turn of its own.
+      if (!agent.turnOpen) this.openTurn(agent, null);
+      // Its record exists once it works: a budget needs it during this first turn already.
+      this.lookUpSessionId(pane, agent);
+    }
+  }
+
+  // -- usage and budgets (SPEC §18) ---------------------------------------------
+
+  /** A turn begins for the pane's agent (corral submits a prompt), with its own limit or none. */
+  openTurnIn(pane: PaneRecord, maxTokens: number | null): void {
+    const agent = this.agentIn(pane);
+    if (agent) this.openTurn(agent, maxTokens);
+  }
+
+  private openTurn(agent: TrackedAgent, maxTokens: number | null): void {
+    agent.turnOpen = true;
+    this.usage.openTurn(agent, maxTokens);
+  }
+
+  /** Throws `budget_exceeded` when the pane's agent has spent its budget: nothing may be typed. */
+  checkBudget(pane: PaneRecord): void {
+    const agent = this.agentIn(pane);
+    const spent = agent ? this.usage.spent(agent) : null;
+    if (!spent) return;
+    throw new CorralError('budget_exceeded', `the agent in ${pane.id} has spent its ${spent.scope === 'flow' ? "flow's " : ''}budget (${spent.used} of ${spent.limit} tokens); nothing was sent — raise or clear it with agent budget`, { limit: spent.limit, used: spent.used, scope: spent.scope, pane_id: pane.id });
+  }
+
+  private paneOf(agent: TrackedAgent): PaneRecord | null {
+    for (const [surfaceId, watch] of this.watches) if (watch.agent === agent) return this.core.findPane(surfaceId) ?? null;
+    return null;
+  }
+
+  private emitUsage(agent: TrackedAgent): void {
+    const pane = this.paneOf(agent);
+    if (!pane) return;
+    this.core.emit({ type: 'agent.usage', ...this.ref(pane), agent: agent.name ?? pane.id, usage: this.usage.usage(agent), turn_usage: this.usage.turnUsage(agent) });
+  }
+
+  /** Presses the kind's interrupt keys (the agent is interrupted, never killed) and tells everyone. */
+  private budgetExceeded(agent: TrackedAgent, exceeded: BudgetExceeded): void {
+    const pane = this.paneOf(agent);
+    if (!pane) return;
+    const detected = agent.state.snapshot().detected;
+    if (detected === 'working' || detected === 'blocked') {
+      const keys = agent.rules?.interruptKeys.length ? agent.rules.interruptKeys : DEFAULT_INTERRUPT_KEYS;
+      this.core.pressKeys?.(pane, keys, INTERRUPT_KEY_GAP_MS);
+    }
+    this.core.emit({ type: 'agent.budget_exceeded', ...this.ref(pane), ...this.eventFields(agent), agent: agent.name ?? pane.id, ...exceeded });
   }
 
   // -- the agent's own session (SPEC §13) ---------------------------------------
@@ -740,6 +836,7 @@ export class AgentRegistry {
     if (resumed !== null && agent.sessionIdFrom !== 'hook') {
       agent.sessionId = resumed;
       agent.sessionIdFrom = 'argv';
+      this.usage.resolve(agent);
     }
     this.lookUpSessionId(pane, agent);
   }
@@ -802,6 +899,7 @@ export class AgentRegistry {
         if (id === null || agent.sessionIdFrom !== null || this.agentIn(pane) !== agent) return;
         agent.sessionId = id;
         agent.sessionIdFrom = 'files';
+        this.usage.resolve(agent);
       })
       .catch(() => {})
       .finally(() => {

@@ -11,6 +11,9 @@ import { textsAt, valuesAt, type RecordPath } from './record-path.js';
 import type { RecordMatch, UsageSpec } from './usage-spec.js';
 import type { SessionAnswerSpec } from './answer-spec.js';
 import { visibleControls } from '../terminal/control-chars.js';
+import type { AgentUsage, TokenCounts, UsageTurn } from '../contract/objects.js';
+
+export type { AgentUsage, TokenCounts, UsageTurn };
 
 export const USAGE_LIMITS = {
   /** Characters of a turn's prompt kept for `agent usage` (SPEC §18: the first 80). */
@@ -20,33 +23,6 @@ export const USAGE_LIMITS = {
   /** Turns kept per agent: the oldest are folded into the total only. */
   maxTurns: 10_000,
 } as const;
-
-/** The counts of one model call (or a sum of them). */
-export interface TokenCounts {
-  input: number;
-  output: number;
-  cache_read: number;
-  cache_write: number;
-}
-
-/** An agent's usage (SPEC §18). */
-export interface AgentUsage extends TokenCounts {
-  total: number;
-  calls: number;
-  /** The last call's input plus cache: how full the context is. */
-  context_tokens: number;
-  context_window?: number;
-  cost_usd?: number;
-}
-
-/** One turn's row of `agent usage`. */
-export interface UsageTurn extends TokenCounts {
-  turn: number;
-  started_at: number | null;
-  prompt: string;
-  total: number;
-  calls: number;
-}
 
 interface Call extends TokenCounts {
   cost: number | null;
@@ -257,17 +233,4 @@ export function documentRecords(text: string, records: RecordPath | null): unkno
   }
   const list = records === null ? document : valuesAt(document, records)[0];
   return Array.isArray(list) ? list : [];
-}
-
-/** A compact count for people: 950, 48k, 1.2M. */
-export function compactTokens(n: number): string {
-  if (n < 1000) return String(n);
-  if (n < 1_000_000) return `${n < 10_000 ? (n / 1000).toFixed(1).replace(/\.0$/, '') : Math.round(n / 1000)}k`;
-  return `${(n / 1_000_000).toFixed(1).replace(/\.0$/, '')}M`;
-}
-
-/** The sidebar's and `ps`'s short form: `48k · ctx 31%` (the fill only when the window is known). */
-export function usageSummary(usage: AgentUsage): string {
-  const fill = usage.context_window ? ` · ctx ${Math.min(100, Math.round((usage.context_tokens / usage.context_window) * 100))}%` : '';
-  return `${compactTokens(usage.total)}${fill}`;
 }

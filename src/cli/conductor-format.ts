@@ -1,5 +1,6 @@
 /** Human-readable output of the Conductor verbs (`ps`, `ls`, `status`, `search`, …). Pure. */
 import type {
+  AgentUsageReport,
   FleetListResult,
   SurfaceFocusResult,
   SurfaceListResult,
@@ -8,12 +9,14 @@ import type {
   SurfaceStatus,
 } from '../contract/protocol.js';
 import { cell, formatTable } from './output.js';
+import { usageSummary } from '../contract/usage-format.js';
 
-/** `ps`: one row per agent, or `No agents.`. */
+/** `ps`: one row per agent, or `No agents.`; a USAGE column (`48k · ctx 31%`) once any agent's usage is known. */
 export function formatFleet(result: FleetListResult): string {
   if (result.agents.length === 0) return 'No agents.\n';
+  const withUsage = result.agents.some((row) => row.usage);
   return formatTable(
-    ['SURFACE', 'PANE', 'TOOL', 'STATE', 'NAME', 'WORKSPACE'],
+    ['SURFACE', 'PANE', 'TOOL', 'STATE', 'NAME', 'WORKSPACE', ...(withUsage ? ['USAGE'] : [])],
     result.agents.map((row) => [
       cell(row.surface_id),
       cell(row.pane_id),
@@ -22,8 +25,20 @@ export function formatFleet(result: FleetListResult): string {
       cell(row.rules && row.rules !== 'verified' ? `${row.state} (${row.rules})` : row.state),
       cell(row.name ?? row.surface_name),
       cell(row.workspace),
+      ...(withUsage ? [row.usage ? usageSummary(row.usage) : '-'] : []),
     ]),
   );
+}
+
+/** `agent usage` for people: a row per turn and the total. */
+export function formatUsage(report: AgentUsageReport): string {
+  if (report.total === null) return `${report.agent}: usage ${report.usage_source === 'unsupported' ? 'unsupported (its kind keeps no record corral reads)' : 'not known yet (its record is not found yet)'}\n`;
+  const rows = report.turns.map((turn) => [cell(turn.turn), cell(turn.prompt), cell(turn.calls), cell(turn.input), cell(turn.output), cell(turn.cache_read), cell(turn.cache_write), cell(turn.total)]);
+  const t = report.total;
+  rows.push(['total', '', cell(t.calls), cell(t.input), cell(t.output), cell(t.cache_read), cell(t.cache_write), cell(t.total)]);
+  const budget = report.budget_tokens === null ? '' : `budget ${report.budget_tokens} tokens, ${Math.max(0, report.budget_tokens - t.total)} left\n`;
+  const cost = t.cost_usd === undefined ? '' : `cost $${t.cost_usd}\n`;
+  return formatTable(['TURN', 'PROMPT', 'CALLS', 'INPUT', 'OUTPUT', 'CACHE_READ', 'CACHE_WRITE', 'TOTAL'], rows) + budget + cost;
 }
 
 /** `ls`: one row per pane; the focused pane is marked with `*`. */

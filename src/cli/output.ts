@@ -18,7 +18,9 @@ export class UsageError extends Error {
 /** The stderr line for an error; unexpected exceptions become `internal_error`. */
 export function formatError(error: unknown): string {
   const { code, message } = describeError(error);
-  return terminalJson({ error: { code, message } });
+  // A crossed budget's figures are part of its contract (SPEC §18: data holds limit and used).
+  const data = code === 'budget_exceeded' && error instanceof Error ? Reflect.get(error, 'data') : undefined;
+  return terminalJson({ error: data !== undefined ? { code, message, data } : { code, message } });
 }
 
 /** Where the request's params came from, which decides what a refused param means. */

@@ -24,6 +24,8 @@ export const BOUNDS = {
   splitRatio: { min: 0.05, max: 0.95, integer: false },
   /** `timeout_ms` of `agent.start` (SPEC §5: more than 3 s, at most 5 minutes). */
   agentStartTimeoutMs: { min: 3001, max: 300_000, integer: true },
+  /** Token budgets (SPEC §18: `max_tokens`, `agent budget --tokens`, flow files): far past any session. */
+  budgetTokens: { min: 1, max: 1_000_000_000_000, integer: true },
   /** `amount` of `pane.resize`, in cells. */
   resizeAmount: { min: 1, max: 1000, integer: true },
 } as const satisfies Record<string, Range>;

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'agent_pane_busy',
   'invalid_agent_timeout',
   'empty_agent_prompt',
+  // An agent crossed a budget (SPEC §18): data.limit and data.used; a spent agent is typed nothing.
+  'budget_exceeded',
   'invalid_key',
   'invalid_regex',
   // A pane whose program stopped reading holds at most a bounded queue of input (8 MiB): more is refused.

@@ -3,7 +3,7 @@
  * the contract does not name and a listener narrows on `type` to read the fields it carries.
  * The wire format is exactly these objects, one JSON line each, plus the control frames.
  */
-import type { AgentStatus, ConductorState, MachineState } from './objects.js';
+import type { AgentStatus, AgentUsage, BudgetExceeded, ConductorState, MachineState } from './objects.js';
 
 /** Lifecycle and activity events (SPEC §7). */
 export const EVENT_TYPES = [
@@ -41,6 +41,9 @@ export const EVENT_TYPES = [
   'machine.state_changed',
   // A worktree's branch or diff size changed (SPEC §15: the sidebar's `+added −removed`).
   'worktree.changed',
+  // What an agent spent changed (at most one per agent per second), or it crossed a budget (SPEC §18).
+  'agent.usage',
+  'agent.budget_exceeded',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -239,6 +242,21 @@ export interface AgentGone extends AgentStatusChangedBase {
   gone: true;
 }
 
+/** What the agent spent changed: its record moved (a file watch), at most one per agent per second. */
+export interface AgentUsageEvent extends Timed, PaneRef {
+  type: 'agent.usage';
+  /** The agent's name, or its pane id when it has none. */
+  agent: string;
+  usage: AgentUsage | null;
+  turn_usage: AgentUsage | null;
+}
+
+/** The agent crossed a budget: corral pressed its interrupt keys (SPEC §18). */
+export interface AgentBudgetExceededEvent extends Timed, AgentEventFields, BudgetExceeded {
+  type: 'agent.budget_exceeded';
+  agent: string;
+}
+
 /** Every event the server emits, discriminated by `type`. */
 export type CorralEvent =
   | WorkspaceEvent
@@ -260,7 +278,9 @@ export type CorralEvent =
   | WorktreeChangedEvent
   | AiEvent
   | AgentDetectedEvent
-  | AgentStatusChangedEvent;
+  | AgentStatusChangedEvent
+  | AgentUsageEvent
+  | AgentBudgetExceededEvent;
 
 /** An event as an emitter builds it: the bus stamps `ts`. */
 export type EventInput = CorralEvent extends infer E ? (E extends CorralEvent ? Omit<E, 'ts'> & { ts?: number } : never) : never;

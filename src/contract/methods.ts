@@ -9,6 +9,7 @@
 import type { EventType } from './events.js';
 import type {
   AgentInfo,
+  AgentUsageReport,
   AgentStatus,
   ClientInfo,
   FleetListResult,
@@ -43,6 +44,9 @@ import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeRe
  * - `when-command`: `never` unless `kind` is `generic`, then `always`: the caller then names
  *   the program itself (`agent start --kind generic -- CMD`), which is running a command.
  * - `always`: submits input to a pane; refused with `scripting_disabled` while closed.
+ * - `when-raising`: `never` when it sets or lowers a limit; raising or clearing one needs the
+ *   gate (SPEC §18: a pane's program must not lift the limit on its own spending). The
+ *   current limit is the server's, so the handler decides, through `requireGateToRaise`.
  * - `by-peer`: allowed, and what it may do is decided by where the calling process stands,
  *   read from the kernel (src/pty/peer-place.ts): a client attached from inside a pane or with
  *   no terminal is view-only while the gate is closed; a detach from inside a pane reaches
@@ -50,7 +54,7 @@ import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeRe
  *   discard or forced prune (work leaving a worktree for the user's branch, or thrown away)
  *   comes from outside every pane or needs the gate open (docs/worktrees.md).
  */
-export type Gating = 'read' | 'never' | 'when-submitting' | 'when-command' | 'always' | 'by-peer';
+export type Gating = 'read' | 'never' | 'when-submitting' | 'when-command' | 'when-raising' | 'always' | 'by-peer';
 
 export interface MethodSpec {
   gated: Gating;
@@ -193,7 +197,11 @@ export interface MethodParams {
   'agent.focus': AgentTarget;
   'agent.explain': AgentTarget;
   'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string } & Partial<WorktreeRequest>;
-  'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number };
+  /** `max_tokens`: this turn's budget (SPEC §18): crossing it interrupts the turn. */
+  'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number; max_tokens?: number };
+  'agent.usage': AgentTarget;
+  /** `tokens`: the agent's total budget; `clear`: none. */
+  'agent.budget': AgentTarget & { tokens?: number; clear?: boolean };
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
   /** `answer`: what the agent answered in its last `turns` (1..20, default 1) turns, from its session record or its screen. */
   'agent.read': AgentTarget & ReadParams & { answer?: boolean; turns?: number };
@@ -323,6 +331,8 @@ export interface MethodResults {
   'agent.explain': OneAgent & { explanation: string };
   'agent.start': OneAgent & { argv: string[]; worktree?: WorktreeCreated };
   'agent.prompt': OneAgent;
+  'agent.usage': AgentUsageReport;
+  'agent.budget': OneAgent;
   'agent.wait': OneAgent;
   'agent.read': { read: AgentRead };
   'agent.send_keys': OneAgent;
@@ -476,7 +486,9 @@ export const METHOD_TABLE = {
     cli: 'agent start',
     summary: 'Starts an agent at a shell prompt and returns once it is ready for input; with `worktree`, in a new git worktree.',
   },
-  'agent.prompt': { gated: 'always', cli: 'agent prompt', summary: 'Submits a prompt; with `wait`, returns when the turn ends.' },
+  'agent.prompt': { gated: 'always', cli: 'agent prompt', summary: 'Submits a prompt; with `wait`, returns when the turn ends; with `max_tokens`, a turn over that budget is interrupted. A spent agent is refused `budget_exceeded`.' },
+  'agent.usage': { gated: 'read', cli: 'agent usage', summary: "What the agent spent, per turn, from its own record (SPEC §18)." },
+  'agent.budget': { gated: 'when-raising', cli: 'agent budget', summary: "Sets, lowers, raises or clears the agent's total token budget; raising or clearing needs the gate." },
   'agent.wait': { gated: 'read', cli: 'agent wait', summary: 'Waits until the agent reaches a status in `until`.' },
   'agent.read': { gated: 'read', cli: 'agent read', summary: "An agent's text; an idle full-screen agent's whole transcript; with `answer`, what it answered (session record or screen)." },
   'agent.send_keys': { gated: 'always', cli: 'agent send-keys', summary: "Presses named keys in an agent's pane." },

@@ -30,6 +30,60 @@ export const CONDUCTOR_STATE: Record<AgentStatus, ConductorState> = {
   stalled: 'stalled',
 };
 
+/** Token counts (SPEC §18): of one model call, a turn, or an agent's whole session. */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+/** What an agent spent, from its own record (SPEC §18). */
+export interface AgentUsage extends TokenCounts {
+  total: number;
+  calls: number;
+  /** The last call's input plus cache: how full the context is. */
+  context_tokens: number;
+  context_window?: number;
+  /** Only where the record itself carries a cost. */
+  cost_usd?: number;
+}
+
+/** One turn's row of `agent usage` (SPEC §18). */
+export interface UsageTurn extends TokenCounts {
+  turn: number;
+  started_at: number | null;
+  /** The turn's prompt, its first 80 characters. */
+  prompt: string;
+  total: number;
+  calls: number;
+}
+
+/** Where an agent's usage is read from: its session record, its SQLite store, or nowhere corral knows. */
+export type UsageSourceKind = 'record' | 'sqlite' | 'unsupported';
+
+/** What a budget is on: one turn, the agent's total, or a flow's agents summed. */
+export type BudgetScope = 'turn' | 'agent' | 'flow';
+
+/** A budget the agent crossed (SPEC §18). */
+export interface BudgetExceeded {
+  limit: number;
+  used: number;
+  scope: BudgetScope;
+  at: number;
+}
+
+/** `agent.usage` (SPEC §18): every turn of the agent, and the total. */
+export interface AgentUsageReport {
+  agent: string;
+  pane_id: string;
+  usage_source: UsageSourceKind;
+  total: AgentUsage | null;
+  turns: UsageTurn[];
+  /** The agent's own budget (`agent budget`), when set. */
+  budget_tokens: number | null;
+}
+
 export interface AgentInfo {
   pane_id: string;
   surface_id: number;
@@ -61,6 +115,15 @@ export interface AgentInfo {
   resume: 'supported' | 'unsupported';
   /** The corral worktree its pane works in (SPEC §15), when there is one. */
   worktree?: AgentWorktree;
+  /** What it spent, from its own record (SPEC §18); null when unknown (yet, or unsupported). */
+  usage: AgentUsage | null;
+  /** This turn's usage so far; null when unknown. */
+  turn_usage: AgentUsage | null;
+  usage_source: UsageSourceKind;
+  /** Its total budget (`agent budget`), when set. */
+  budget_tokens: number | null;
+  /** The budget it crossed, until a new prompt (a turn's) or a raised or cleared budget (its own). */
+  budget_exceeded: BudgetExceeded | null;
 }
 
 export interface PaneInfo {
@@ -173,6 +236,8 @@ export interface FleetRow {
   completion_seq: number | null;
   /** The corral worktree the agent works in (SPEC §15), when there is one. */
   worktree?: AgentWorktree;
+  /** What it spent (SPEC §18); null when unknown. Absent in rows of machines that predate it. */
+  usage?: AgentUsage | null;
 }
 
 export interface FleetListResult {

@@ -15,6 +15,7 @@ import type { ProcessTable } from '../pty/foreground.js';
 import { PEER_PROC, placeProcess, type PaneProcess, type PeerPlace, type PeerProcfs } from '../pty/peer-place.js';
 import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
 import type { PaneView } from '../terminal/pane-view.js';
+import { encodeKey } from '../terminal/keys.js';
 import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
 import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
 import type { ExitInfo, PtyOutput } from '../pty/pane-process.js';
@@ -143,6 +144,7 @@ export class CorralCore {
         isWatched: (pane) => this.isWatched(pane),
         emit: (event) => this.emit(event),
         stallThresholdMs: () => this.config.agent_stall_threshold_secs * 1000,
+        pressKeys: (pane, keys, gapMs) => this.pressKeys(pane, keys, gapMs),
       },
       options.agentRules,
       { clock: this.clock, processes: options.processes },
@@ -431,6 +433,27 @@ export class CorralCore {
   setScripting(on: boolean): void {
     this.scripting = on;
     this.emit({ type: 'scripting.changed', scripting: on });
+  }
+
+  /**
+   * Presses named keys in a pane one at a time, `gapMs` apart (a budget's interrupt, SPEC §18:
+   * Kilo and OpenCode read two Esc in one burst as one key). A pane gone by then gets nothing.
+   */
+  private pressKeys(pane: PaneRecord, keys: readonly string[], gapMs: number): void {
+    keys.forEach((key, index) => {
+      const press = (): void => {
+        const current = this.paneBySurface(pane.surfaceId);
+        const host = current ? this.live.get(current.surfaceId)?.host : undefined;
+        if (!current || !host || host.exited) return;
+        try {
+          this.writeToPane(current, encodeKey(key, { applicationCursor: host.terminal.applicationCursorKeys }));
+        } catch {
+          // A full input queue: the agent is not reading keys, and the next crossing tries again.
+        }
+      };
+      if (index === 0) press();
+      else this.clock.setTimeout(press, gapMs * index).unref();
+    });
   }
 
   /**

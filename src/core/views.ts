@@ -100,6 +100,7 @@ export function fleetRow(core: CorralCore, pane: PaneRecord): FleetRow {
     ...core.agents.timings(pane),
     state_change_seq: agent.state_change_seq,
     completion_seq: agent.completion_seq ?? null,
+    usage: agent.usage,
   });
 }
 

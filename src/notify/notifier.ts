@@ -141,6 +141,15 @@ export class Notifier {
       return;
     }
     if (event.type === 'pane.focused') return this.viewChanged();
+    if (event.type === 'agent.budget_exceeded') {
+      // Like a blocked agent (SPEC §18), at once: the crossing is a fact, not a state that may flicker.
+      if (this.muted.has(surfaceId)) return;
+      const pane = this.options.core.paneBySurface(surfaceId);
+      const agent = pane ? this.options.core.agents.agentIn(pane) : null;
+      if (!pane || !agent) return;
+      this.send(pane, agent, 'budget_exceeded', event.agent_status, `${event.scope} budget: ${event.used} of ${event.limit} tokens, interrupted`);
+      return;
+    }
     if (event.type !== 'agent.status_changed') return;
     const status = event.agent_status;
     const previous = 'previous_status' in event ? event.previous_status : undefined;
@@ -178,12 +187,18 @@ export class Notifier {
     const now = Date.now();
     if (now - (this.lastSent.get(key) ?? -Infinity) < this.timing.repeatMs) return;
     this.lastSent.set(key, now);
+    this.send(pane, agent, pending.status, pending.previous, agent.state.snapshot().message ?? null);
+  }
+
+  /** Marks the pane and tells the attached terminals and the notify command. */
+  private send(pane: PaneRecord, agent: { name: string | null; kind: string }, status: string, previous: string, message: string | null): void {
+    const surfaceId = pane.surfaceId;
+    const now = Date.now();
     this.marked.add(surfaceId);
     this.changed();
-    const message = agent.state.snapshot().message ?? null;
     const who = agent.name ? `${agent.name} (${agent.kind})` : agent.kind;
-    const title = `corral: ${who} ${pending.status}`;
-    const body = `${who} in ${pane.id} is ${pending.status}${message ? `: ${message}` : ''}`;
+    const title = `corral: ${who} ${status}`;
+    const body = `${who} in ${pane.id} is ${status}${message ? `: ${message}` : ''}`;
     const bytes = notificationBytes(title, body);
     for (const client of this.clients) client.writeTerminal(bytes);
     const command = this.options.config.command;
@@ -191,8 +206,8 @@ export class Notifier {
       const event: NotificationEvent = {
         type: 'notification',
         ts: now,
-        agent_status: pending.status,
-        previous_status: pending.previous,
+        agent_status: status,
+        previous_status: previous,
         surface_id: surfaceId,
         pane_id: pane.id,
         workspace: pane.workspaceId,

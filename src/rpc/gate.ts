@@ -91,6 +91,15 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
 }
 
 /**
+ * For `when-raising` methods (SPEC §18): the handler knows whether the call lifts a limit;
+ * lifting one (raising or clearing a budget) needs the gate open.
+ */
+export function requireGateToRaise(method: string, raising: boolean, scripting: boolean, what: string): void {
+  if (!raising || scripting) return;
+  throw new CorralError('scripting_disabled', `${methodVerb(method)}: ${what} needs the scripting gate (setting or lowering one does not): ${GATE_HOW_TO_OPEN}`);
+}
+
+/**
  * Wraps every handler so the gate is checked before it runs. A handler without a declared
  * gating is a programming error caught at start-up, so no method can slip past the table.
  */

@@ -171,6 +171,9 @@ describe('the gate closed (real server, real bash)', () => {
       // No such executable: the gate lets it through, the start itself then times out.
       'agent.start': async () => ({ pane_id: other, kind: 'codex', args: ['--help'], timeout_ms: 3001 }),
       'agent.prompt': async () => ({ target: agentPane, text: payload }),
+      'agent.usage': async () => ({ target: agentPane }),
+      // Setting a budget is not gated (raising or clearing one is: test/integration/budget.test.ts).
+      'agent.budget': async () => ({ target: agentPane, tokens: 1000 }),
       'agent.wait': async () => ({ target: agentPane, until: ['idle', 'done', 'blocked', 'unknown', 'working'], timeout_ms: 2000 }),
       'agent.read': async () => ({ target: agentPane }),
       'agent.send_keys': async () => ({ target: agentPane, keys: ['enter'] }),

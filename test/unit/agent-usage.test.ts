@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import { loadAllRules, parseRules, RuleFileError } from '../../src/agents/rules.js';
-import { compactTokens, JsonlTail, usageSummary } from '../../src/agents/session-usage.js';
+import { JsonlTail } from '../../src/agents/session-usage.js';
+import { compactTokens, usageSummary } from '../../src/contract/usage-format.js';
 import { UsageSource } from '../../src/agents/usage-source.js';
 import { sqliteRecords } from '../../src/agents/sqlite-records.js';
 

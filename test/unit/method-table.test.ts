@@ -50,7 +50,7 @@ describe('docs/methods.md', () => {
   it('shows each method with its gating, params and result', () => {
     const doc = renderMethodsDoc(root);
     expect(doc).toContain('### `agent.prompt`');
-    expect(doc).toContain('params: AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number }');
+    expect(doc).toContain('params: AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number; max_tokens?: number }');
     expect(doc).toContain('result: SurfaceReadResult');
     expect(doc).toMatch(/### `surface\.send_text`[\s\S]*?gating: `when-submitting`[\s\S]*?inert while the gate is closed: `text`/);
     expect(doc).not.toContain('params: ?');

@@ -3,6 +3,8 @@ import { CorralError } from '../../contract/protocol.js';
 import { optBool, optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
 import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../../contract/protocol.js';
 import { promptAgent, startAgent } from '../../actions/agent-actions.js';
+import { budgetRaises, setAgentBudget, usageReport } from '../../actions/budget.js';
+import { requireGateToRaise } from '../gate.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-wait.js';
 import { readAgent } from '../../actions/transcript.js';
 import { readAnswer } from '../../actions/answer-read.js';
@@ -90,8 +92,19 @@ export const agentHandlers = {
     if (until && !wait) throw new CorralError('invalid_params', '"until" needs "wait"');
     const timeoutMs = timeoutParam(p);
     const body = text(p, 'text');
-    const agent = await promptAgent(core, agentPane(core, p), { text: body, wait, until, timeoutMs, signal });
+    const maxTokens = optInt(p, 'max_tokens', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max) ?? null;
+    const agent = await promptAgent(core, agentPane(core, p), { text: body, wait, until, timeoutMs, signal, maxTokens });
     return { agent };
+  },
+  'agent.usage': (p, { core }) => usageReport(core, agentPane(core, p)),
+  'agent.budget': (p, { core }) => {
+    const clear = optBool(p, 'clear') ?? false;
+    const tokens = optInt(p, 'tokens', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
+    if (clear === (tokens !== undefined)) throw new CorralError('invalid_params', 'agent budget takes either "tokens" (a positive integer) or "clear"');
+    const pane = agentPane(core, p);
+    const limit = clear ? null : tokens!;
+    requireGateToRaise('agent.budget', budgetRaises(core, pane, limit), core.scripting, clear ? 'clearing a budget' : 'raising a budget');
+    return { agent: setAgentBudget(core, pane, limit) };
   },
   'agent.wait': async (p, { core, signal }) => {
     const until = untilParam(p) ?? DEFAULT_UNTIL;

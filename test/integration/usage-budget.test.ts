@@ -1,0 +1,135 @@
+/**
+ * Usage and budgets (SPEC §18) without real agents: a stand-in Claude Code
+ * (test/fixtures/programs/usage-agent.mjs, installed as `claude` on the PATH) that keeps a
+ * record the way Claude does, read through claude.toml's [usage]. Proves the counts (each
+ * call once, though the record repeats it), `agent get`/`ps`/`agent usage`, the
+ * `agent.usage` event's pace, a turn budget that interrupts a turn before its tool runs, a
+ * spent agent refused before anything is typed, and the gate on raising or clearing.
+ */
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, TestServer } from './harness.js';
+
+const PROGRAM = join(ROOT, 'test', 'fixtures', 'programs', 'usage-agent.mjs');
+
+/** A server whose panes find the stand-in as `claude`. */
+function standInServer(scripting: boolean): TestServer {
+  const server = new TestServer({ scripting });
+  const bin = join(server.dir, 'bin');
+  mkdirSync(bin);
+  copyFileSync(PROGRAM, join(bin, 'claude'));
+  chmodSync(join(bin, 'claude'), 0o755);
+  server.env.PATH = `${bin}:${process.env.PATH}`;
+  server.env.USAGE_CALL_LOG = join(server.dir, 'calls.log');
+  server.env.USAGE_TOOL_MARKER = join(server.dir, 'tool-ran');
+  return server;
+}
+
+function calls(server: TestServer): number {
+  try {
+    return readFileSync(join(server.dir, 'calls.log'), 'utf8').split('\n').filter(Boolean).length;
+  } catch {
+    return 0;
+  }
+}
+
+describe('usage and budgets on a stand-in agent', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await standInServer(true).start();
+    const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+    await server.json(['agent', 'start', 'spender', '--kind', 'claude', '--pane', pane]);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('counts each call once from its record: agent get, ps --json, agent usage, and the agent.usage event at most once a second', async () => {
+    const before = (await server.json(['agent', 'get', 'spender'])).result.agent;
+    expect(before.usage_source).toBe('record');
+    const client = await server.connect();
+    await client.call('events.subscribe', { types: ['agent.usage'] });
+    const done = (await server.json(['agent', 'prompt', 'spender', 'calls=6 in=100 out=50 ms=150', '--wait', '--timeout', '30000'])).result.agent;
+    expect(done.agent_status).toBe('done');
+    await expect.poll(async () => (await server.json(['agent', 'get', 'spender'])).result.agent.usage?.calls, { timeout: 10_000 }).toBe(6);
+    const agent = (await server.json(['agent', 'get', 'spender'])).result.agent;
+    expect(agent.usage).toMatchObject({ input: 600, output: 300, cache_read: 0, cache_write: 0, total: 900, calls: 6, context_tokens: 100, context_window: 200000 });
+    expect(agent.turn_usage).toMatchObject({ total: 900, calls: 6 });
+    const row = (await server.json(['ps', '--json'])).agents.find((r: any) => r.name === 'spender');
+    expect(row.usage).toMatchObject({ total: 900, calls: 6 });
+    const table = await server.cli(['ps']);
+    expect(table.stdout).toMatch(/USAGE[\s\S]*900 · ctx 0%/);
+    const report = (await server.json(['agent', 'usage', 'spender', '--json'])).result;
+    expect(report.total).toMatchObject({ total: 900, calls: 6 });
+    expect(report.turns).toEqual([expect.objectContaining({ turn: 1, prompt: 'calls=6 in=100 out=50 ms=150', input: 600, output: 300, total: 900, calls: 6, started_at: expect.any(Number) })]);
+    const human = await server.cli(['agent', 'usage', 'spender']);
+    expect(human.stdout).toMatch(/TURN\s+PROMPT[\s\S]*total\s+6\s+600\s+300/);
+    // The event follows the record: the last one carries the final count; never two within a second.
+    const events: { ts: number; usage: { total: number } }[] = [];
+    for (;;) {
+      const message = await client.next((m) => m.method === 'events.event', 2500).catch(() => null);
+      if (message === null) break;
+      events.push(message.params);
+    }
+    expect(events.length).toBeGreaterThan(0);
+    expect(events.at(-1)!.usage.total).toBe(900);
+    for (let i = 1; i < events.length; i++) expect(events[i]!.ts - events[i - 1]!.ts).toBeGreaterThanOrEqual(990);
+    client.close();
+  });
+
+  it('a turn budget under one call interrupts a turn whose first call asks for a tool: the tool never runs, the wait fails budget_exceeded', async () => {
+    const marker = join(server.dir, 'tool-ran');
+    const failed = await server.cli(['agent', 'prompt', 'spender', 'calls=3 in=100 out=50 tool', '--max-tokens', '100', '--wait', '--timeout', '30000']);
+    expect(failed.code).toBe(1);
+    const error = JSON.parse(failed.stderr).error;
+    expect(error.code).toBe('budget_exceeded');
+    expect(error.data).toMatchObject({ limit: 100, used: 150, scope: 'turn' });
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(existsSync(marker)).toBe(false);
+    const agent = (await server.json(['agent', 'get', 'spender'])).result.agent;
+    expect(['idle', 'done']).toContain(agent.agent_status);
+    expect(agent.budget_exceeded).toMatchObject({ limit: 100, used: 150, scope: 'turn' });
+    expect(agent.usage.total).toBe(1050);
+  });
+
+  it('a spent total budget refuses the next prompt before anything is typed; no call reaches the model', async () => {
+    const set = (await server.json(['agent', 'budget', 'spender', '--tokens', '1000'])).result.agent;
+    expect(set.budget_tokens).toBe(1000);
+    const before = calls(server);
+    const refused = await server.cli(['agent', 'prompt', 'spender', 'calls=1', '--wait', '--timeout', '10000']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'budget_exceeded', data: { limit: 1000, used: 1050 } });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(calls(server)).toBe(before);
+    expect((await server.cli(['agent', 'read', 'spender', '--source', 'visible'])).stdout).not.toContain('calls=1');
+    // Cleared (the gate is open here), it takes prompts again.
+    expect((await server.json(['agent', 'budget', 'spender', '--clear'])).result.agent.budget_tokens).toBeNull();
+    expect((await server.json(['agent', 'prompt', 'spender', 'calls=1', '--wait', '--timeout', '20000'])).result.agent.agent_status).toBe('done');
+  });
+});
+
+describe('budgets and the gate closed', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await standInServer(false).start();
+    const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+    await server.json(['agent', 'start', 'capped', '--kind', 'claude', '--pane', pane]);
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('setting and lowering are allowed; raising and clearing are refused scripting_disabled', async () => {
+    expect((await server.json(['agent', 'budget', 'capped', '--tokens', '5000'])).result.agent.budget_tokens).toBe(5000);
+    expect((await server.json(['agent', 'budget', 'capped', '--tokens', '4000'])).result.agent.budget_tokens).toBe(4000);
+    for (const args of [['--tokens', '6000'], ['--clear']]) {
+      const refused = await server.cli(['agent', 'budget', 'capped', ...args]);
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stderr).error.code).toBe('scripting_disabled');
+    }
+    expect((await server.json(['agent', 'get', 'capped'])).result.agent.budget_tokens).toBe(4000);
+    const bad = await server.cli(['agent', 'budget', 'capped']);
+    expect(bad.code).toBe(2);
+  });
+});
