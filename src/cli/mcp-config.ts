@@ -19,6 +19,13 @@ export const MCP_SERVER_NAME = 'corral';
 export const MCP_KINDS = ['claude', 'codex', 'gemini', 'qwen', 'opencode', 'kilo'] as const;
 export type McpKind = (typeof MCP_KINDS)[number];
 
+/**
+ * What Codex passes through to `corral mcp`: it starts MCP servers with a short list of
+ * variables only (HOME, PATH, …), so a pane's own socket (CORRAL_SOCKET) and the runtime
+ * directory the socket path is made from would be lost without this.
+ */
+const CODEX_ENV_VARS = ['CORRAL_SOCKET', 'CORRAL_SESSION', 'XDG_RUNTIME_DIR'] as const;
+
 /** How an agent starts `corral mcp`: this Node and this corral's launcher, so it works from a clone or an install alike. */
 export interface McpLaunch {
   command: string;
@@ -49,8 +56,9 @@ function serverEntry(kind: McpKind, launch: McpLaunch): Json {
       return { type: 'stdio', command: launch.command, args: launch.args, env: {} };
     case 'gemini':
     case 'qwen':
-    case 'codex':
       return { command: launch.command, args: launch.args };
+    case 'codex':
+      return { command: launch.command, args: launch.args, env_vars: [...CODEX_ENV_VARS] };
     case 'opencode':
     case 'kilo':
       // opencode's format (kilo is built on it): one command array, `local` for stdio.
@@ -95,7 +103,10 @@ function tomlString(value: string): string {
 }
 
 function codexTable(launch: McpLaunch): string {
-  return `[${serversKey('codex')}.${MCP_SERVER_NAME}]\ncommand = ${tomlString(launch.command)}\nargs = [${launch.args.map(tomlString).join(', ')}]\n`;
+  return (
+    `[${serversKey('codex')}.${MCP_SERVER_NAME}]\ncommand = ${tomlString(launch.command)}\nargs = [${launch.args.map(tomlString).join(', ')}]\n` +
+    `env_vars = [${CODEX_ENV_VARS.map(tomlString).join(', ')}]\n`
+  );
 }
 
 /** The snippet that registers corral with `kind`, as text to paste into its config file. */
@@ -139,7 +150,7 @@ function mergeCodex(before: string, file: string, launch: McpLaunch): MergeResul
   const servers = parsed.mcp_servers;
   const existing = typeof servers === 'object' && servers !== null ? (servers as Json)[MCP_SERVER_NAME] : undefined;
   const wanted = serverEntry('codex', launch);
-  if (existing !== undefined && sameJson({ command: (existing as Json).command, args: (existing as Json).args }, wanted) && Object.keys(existing as Json).length === 2) {
+  if (existing !== undefined && sameJson(existing, wanted)) {
     return { text: before, status: 'present' };
   }
   const table = codexTable(launch);
@@ -205,6 +216,8 @@ export function mcpRunArgs(kind: string, launch: McpLaunch): string[] {
         `mcp_servers.${MCP_SERVER_NAME}.command=${tomlString(launch.command)}`,
         '-c',
         `mcp_servers.${MCP_SERVER_NAME}.args=[${launch.args.map(tomlString).join(',')}]`,
+        '-c',
+        `mcp_servers.${MCP_SERVER_NAME}.env_vars=[${CODEX_ENV_VARS.map(tomlString).join(',')}]`,
       ];
     default:
       if (kind === 'pi') throw new UsageError('--mcp: pi has no MCP client, so corral cannot be registered with it');

@@ -1,5 +1,5 @@
 /**
- * Agents drive corral over MCP (SPEC §19, docs/mcp.md) with the real Claude Code: started
+ * Agents drive corral over MCP (SPEC §19, docs/mcp.md) with the real Claude Code and Codex: started
  * with `agent start --mcp` (corral registered for that run only), it is told by corral's
  * scripted model to call corral's tools by name (`MCPCALL <tool> <json>`, test/agents/model/
  * script.mjs): it starts a second lab agent with agent_start, prompts it with agent_prompt
@@ -8,13 +8,26 @@
  * `npx vitest run -c vitest.agents.config.ts test/agents/mcp.live.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AgentLab, modelRequestsSince } from './lab.js';
+import { AgentLab, modelRequestsSince, type LabAgent } from './lab.js';
 import { ANSWER } from './model/script.mjs';
 import { readdirSync } from 'node:fs';
 
 const START_MS = 120_000;
 
-describe('claude drives a second claude over MCP', () => {
+interface Case {
+  lead: LabAgent;
+  /** What the lead needs to call corral's tools without asking a person each time. */
+  args: string[];
+}
+
+const CASES: Case[] = [
+  // Claude Code asks before any MCP tool by default.
+  { lead: 'claude', args: ['--allowedTools', 'mcp__corral'] },
+  // Codex asks for approval of MCP tool calls under its lab policy (on-request).
+  { lead: 'codex', args: ['-c', 'approval_policy="never"'] },
+];
+
+for (const { lead, args: leadArgs } of CASES) describe(`${lead} drives a second agent (claude) over MCP`, () => {
   let lab: AgentLab;
   const cli = (...args: string[]) => lab.server.cli(args, { timeoutMs: 400_000 });
   const json = async (...args: string[]) => {
@@ -30,7 +43,7 @@ describe('claude drives a second claude over MCP', () => {
   };
 
   beforeAll(async () => {
-    lab = await new AgentLab('claude').start();
+    lab = await new AgentLab(lead, { alsoAgents: lead === 'claude' ? [] : ['claude'] }).start();
   });
   afterAll(async () => {
     await lab?.stop();
@@ -39,26 +52,33 @@ describe('claude drives a second claude over MCP', () => {
   it('agent_start, agent_prompt (wait), agent_read through the lead\u2019s MCP tools', { timeout: 900_000 }, async () => {
     const pane = await lab.workspace();
     const before = new Set(readdirSync(lab.dump));
-    // corral for this run only; its tools allowed without asking (Claude Code asks before an MCP tool by default).
-    await json('agent', 'start', 'lead', '--kind', 'claude', '--pane', pane, '--mcp', '--timeout', String(START_MS), '--', '--allowedTools', 'mcp__corral');
+    // corral for this run only; its tools allowed without asking.
+    await json('agent', 'start', 'lead', '--kind', lead, '--pane', pane, '--mcp', '--timeout', String(START_MS), '--', ...leadArgs);
+    // The lead declares corral's tools to its model (Claude Code: mcp__corral__agent_prompt; Codex:
+    // a namespace mcp__corral holding agent_prompt) once its MCP client has connected, which
+    // Claude Code does in the background: a turn sent before that has no corral tools. Warm up
+    // with plain turns until a request declares them.
+    const declared = () => modelRequestsSince(lab.dump, before).some((body) => body.includes('mcp__corral') && body.includes('agent_prompt"'));
+    for (let turn = 0; turn < 5 && !declared(); turn++) {
+      await json('agent', 'prompt', 'lead', '--wait', '--until', 'done', '--until', 'idle', '--timeout', '120000', '--', 'Say hello please');
+    }
+    expect(declared()).toBe(true);
     const started = await leadCalls('agent_start', { name: 'second', kind: 'claude', cwd: lab.project, timeout_ms: START_MS });
-    // The lead declared corral's tools to its model.
-    expect(modelRequestsSince(lab.dump, before).some((body) => body.includes('"mcp__corral__agent_prompt"'))).toBe(true);
     // Claude Code hands its model the tool's structuredContent (the agent object), so that is what comes back.
-    expect(started).toMatch(/Thecorraltoolanswered:\{"agent":\{.*"name":"second","kind":"claude"/);
+    expect(started).toMatch(/Thecorraltoolanswered:.*\{"agent":\{.*"name":"second","kind":"claude"/);
     const second = (await json('agent', 'get', 'second')).result.agent;
     expect(second).toMatchObject({ kind: 'claude', name: 'second' });
     expect(second.workspace_id).not.toBe((await json('agent', 'get', 'lead')).result.agent.workspace_id);
 
     const prompted = await leadCalls('agent_prompt', { name: 'second', text: 'Say hello please', wait: true, timeout_ms: 240_000 });
-    expect(prompted).toMatch(/Thecorraltoolanswered:\{"agent":\{.*"name":"second".*"agent_status":"(done|idle)"/);
+    expect(prompted).toMatch(/Thecorraltoolanswered:.*\{"agent":\{.*"name":"second".*"agent_status":"(done|idle)"/);
     expect((await cli('agent', 'read', 'second', '--answer')).stdout.trim()).toBe(ANSWER);
 
     const read = await leadCalls('agent_read', { name: 'second', answer: true });
-    // The second agent's answer, inside the fence: the structured object's `text`, its quotes
-    // JSON-escaped or not (depending on how the lead's answer is read back).
+    // The second agent's answer, inside the fence: the structured object's `text` (quotes
+    // JSON-escaped or not, depending on how the lead's answer is read back) or the text itself.
     const flat = read.replace(/\\"/g, '"');
-    expect(flat).toMatch(/Thecorraltoolanswered:\{.*<untrusted_terminal_outputsource="surface:\d+"total_lines="6"eof="false"id="([0-9a-f]{16})">/);
+    expect(flat).toMatch(/Thecorraltoolanswered:.*<untrusted_terminal_outputsource="surface:\d+"total_lines="6"eof="false"id="([0-9a-f]{16})">/);
     for (const line of ANSWER.split('\n')) expect(flat).toContain(line.replace(/\s+/g, ''));
     expect(flat).toMatch(/<\/untrusted_terminal_outputid="[0-9a-f]{16}">/);
   });

@@ -270,9 +270,13 @@ describe('agent start --mcp: corral registered for one run', () => {
     expect(screen.code, screen.stderr).toBe(0);
     const args = [...(await server.cli(['pane', 'read', pane, '--source', 'recent-unwrapped'])).stdout.matchAll(/^ARG\[(.*)\]$/gm)].map((m) => m[1]);
     expect(args[0]).toBe('--mcp-config');
-    expect(JSON.parse(args[1]!)).toEqual({ mcpServers: { corral: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp'], env: {} } } });
+    // This server's socket named outright: some agents (Codex) start MCP servers without the pane's environment.
+    expect(JSON.parse(args[1]!)).toEqual({ mcpServers: { corral: { type: 'stdio', command: process.execPath, args: [BIN, 'mcp', '--socket', server.socketPath], env: {} } } });
     expect(args.slice(2)).toEqual(['--model', 'x']);
 
+    const remote = await server.cli(['agent', 'start', '--kind', 'claude', '--pane', 'build/w1:p1', '--mcp']);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toMatch(/on that machine/);
     const gemini = await server.cli(['agent', 'start', '--kind', 'gemini', '--pane', pane, '--mcp']);
     expect(gemini.code).toBe(2);
     expect(gemini.stderr).toMatch(/corral mcp config gemini --write/);

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { checkMcpKind, mcpConfigFile, mcpRunArgs, mcpSnippet, mergeMcpConfig, writeMcpConfig, MCP_KINDS, type McpLaunch } from '../../src/cli/mcp-config.js';
 
 const LAUNCH: McpLaunch = { command: '/usr/bin/node', args: ['/opt/corral/bin/corral.cjs', 'mcp'] };
+const CODEX_ENV = ['CORRAL_SOCKET', 'CORRAL_SESSION', 'XDG_RUNTIME_DIR'];
 const OTHER_LAUNCH: McpLaunch = { command: '/usr/bin/node', args: ['/opt/corral/bin/corral.cjs', 'mcp', '--session', 'work'] };
 
 describe('mcp config snippets', () => {
@@ -21,7 +22,8 @@ describe('mcp config snippets', () => {
     for (const kind of ['opencode', 'kilo'] as const) {
       expect(JSON.parse(mcpSnippet(kind, LAUNCH))).toEqual({ mcp: { corral: { type: 'local', command: ['/usr/bin/node', ...LAUNCH.args], enabled: true } } });
     }
-    expect(parseToml(mcpSnippet('codex', LAUNCH))).toEqual({ mcp_servers: { corral: { command: '/usr/bin/node', args: LAUNCH.args } } });
+    // Codex starts MCP servers with a few variables only: the pane's socket must be passed through by name.
+    expect(parseToml(mcpSnippet('codex', LAUNCH))).toEqual({ mcp_servers: { corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV } } });
   });
 
   it('knows six kinds; pi and unknown kinds are usage errors saying why', () => {
@@ -67,7 +69,7 @@ describe('mcp config --write merges', () => {
     const added = mergeMcpConfig('codex', before, 'config.toml', LAUNCH);
     expect(added.status).toBe('added');
     expect(added.text.startsWith(before)).toBe(true);
-    expect(parseToml(added.text)).toEqual({ model: 'o3', mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args } } });
+    expect(parseToml(added.text)).toEqual({ model: 'o3', mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV } } });
     expect(mergeMcpConfig('codex', added.text, 'config.toml', LAUNCH).status).toBe('present');
     const withAfter = `${added.text}\n[profiles.fast]\nmodel = "mini" # keep\n`;
     const updated = mergeMcpConfig('codex', withAfter, 'config.toml', OTHER_LAUNCH);
@@ -76,7 +78,7 @@ describe('mcp config --write merges', () => {
     expect(updated.text).toContain('model = "mini" # keep');
     expect(parseToml(updated.text)).toEqual({
       model: 'o3',
-      mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: OTHER_LAUNCH.args } },
+      mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: OTHER_LAUNCH.args, env_vars: CODEX_ENV } },
       profiles: { fast: { model: 'mini' } },
     });
   });
@@ -104,10 +106,10 @@ describe('agent start --mcp: corral for one run', () => {
     expect(claude[0]).toBe('--mcp-config');
     expect(JSON.parse(claude[1]!)).toEqual({ mcpServers: { corral: { type: 'stdio', command: '/usr/bin/node', args: LAUNCH.args, env: {} } } });
     const codex = mcpRunArgs('codex', LAUNCH);
-    expect(codex).toHaveLength(4);
-    expect(codex.filter((_, i) => i % 2 === 0)).toEqual(['-c', '-c']);
+    expect(codex).toHaveLength(6);
+    expect(codex.filter((_, i) => i % 2 === 0)).toEqual(['-c', '-c', '-c']);
     const values = parseToml(codex.filter((_, i) => i % 2 === 1).join('\n').replace(/^mcp_servers\.corral\./gm, ''));
-    expect(values).toEqual({ command: '/usr/bin/node', args: LAUNCH.args });
+    expect(values).toEqual({ command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV });
   });
 
   it('kinds that read MCP servers only from their config say to register once; pi says it has no MCP', () => {

@@ -2,14 +2,18 @@
 // Codex has no ask-the-user tool, so ASKQ gets the slow answer here.
 
 import { openStream } from './respond.mjs';
-import { PREAMBLE, TOOL_TIMING, decide, logText, newId, sleep, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, TOOL_TIMING, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces } from './script.mjs';
 
 /** The last input item that is a user message or a tool output. */
 function lastUser(body) {
   const input = Array.isArray(body.input) ? body.input : [{ role: 'user', content: String(body.input || '') }];
   for (let i = input.length - 1; i >= 0; i--) {
     const item = input[i];
-    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') return { text: '', toolResult: true };
+    if (item.type === 'function_call_output' || item.type === 'custom_tool_call_output' || item.type === 'local_shell_call_output') {
+      const call = input.slice(0, i).findLast((x) => x.type === 'function_call' && x.call_id === item.call_id);
+      const output = typeof item.output === 'string' ? item.output : (item.output || []).map((x) => x.text || '').join('\n');
+      return { text: '', toolResult: true, toolResultText: output, afterMcp: !!call && MCP_TOOL.test(call.namespace ?? call.name) };
+    }
     if ((item.type === 'message' || !item.type) && item.role === 'user') {
       const c = item.content;
       return { text: typeof c === 'string' ? c : (c || []).map((x) => x.text || '').join('\n'), toolResult: false };
@@ -17,6 +21,9 @@ function lastUser(body) {
   }
   return { text: '', toolResult: false };
 }
+
+/** An MCP tool as Codex names it for the model (`mcp__corral__agent_start`). */
+const MCP_TOOL = /^mcp__/;
 
 /** Codex's shell tool has had several names across versions; the first one declared wins. */
 const SHELL_TOOLS = ['shell_command', 'exec_command', 'shell', 'local_shell'];
@@ -44,8 +51,12 @@ export async function handle(req, res, body, ctx) {
   const tools = (body.tools || []).map((t) => t.name || t.type);
   const shellTool = SHELL_TOOLS.find((n) => tools.includes(n));
   const main = tools.length > 0;
-  const { text, toolResult } = lastUser(body);
-  const kind = decide({ main, toolResult, text, shellTool, askTool: undefined });
+  const { text, toolResult, toolResultText = '', afterMcp = false } = lastUser(body);
+  // Codex declares MCP tools grouped: {type: "namespace", name: "mcp__corral", tools: [{name: "agent_start"}, …]}.
+  const namespaced = (body.tools || []).flatMap((t) => (t.type === 'namespace' ? (t.tools || []).map((x) => ({ namespace: t.name, name: x.name })) : []));
+  const mcpCall = mcpCallOf(text, [...tools, ...namespaced.map((x) => `${x.namespace}__${x.name}`)]);
+  const mcpTarget = mcpCall && namespaced.find((x) => `${x.namespace}__${x.name}` === mcpCall.name);
+  const kind = decide({ main, toolResult, text, shellTool, askTool: undefined, mcpCall });
   ctx.log('responses plan', JSON.stringify({ model: body.model, stream: body.stream, isMain: main, tools, shellTool, toolResult, kind, user: logText(text) }));
 
   const model = body.model || 'gpt-fake';
@@ -70,15 +81,25 @@ export async function handle(req, res, body, ctx) {
 
   event('response.created', { response: base });
   event('response.in_progress', { response: base });
-  if (kind !== 'shell') {
-    const whole = kind === 'side' ? 'Fake title' : textOf(kind);
+  if (kind !== 'shell' && kind !== 'mcp') {
+    const whole = kind === 'side' ? 'Fake title' : afterMcp ? mcpFinalOf(toolResultText) : textOf(kind);
     if (kind === 'final') await sleep(TOOL_TIMING.short); // the final text arrives whole, a moment later
     await message(0, whole, kind === 'answer' ? textPieces(kind, whole, ctx.knobs, out.stopped) : [whole]);
   } else {
     await sleep(TOOL_TIMING.preamble);
     await message(0, PREAMBLE, [PREAMBLE]);
     await sleep(TOOL_TIMING.call);
-    const item = shellCall(shellTool, ctx.knobs.toolCmd);
+    const item =
+      kind === 'mcp'
+        ? {
+            id: newId('fc'),
+            type: 'function_call',
+            status: 'completed',
+            ...(mcpTarget ? { namespace: mcpTarget.namespace, name: mcpTarget.name } : { name: mcpCall.name }),
+            call_id: newId('call'),
+            arguments: JSON.stringify(mcpCall.input),
+          }
+        : shellCall(shellTool, ctx.knobs.toolCmd);
     event('response.output_item.added', { output_index: 1, item: { ...item, status: 'in_progress', arguments: '' } });
     event('response.function_call_arguments.delta', { item_id: item.id, output_index: 1, delta: item.arguments });
     event('response.function_call_arguments.done', { item_id: item.id, output_index: 1, arguments: item.arguments });
