@@ -193,15 +193,19 @@ const agentPrompt: ToolDef = {
       text: { type: 'string', minLength: 1, maxLength: 64 * 1024, description: 'the prompt' },
       wait: { type: 'boolean', description: 'wait for the turn to end (default false)' },
       timeout_ms: TIMEOUT,
-      max_tokens: { type: 'integer', minimum: 1, maximum: BOUNDS.timeoutMs.max, description: 'token budget for this turn: usage is not available in this version of corral, so giving it is an error' },
+      max_tokens: {
+        type: 'integer',
+        minimum: BOUNDS.budgetTokens.min,
+        maximum: BOUNDS.budgetTokens.max,
+        description: "this turn's token budget: crossing it interrupts the agent (error budget_exceeded when waiting); needs an agent kind whose usage corral reads (see agent_usage)",
+      },
     },
     ['name', 'text'],
   ),
   annotations: ACTS,
   waits: (args) => args.wait === true,
   run: async (args, session, signal) => {
-    if (args.max_tokens !== undefined) throw usageUnavailable('agent_prompt: max_tokens');
-    const params = { target: str(args, 'name'), text: str(args, 'text'), wait: optBool(args, 'wait') ?? false, timeout_ms: optInt(args, 'timeout_ms') };
+    const params = { target: str(args, 'name'), text: str(args, 'text'), wait: optBool(args, 'wait') ?? false, timeout_ms: optInt(args, 'timeout_ms'), max_tokens: optInt(args, 'max_tokens') };
     const { agent } = params.wait ? await session.waiting(signal, (caller) => caller.call('agent.prompt', params)) : await (await session.caller()).call('agent.prompt', params);
     return { text: agentText(agent, params.wait ? 'turn ended' : 'prompt submitted'), structured: { agent } };
   },
@@ -263,14 +267,17 @@ const agentRead: ToolDef = {
 const agentUsage: ToolDef = {
   name: 'agent_usage',
   title: "An agent's token usage",
-  description: 'What an agent has spent (tokens, cost) and its budget. Not available in this version of corral: the call names the agent and answers with the error usage_unavailable.',
+  description:
+    'What an agent has spent: tokens in total (input, output, cache), how full its context is, each turn with its prompt, and its budget if one is set — read from the agent\'s own session record, as `corral agent usage` shows it. ' +
+    'usage_source "unsupported" means corral cannot read this kind\'s usage (total is then null).',
   inputSchema: schema({ name: AGENT_TARGET }, ['name']),
   annotations: READ_ONLY,
   waits: never,
   run: async (args, session) => {
-    // The agent first, so an unknown name says so rather than "not available".
-    await (await session.caller()).call('agent.get', { target: str(args, 'name') });
-    throw usageUnavailable('agent_usage');
+    const report = await (await session.caller()).call('agent.usage', { target: str(args, 'name') });
+    const total = report.total ? `${report.total.total} tokens in ${report.total.calls} call(s), ${report.turns.length} turn(s)` : `usage not readable (${report.usage_source})`;
+    const budget = report.budget_tokens === null ? 'no budget' : `budget ${report.budget_tokens} tokens`;
+    return { text: `agent ${report.agent}: ${total}; ${budget}\n${json(report)}`, structured: { ...report } };
   },
 };
 
@@ -338,10 +345,6 @@ const worktreeDiff: ToolDef = {
   },
 };
 
-function usageUnavailable(what: string): CorralError {
-  return new CorralError('method_not_found', `${what}: usage is not available in this version of corral (SPEC §18 is not built yet)`, { mcp_code: 'usage_unavailable' });
-}
-
 /** Every tool, in the order `tools/list` gives them. */
 export const TOOLS: readonly ToolDef[] = [fleet, agentStart, agentPrompt, agentWait, agentRead, agentUsage, paneRead, paneSend, worktreeDiff];
 
@@ -365,11 +368,12 @@ const NEXT_STEP: Readonly<Record<string, string>> = {
   invalid_agent_name: 'names are [a-z][a-z0-9_-]{0,31}: lower-case letter first',
   agent_no_answer: 'the agent has not answered yet: agent_wait until done, or read its screen with agent_read without `answer`',
   method_not_found: 'this version of corral cannot do that; carry on without it',
+  budget_exceeded: 'the agent went over its token budget and was interrupted: read what it did with agent_read; only a person can raise its budget (`corral agent budget`)',
 };
 
 /** The text of a tool error: the code, the message, and what to do next. */
 export function toolErrorText(error: unknown): string {
-  const code = error instanceof CorralError ? ((error.data as { mcp_code?: string }).mcp_code ?? error.code) : 'internal_error';
+  const code = error instanceof CorralError ? error.code : 'internal_error';
   const message = error instanceof Error ? error.message : String(error);
   const next = NEXT_STEP[error instanceof CorralError ? error.code : ''] ?? 'call `fleet` to see where things stand, then try again';
   return `error ${code}: ${message}\nNext: ${next}`;

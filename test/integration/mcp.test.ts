@@ -134,9 +134,13 @@ describe('corral mcp over stdio, gate open', () => {
 
     const waited = await call(client, 'agent_wait', { name: 'helper', until: 'done' });
     expect(waited.structuredContent.agent.agent_status).toBe('done');
+    // A CLI corral has no usage rules for: the report says so (usage itself is tested in the usage suites).
     const usage = await call(client, 'agent_usage', { name: 'helper' });
-    expect(usage.isError).toBe(true);
-    expect(usage.text).toMatch(/^error usage_unavailable: .*not available in this version/);
+    expect(usage.isError, usage.text).toBeFalsy();
+    expect(usage.structuredContent).toMatchObject({ agent: 'helper', usage_source: 'unsupported', total: null, budget_tokens: null });
+    expect(usage.text).toMatch(/^agent helper: usage not readable \(unsupported\); no budget\n/);
+    const badBudget = await call(client, 'agent_prompt', { name: 'helper', text: 'x', max_tokens: 0 });
+    expect(badBudget.text).toMatch(/invalid_params: agent_prompt: max_tokens must be 1\.\./);
 
     const fleet = await call(client, 'fleet');
     expect(fleet.structuredContent.agents.map((a: any) => a.name)).toContain('helper');

@@ -76,6 +76,6 @@ describe('mcp tools', () => {
     expect(toolErrorText(new CorralError('scripting_disabled', 'agent prompt submits input'))).toMatch(/^error scripting_disabled: agent prompt submits input\nNext: .*gate is closed/);
     expect(toolErrorText(new CorralError('agent_not_found', 'no agent "x"'))).toMatch(/^error agent_not_found: no agent "x"\nNext: call `fleet`/);
     expect(toolErrorText(new Error('boom'))).toMatch(/^error internal_error: boom\nNext: /);
-    expect(toolErrorText(new CorralError('method_not_found', 'usage', { mcp_code: 'usage_unavailable' }))).toMatch(/^error usage_unavailable: /);
+    expect(toolErrorText(new CorralError('budget_exceeded', 'over 100 tokens'))).toMatch(/^error budget_exceeded: over 100 tokens\nNext: .*agent_read/);
   });
 });
