@@ -32,7 +32,8 @@ export function loadAddon(): NativeAddon | null {
     addon = createRequire(import.meta.url)(join(packageRoot(), NATIVE_ADDON)) as NativeAddon;
   } catch (error) {
     addon = null;
-    loadError = (error as Error).message;
+    // Node's message goes on with a require stack: the first line says what is missing.
+    loadError = (error as Error).message.split('\n')[0] ?? '';
   }
   return addon;
 }

@@ -18,3 +18,8 @@ export function packageRoot(): string {
 export function corralEntry(): string {
   return join(packageRoot(), 'bin', 'corral.cjs');
 }
+
+/** True in a git checkout (it has the build script), false in an installed package, which does not ship it. */
+export function isCheckout(root: string = packageRoot()): boolean {
+  return existsSync(join(root, 'scripts', 'build.mjs'));
+}

@@ -21,6 +21,7 @@ import { worktreeCommand } from './commands/worktree.js';
 import { webCommand } from './commands/web.js';
 import { mcpCommand } from './commands/mcp.js';
 import { completionCommand } from './commands/completion.js';
+import { doctorCommand } from './commands/doctor.js';
 import { EXIT } from '../contract/protocol.js';
 import { humanText, UsageError } from './output.js';
 import { reportError, type GlobalArgs } from './run.js';
@@ -66,6 +67,7 @@ const VERBS: readonly CommandModule<GlobalArgs, any>[] = [
   webCommand,
   mcpCommand,
   completionCommand(buildCli),
+  doctorCommand,
 ];
 
 /** Builds the yargs parser for `args` (without node and script). */

@@ -16,7 +16,7 @@ import { addonLoadError, loadAddon } from '../native-addon.js';
 /** Why peers cannot be identified on this server ('' when they can). */
 export function peerCredProblem(): string {
   if (process.platform !== 'linux') return 'peer credentials are read through /proc, which needs Linux';
-  return loadAddon() ? '' : `the peer-credential addon did not load (${addonLoadError()}); run \`npm run build\``;
+  return loadAddon() ? '' : `the peer-credential addon did not load (${addonLoadError()}); \`corral doctor\` says how to build it`;
 }
 
 /** The process at the other end of a connection, as the kernel recorded it at connect(). */

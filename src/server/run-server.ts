@@ -7,6 +7,7 @@ import { resolveSocketPath } from '../paths.js';
 import { startServer, type StartOptions } from './start-server.js';
 import { probeServer } from './socket-guard.js';
 import { startBackgroundServer } from './background.js';
+import { peerCredProblem } from '../pty/peer-cred.js';
 
 export interface RunServerOptions extends StartOptions {
   detach?: boolean;
@@ -24,6 +25,9 @@ export async function runServer(opts: RunServerOptions): Promise<number> {
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
   const server = await startServer(opts);
   if (server.configError) process.stderr.write(`corral: ${server.configError.message}; using defaults\n`);
+  // Without corral's own addon the server runs, but cannot tell who connected: said once, here.
+  const peerProblem = peerCredProblem();
+  if (peerProblem) process.stderr.write(`corral: ${peerProblem}; until it is built corral cannot tell a person's terminal from a program: attached clients are view-only while the scripting gate is closed, and agents' hooks are refused\n`);
   // The server never dies because of what a client or a pane sent: log and go on.
   process.on('uncaughtException', (error) => process.stderr.write(`corral server: uncaught ${error.stack ?? error}\n`));
   process.on('unhandledRejection', (error) => process.stderr.write(`corral server: unhandled ${String(error)}\n`));

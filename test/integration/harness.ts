@@ -21,6 +21,8 @@ export interface ServerOptions {
   scripting?: boolean;
   config?: string;
   extraArgs?: string[];
+  /** The `corral` entry to run (default: this checkout's bin/corral.cjs; an installed package's in test/package). */
+  bin?: string;
 }
 
 /** A running server in its own sandbox directory. */
@@ -56,7 +58,7 @@ export class TestServer {
 
   /** Starts `corral server` and resolves once it reports it is listening. */
   async start(moreArgs: string[] = []): Promise<this> {
-    const args = [BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? []), ...moreArgs];
+    const args = [this.options.bin ?? BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? []), ...moreArgs];
     const child = spawn(process.execPath, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     await new Promise<void>((resolveReady, reject) => {
@@ -72,7 +74,7 @@ export class TestServer {
 
   /** Runs the CLI with this server's environment. */
   cli(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-    return runCli(args, { ...this.env, ...opts.env }, opts);
+    return runCli(args, { ...this.env, ...opts.env }, { ...opts, bin: this.options.bin });
   }
 
   /** Runs the CLI and parses its stdout as JSON; fails the test on a non-zero exit. */
@@ -139,9 +141,9 @@ export class TestServer {
 }
 
 /** Runs `corral` with the given env and collects its output and exit code. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, opts: { input?: string; timeoutMs?: number; bin?: string } = {}): Promise<CliResult> {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [opts.bin ?? BIN, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));

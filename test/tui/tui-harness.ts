@@ -41,9 +41,10 @@ export class TuiSession {
   /**
    * `config`: the text of config.toml, written before corral starts. `opts.peer`: attach to
    * that session's server instead of starting a session of its own; `opts.args`: the
-   * command line (default: none, plain `corral`).
+   * command line (default: none, plain `corral`); `opts.bin`: the `corral` entry (default:
+   * this checkout's).
    */
-  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}, config?: string, opts: { peer?: TuiSession; args?: string[] } = {}) {
+  constructor(cols = 120, rows = 36, extraEnv: NodeJS.ProcessEnv = {}, config?: string, opts: { peer?: TuiSession; args?: string[]; bin?: string } = {}) {
     this.peerOf = opts.peer ?? null;
     this.dir = opts.peer?.dir ?? mkdtempSync(join(tmpdir(), 'corral-tui-'));
     const home = join(this.dir, 'home');
@@ -76,7 +77,7 @@ export class TuiSession {
     this.screen.onBell(() => this.bells++);
     // The user's terminal measures emoji 2 wide, as every current terminal does.
     useModernUnicode(this.screen);
-    this.proc = pty.spawn(process.execPath, [BIN, ...(opts.args ?? [])], { name: this.env.TERM ?? 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
+    this.proc = pty.spawn(process.execPath, [opts.bin ?? BIN, ...(opts.args ?? [])], { name: this.env.TERM ?? 'xterm-256color', cols, rows, cwd: home, env: this.env as Record<string, string> });
     this.proc.onData((data) => {
       this.bytesWritten += Buffer.byteLength(data);
       this.screen.write(data, () => this.wake());

@@ -34,7 +34,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['components'],
   ['tui'],
   ['server'],
-  ['client', 'web', 'mcp'],
+  ['client', 'web', 'mcp', 'doctor'],
   ['cli'],
 ];
 
