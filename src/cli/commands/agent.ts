@@ -13,6 +13,7 @@ import { KEY_NAMES } from '../options.js';
 import { afterDashes, conductorCall, currentPaneId, defineCommand, herdrCall, socketPathOf, textCall, type GlobalArgs } from '../run.js';
 import { WORKTREE_OPTIONS, worktreeParams } from '../options.js';
 import { mcpLaunch, mcpRunArgs } from '../mcp-config.js';
+import { formatUsage } from '../conductor-format.js';
 import { diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
@@ -151,7 +152,8 @@ const prompt = defineCommand({
       .positional('text', { type: 'string', describe: 'the prompt; after -- if it starts with -' })
       .option('wait', { type: 'boolean', describe: 'wait for activity, then for --until' })
       .option('until', untilOption)
-      .option('timeout', timeoutOption),
+      .option('timeout', timeoutOption)
+      .option('max-tokens', numberOption('max-tokens', BOUNDS.budgetTokens, "this turn's token budget: crossing it presses the agent's interrupt keys, and --wait fails budget_exceeded (exit 1)")),
   handler: (argv) =>
     herdrCall(argv, 'agent.prompt', () => {
       const positional = argv.current && argv.target !== undefined ? [argv.target] : argv.text !== undefined ? [argv.text] : [];
@@ -160,7 +162,28 @@ const prompt = defineCommand({
       if (argv.until && !argv.wait) throw new UsageError('--until needs --wait');
       const tgt = argv.current ? currentPaneId() : argv.target;
       if (!tgt) throw new UsageError('missing <target>');
-      return { target: tgt, text, wait: argv.wait ?? false, until: argv.until, timeout_ms: argv.timeout };
+      return { target: tgt, text, wait: argv.wait ?? false, until: argv.until, timeout_ms: argv.timeout, max_tokens: argv['max-tokens'] };
+    }),
+});
+
+const usage = defineCommand({
+  command: 'usage [target]',
+  describe: 'What the agent spent, per turn, from its own session record (a table; --json prints {"result":…})',
+  builder: (y) => withTarget(y).option('json', { type: 'boolean', describe: 'print {"result":{total, turns, …}} instead' }),
+  handler: (argv) => (argv.json ? herdrCall(argv, 'agent.usage', () => ({ target: target(argv) })) : textCall(argv, 'agent.usage', () => ({ target: target(argv) }), formatUsage)),
+});
+
+const budget = defineCommand({
+  command: 'budget [target]',
+  describe: "Set the agent's total token budget (--tokens N), or remove it (--clear); crossing it interrupts the agent. Raising or clearing one needs the scripting gate",
+  builder: (y) =>
+    withTarget(y)
+      .option('tokens', numberOption('tokens', BOUNDS.budgetTokens, 'the most tokens the agent may have spent in all'))
+      .option('clear', { type: 'boolean', describe: 'remove the budget' }),
+  handler: (argv) =>
+    herdrCall(argv, 'agent.budget', () => {
+      if ((argv.tokens === undefined) === !argv.clear) throw new UsageError('give either --tokens N or --clear');
+      return argv.clear ? { target: target(argv), clear: true } : { target: target(argv), tokens: argv.tokens };
     }),
 });
 
@@ -223,7 +246,7 @@ const sendKeys = defineCommand({
 /** The `agent` verb group. */
 export const agentCommand = defineCommand({
   command: 'agent',
-  describe: 'Agents: start, list, get, rename, prompt, wait, read, send-keys, focus, explain, diff, merge, release (JSON output; diff and merge print text)',
+  describe: 'Agents: start, list, get, rename, prompt, usage, budget, wait, read, send-keys, focus, explain, diff, merge, release (JSON output; diff and merge print text)',
   builder: (y: Argv<GlobalArgs>) =>
     y
       .command(start)
@@ -231,6 +254,8 @@ export const agentCommand = defineCommand({
       .command(byTarget('get', 'Show the agent'))
       .command(rename)
       .command(prompt)
+      .command(usage)
+      .command(budget)
       .command(wait)
       .command(read)
       .command(sendKeys)
