@@ -23,7 +23,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 import { waitForActivity, waitForSettled } from './prompt-wait.js';
 import { notePrompt } from '../agents/prompt-log.js';
-import { checkBudget, openTurn } from './budget.js';
+import { checkBudget, joinSharedBudget, limitNextTurn, openTurn } from './budget.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -72,6 +72,10 @@ export interface StartOptions {
    * `typePrompt`, so a prompt the agent dropped is typed again, as for `agent prompt`.
    */
   prompt?: string;
+  /** Bounds the agent's next turn (SPEC §18: `max_tokens` of an `up` or flow agent step), whoever submits it. */
+  maxTokens?: number;
+  /** Joins the agent to a shared budget (a flow's or an `up` file's `budget_tokens`). */
+  sharedBudget?: { name: string; tokens: number };
   /**
    * Give the agent a worktree of its own (SPEC §15): made in the repository of the pane's cwd,
    * set up with its output in the pane, then the agent starts there (`cd` and the command on one line).
@@ -159,6 +163,8 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     });
     await waitForQuiet(core, current, AGENT_TIMING.readyQuietMs, deadline);
     const now = core.paneBySurface(pane.surfaceId) ?? current;
+    if (opts.maxTokens !== undefined) limitNextTurn(core, now, opts.maxTokens);
+    if (opts.sharedBudget) joinSharedBudget(core, now, opts.sharedBudget.name, opts.sharedBudget.tokens);
     if (opts.prompt !== undefined && opts.prompt.trim() !== '') {
       await typePrompt(core, now, opts.prompt, { submit: false, signal: opts.signal });
     }

@@ -24,6 +24,27 @@ export function budgetRaises(core: CorralCore, pane: PaneRecord, tokens: number 
   return current !== null && (tokens === null || tokens > current);
 }
 
+/** The agent's next turn, whoever submits it, is bounded by `maxTokens`. */
+export function limitNextTurn(core: CorralCore, pane: PaneRecord, maxTokens: number): void {
+  core.agents.limitNextTurn(pane, maxTokens);
+}
+
+/** Whether setting the shared budget `name` to `tokens` lifts its limit (that needs the gate). */
+export function sharedBudgetRaises(core: CorralCore, name: string, tokens: number): boolean {
+  const budget = core.agents.findSharedBudget(name);
+  return budget !== undefined && tokens > budget.limit;
+}
+
+/** Joins the pane's agent to the shared budget `name` (made on first use) and sets its limit (the gate was asked). */
+export function joinSharedBudget(core: CorralCore, pane: PaneRecord, name: string, tokens: number): AgentInfo {
+  const agent = core.agents.agentIn(pane);
+  if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+  const budget = core.agents.sharedBudget(name, tokens);
+  core.agents.usage.joinShared(agent, budget);
+  core.agents.usage.setSharedLimit(budget, tokens);
+  return agentView(core, pane);
+}
+
 /** `agent.budget`: sets (`tokens`) or clears (null) the agent's total budget (the gate was asked). */
 export function setAgentBudget(core: CorralCore, pane: PaneRecord, tokens: number | null): AgentInfo {
   const agent = core.agents.agentIn(pane);

@@ -106,7 +106,15 @@ export async function applyUp(core: CorralCore, plan: UpPlan, opts: { workspace?
         await settleWorktree(i);
         if (spec.command !== undefined) core.typeLine(core.paneBySurface(pane.surfaceId) ?? pane, spec.command);
         if (spec.agent === undefined) return;
-        await startAgent(core, pane, { kind: spec.agent, timeoutMs: UP_TIMING.agentStartTimeoutMs, signal: opts.signal, prompt: spec.prompt });
+        await startAgent(core, pane, {
+          kind: spec.agent,
+          timeoutMs: UP_TIMING.agentStartTimeoutMs,
+          signal: opts.signal,
+          prompt: spec.prompt,
+          maxTokens: spec.max_tokens,
+          // The file's agents share its budget (SPEC §18), named after the workspace they were made in.
+          sharedBudget: plan.budget_tokens !== undefined ? { name: `up:${workspaceId}`, tokens: plan.budget_tokens } : undefined,
+        });
       } catch (error) {
         const code = error instanceof CorralError ? error.code : 'internal_error';
         const reason = error instanceof Error ? error.message : String(error);

@@ -20,7 +20,7 @@ import { readsKeysItself } from '../pty/line-mode.js';
 import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from './rule-fallback.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
-import { newUsageTrack, UsageTracker, type UsageTrack } from './usage-tracker.js';
+import { newUsageTrack, UsageTracker, type SharedBudget, type UsageTrack } from './usage-tracker.js';
 import type { BudgetExceeded } from '../contract/objects.js';
 
 export const TRACKING = {
@@ -178,6 +178,8 @@ export class AgentRegistry {
   private readonly processes: ProcessTable;
   /** What agents spend, and their budgets (SPEC §18). */
   readonly usage: UsageTracker;
+  /** Budgets over several agents (flows' `budget_tokens`, `up` files'), by name. */
+  private readonly shared = new Map<string, SharedBudget>();
 
   constructor(
     private readonly core: RegistryHost,
@@ -789,6 +791,27 @@ export class AgentRegistry {
   private openTurn(agent: TrackedAgent, maxTokens: number | null): void {
     agent.turnOpen = true;
     this.usage.openTurn(agent, maxTokens);
+  }
+
+  /** The pane's agent's next turn nobody here prompts is bounded by `maxTokens` (an `up` pane's prompt). */
+  limitNextTurn(pane: PaneRecord, maxTokens: number): void {
+    const agent = this.agentIn(pane);
+    if (agent) agent.usage.pendingTurnLimit = maxTokens;
+  }
+
+  /** The shared budget named `name` (a flow's, an `up` workspace's), made on first use. */
+  sharedBudget(name: string, limit: number): SharedBudget {
+    let budget = this.shared.get(name);
+    if (!budget) {
+      budget = { limit, base: new Map(), exceeded: null };
+      this.shared.set(name, budget);
+    }
+    return budget;
+  }
+
+  /** The shared budget named `name`, if made. */
+  findSharedBudget(name: string): SharedBudget | undefined {
+    return this.shared.get(name);
   }
 
   /** Throws `budget_exceeded` when the pane's agent has spent its budget: nothing may be typed. */

@@ -44,6 +44,8 @@ export interface UsageTrack {
   /** The usage when this turn began (corral's prompt, or work seen starting); null before any. */
   turnBase: AgentUsage | null;
   turnLimit: number | null;
+  /** The limit of the next turn nobody here prompts (an `up` pane's typed prompt, sent by a person). */
+  pendingTurnLimit: number | null;
   agentLimit: number | null;
   shared: Set<SharedBudget>;
   exceeded: BudgetExceeded | null;
@@ -72,7 +74,7 @@ export interface UsageHost {
 }
 
 export function newUsageTrack(): UsageTrack {
-  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0 };
+  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, pendingTurnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0 };
 }
 
 function minus(now: AgentUsage, base: AgentUsage | null): AgentUsage {
@@ -223,7 +225,8 @@ export class UsageTracker {
     this.refreshNow(agent);
     const track = agent.usage;
     track.turnBase = this.usage(agent);
-    track.turnLimit = maxTokens;
+    track.turnLimit = maxTokens ?? track.pendingTurnLimit;
+    track.pendingTurnLimit = null;
     if (track.exceeded?.scope === 'turn') track.exceeded = null;
   }
 
@@ -241,6 +244,13 @@ export class UsageTracker {
     this.refreshNow(agent);
     if (!budget.base.has(agent)) budget.base.set(agent, this.usage(agent)?.total ?? 0);
     agent.usage.shared.add(budget);
+  }
+
+  /** Sets a shared budget's limit; a crossing of the old one is forgotten when it rises. */
+  setSharedLimit(budget: SharedBudget, limit: number): void {
+    if (limit > budget.limit) budget.exceeded = null;
+    budget.limit = limit;
+    for (const agent of this.host.agents()) if (agent.usage.shared.has(budget)) this.checkBudgets(agent);
   }
 
   leaveShared(agent: UsageAgent, budget: SharedBudget): void {
@@ -294,6 +304,12 @@ export class UsageTracker {
       const used = this.sharedUsed(budget);
       if (used > budget.limit && budget.exceeded === null) {
         budget.exceeded = { limit: budget.limit, used, scope: 'flow', at: now };
+        // Every agent the budget covers is stopped, not only the one whose call crossed it.
+        for (const member of this.host.agents()) {
+          if (member === agent || !member.usage.shared.has(budget)) continue;
+          member.usage.exceeded = budget.exceeded;
+          this.host.budgetExceeded(member, budget.exceeded);
+        }
         crossings.push(budget.exceeded);
       }
     }

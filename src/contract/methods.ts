@@ -196,12 +196,13 @@ export interface MethodParams {
   'agent.release': AgentTarget;
   'agent.focus': AgentTarget;
   'agent.explain': AgentTarget;
-  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string } & Partial<WorktreeRequest>;
+  /** `max_tokens`: its next turn's budget; `shared_budget`: a budget it shares with others (SPEC §18, flow and up files). */
+  'agent.start': PaneId & { kind: string; name?: string; args?: string[]; timeout_ms?: number; prompt?: string; max_tokens?: number; shared_budget?: { name: string; tokens: number } } & Partial<WorktreeRequest>;
   /** `max_tokens`: this turn's budget (SPEC §18): crossing it interrupts the turn. */
   'agent.prompt': AgentTarget & { text: string; wait?: boolean; until?: UntilParam; timeout_ms?: number; max_tokens?: number };
   'agent.usage': AgentTarget;
-  /** `tokens`: the agent's total budget; `clear`: none. */
-  'agent.budget': AgentTarget & { tokens?: number; clear?: boolean };
+  /** `tokens`: the agent's total budget; `clear`: none; with `shared`, the agent joins that shared budget (a flow's) of `tokens`. */
+  'agent.budget': AgentTarget & { tokens?: number; clear?: boolean; shared?: string };
   'agent.wait': AgentTarget & { until?: UntilParam; timeout_ms?: number };
   /** `answer`: what the agent answered in its last `turns` (1..20, default 1) turns, from its session record or its screen. */
   'agent.read': AgentTarget & ReadParams & { answer?: boolean; turns?: number };

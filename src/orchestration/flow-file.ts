@@ -6,6 +6,7 @@
  * timeouts, variables used where no earlier step captured them — and foreach steps are
  * expanded into their instances (`id[item]`). Pure apart from the injectable directory check.
  */
+import { BOUNDS } from '../contract/bounds.js';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { PRESET_KINDS, type PresetKind } from '../session/layout.js';
@@ -16,9 +17,9 @@ import { DEFAULT_LAYOUT, type ParseFileOptions } from './up-file.js';
 import { fillTemplate, ITEM_VARIABLE, parseTemplate } from './template.js';
 import { compilePaneRegex } from '../terminal/pane-regex.js';
 
-export const FLOW_KEYS = ['name', 'layout', 'defaults', 'step'] as const;
+export const FLOW_KEYS = ['name', 'layout', 'defaults', 'step', 'budget_tokens'] as const;
 export const DEFAULTS_KEYS = ['timeout_secs', 'on_failure'] as const;
-export const STEP_KEYS = ['id', 'needs', 'foreach', 'pane', 'send', 'ready', 'capture'] as const;
+export const STEP_KEYS = ['id', 'needs', 'foreach', 'pane', 'send', 'ready', 'capture', 'max_tokens'] as const;
 export const SEND_KEYS = ['target', 'text', 'submit'] as const;
 export const READY_KEYS = ['pattern', 'idle', 'timeout_secs'] as const;
 export const CAPTURE_KEYS = ['var', 'lines', 'answer'] as const;
@@ -68,6 +69,8 @@ export type StepAction =
       text: string;
       submit: boolean;
       targetStep?: string;
+      /** The turn this submit starts: its token budget (SPEC §18). */
+      maxTokens?: number;
     };
 
 /** One runnable step (a foreach step becomes one per item). */
@@ -89,6 +92,8 @@ export interface FlowPlan {
   name: string;
   layout: PresetKind;
   onFailure: OnFailure;
+  /** Tokens every agent the flow drives may spend together (SPEC §18): crossing it stops them and fails the step. */
+  budgetTokens?: number;
   /** In a topological order (file order where the needs allow). */
   steps: FlowStep[];
 }
@@ -105,6 +110,7 @@ interface RawStep {
   kind: 'pane' | 'send' | null;
   ready?: { pattern?: string; idle: boolean; timeoutSecs: number };
   capture?: CaptureSpec;
+  maxTokens?: number;
   instances: FlowStep[];
 }
 
@@ -148,6 +154,8 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
   const defaultTimeout = check.positive(defaults, 'timeout_secs', ['defaults'], ' in [defaults]', FLOW_LIMITS.maxTimeoutSecs);
   const onFailure = check.oneOf(defaults, 'on_failure', ['defaults'], ' in [defaults]', ON_FAILURE) ?? 'fail_fast';
   const plan: FlowPlan = { name, layout, onFailure, steps: [] };
+  const budgetTokens = check.int(doc, 'budget_tokens', [], '', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
+  if (budgetTokens !== undefined) plan.budgetTokens = budgetTokens;
 
   const raw = doc.step;
   if (raw === undefined || (Array.isArray(raw) && raw.length === 0)) {
@@ -179,6 +187,13 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
       else byId.set(id, step);
     }
     step.needs = check.strings(table, 'needs', at, ctxText) ?? [];
+    step.maxTokens = check.int(table, 'max_tokens', at, ctxText, BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
+    if (table.max_tokens !== undefined && isTable(table.send) && table.send.submit !== true) {
+      check.add([...at, 'max_tokens'], `key "max_tokens"${ctxText} bounds the turn a submit starts: it needs send.submit = true`);
+    }
+    if (table.max_tokens !== undefined && isTable(table.pane) && table.pane.agent === undefined) {
+      check.add([...at, 'max_tokens'], `key "max_tokens"${ctxText} needs pane.agent: it bounds the agent's turn`);
+    }
     const items = check.strings(table, 'foreach', at, ctxText, { numbers: true });
     if (items !== undefined) {
       if (items.length === 0) check.add([...at, 'foreach'], `key "foreach"${ctxText} must list at least one item`);
@@ -283,6 +298,7 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
       if (step.kind === 'pane') {
         const paneTable = isTable(filled.pane) ? filled.pane : {};
         const pane = checkPane(check, paneTable, [...step.at, 'pane'], ctxText, ctx);
+        if (step.maxTokens !== undefined && pane.max_tokens === undefined) pane.max_tokens = step.maxTokens;
         action = { kind: 'pane', pane };
         paneCount++;
         panes.push(pane);
@@ -295,6 +311,7 @@ export function checkFlowDocument(check: Checker, doc: Table, ctx: PathContext &
           target: typeof send.target === 'string' ? send.target : '',
           text: typeof send.text === 'string' ? send.text : '',
           submit: send.submit === true,
+          ...(step.maxTokens !== undefined ? { maxTokens: step.maxTokens } : {}),
         };
       }
       let ready: ReadySpec | undefined;

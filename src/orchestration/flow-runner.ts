@@ -69,12 +69,15 @@ export class RpcStepRunner implements StepRunner {
   private readonly pollMs: number;
   private readonly quietMs: number;
   private readonly now: () => number;
+  /** The flow's shared budget (SPEC §18), named for this run: its agents join it as the flow reaches them. */
+  private readonly budget: { name: string; tokens: number } | null;
 
   constructor(
     private readonly client: Pick<RpcCaller, 'call'>,
-    private readonly plan: Pick<FlowPlan, 'name' | 'layout'>,
+    private readonly plan: Pick<FlowPlan, 'name' | 'layout' | 'budgetTokens'>,
     opts: RunnerOptions = {},
   ) {
+    this.budget = plan.budgetTokens === undefined ? null : { name: `flow:${plan.name}:${process.pid}:${Date.now()}`, tokens: plan.budgetTokens };
     this.pollMs = opts.pollMs ?? WAIT.pollMs;
     this.quietMs = opts.quietMs ?? WAIT.defaultQuietMs;
     this.now = opts.now ?? Date.now;
@@ -91,7 +94,8 @@ export class RpcStepRunner implements StepRunner {
 
   private async startPane(step: FlowStep, ctx: StepContext): Promise<StepHandle> {
     if (step.action.kind !== 'pane') throw new Error('not a pane step');
-    const { agent, prompt, ...structure } = step.action.pane;
+    const { agent, prompt, max_tokens: maxTokens, ...structure } = step.action.pane;
+    const started = this.now();
     const created = this.creating.then(() =>
       this.client.call('workspace.up', {
         name: this.plan.name,
@@ -113,27 +117,46 @@ export class RpcStepRunner implements StepRunner {
         kind: agent,
         timeout_ms: UP_TIMING.agentStartTimeoutMs,
         ...(prompt ? { prompt } : {}),
+        ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+        ...(this.budget ? { shared_budget: this.budget } : {}),
       });
     }
     // A new pane: all of its output is new, and nothing was submitted to its agent.
-    return this.readyHandle(step, pane.surface_id, pane.pane_id, { endLine: 0, texts: new Map() }, null);
+    return this.readyHandle(step, pane.surface_id, pane.pane_id, { endLine: 0, texts: new Map() }, null, started);
   }
 
   private async startSend(step: FlowStep, ctx: StepContext): Promise<StepHandle> {
     if (step.action.kind !== 'send') throw new Error('not a send step');
-    const { targetStep, target, text, submit } = step.action;
+    const { targetStep, target, text, submit, maxTokens } = step.action;
+    const started = this.now();
     const known = targetStep ? this.paneOfStep.get(targetStep) : undefined;
     const status = await this.client.call('surface.status', { target: known ? String(known.surfaceId) : target });
     ctx.setPane(status.pane_id);
     const baseline = step.ready?.pattern !== undefined ? baselineOf(await this.readTail(status.surface_id)) : { endLine: 0, texts: new Map() };
     const seq = submit && status.tool !== null ? await this.agentSeq(status.pane_id) : null;
     ctx.setPhase(submit ? 'sending' : 'typing');
-    await this.client.call('surface.send_text', { target: String(status.surface_id), text, submit });
-    return this.readyHandle(step, status.surface_id, status.pane_id, baseline, seq);
+    // An agent the flow drives spends from the flow's budget (SPEC §18).
+    if (this.budget && status.tool !== null) await this.client.call('agent.budget', { target: status.pane_id, tokens: this.budget.tokens, shared: this.budget.name });
+    if (submit && maxTokens !== undefined && status.tool !== null) await this.client.call('agent.prompt', { target: status.pane_id, text, max_tokens: maxTokens });
+    else await this.client.call('surface.send_text', { target: String(status.surface_id), text, submit });
+    return this.readyHandle(step, status.surface_id, status.pane_id, baseline, seq, started);
   }
 
   private readTail(surfaceId: number): Promise<SurfaceReadResult> {
     return this.client.call('surface.read', { target: String(surfaceId), lines: WAIT.scanLines, raw: true });
+  }
+
+  /** Fails the step `budget_exceeded` when the pane's agent crossed a budget since the step began (SPEC §18). */
+  private async checkBudget(paneId: string, since: number): Promise<void> {
+    let exceeded;
+    try {
+      exceeded = (await this.client.call('agent.get', { target: paneId })).agent.budget_exceeded;
+    } catch {
+      return;
+    }
+    if (exceeded && exceeded.at >= since) {
+      throw new CorralError('budget_exceeded', `the agent in ${paneId} crossed its ${exceeded.scope} budget (${exceeded.used} of ${exceeded.limit} tokens) and was interrupted`, { limit: exceeded.limit, used: exceeded.used, scope: exceeded.scope, pane_id: paneId });
+    }
   }
 
   /** The agent's state_change_seq, null when the pane has no agent. */
@@ -150,8 +173,9 @@ export class RpcStepRunner implements StepRunner {
    * agent's state_change_seq before a submit: idle then means idle *after* a change of state
    * (the turn ran), not the idle it was in when the text arrived.
    */
-  private readyHandle(step: FlowStep, surfaceId: number, paneId: string, baseline: LineBaseline, submittedAtSeq: number | null): StepHandle {
+  private readyHandle(step: FlowStep, surfaceId: number, paneId: string, baseline: LineBaseline, submittedAtSeq: number | null, started: number): StepHandle {
     const pattern = step.ready?.pattern !== undefined ? compilePattern(step.ready.pattern) : undefined;
+    const budgeted = (step.action.kind === 'send' ? step.action.maxTokens : step.action.pane.max_tokens) !== undefined;
     const idle = step.ready?.idle ?? false;
     const target = String(surfaceId);
     return {
@@ -165,6 +189,7 @@ export class RpcStepRunner implements StepRunner {
             if (lines.length > 0) progress.matched = lines;
           }
           let idleNow = true;
+          if (this.budget || budgeted) await this.checkBudget(paneId, started);
           if (idle) {
             const status = await this.client.call('surface.status', { target });
             const before = this.now();

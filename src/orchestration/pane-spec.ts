@@ -2,6 +2,7 @@
  * The pane fields `up` files (`[[panes]]`) and flow `pane` steps share (SPEC §10): where the
  * pane starts, what runs in it, what it is called, and what is typed into its agent.
  */
+import { BOUNDS } from '../contract/bounds.js';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AGENT_KINDS } from '../agents/kinds.js';
@@ -9,7 +10,7 @@ import { suggest } from '../config/suggest.js';
 import type { Checker, KeyPath, Table } from './toml-doc.js';
 import { WORKTREE_NAME_PATTERN, WORKTREE_NAME_RULE } from '../contract/protocol.js';
 
-export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env', 'restore', 'worktree'] as const;
+export const PANE_KEYS = ['cwd', 'agent', 'command', 'name', 'prompt', 'focus', 'env', 'restore', 'worktree', 'max_tokens'] as const;
 
 /** At most this many panes in one `up` file or flow (SPEC §10). */
 export const MAX_PANES = 32;
@@ -28,6 +29,8 @@ export interface PaneSpec {
   restore: boolean;
   /** The pane starts in a new git worktree of this name, made in the repository of `cwd` (SPEC §15). */
   worktree?: string;
+  /** The agent's next turn's token budget (SPEC §18): crossing it interrupts the turn. */
+  max_tokens?: number;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -84,6 +87,10 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
   if (table.prompt !== undefined && table.agent === undefined) {
     check.add([...at, 'prompt'], `key "prompt"${context} needs "agent": the prompt is typed into the agent`);
   }
+  const maxTokens = check.int(table, 'max_tokens', at, context, BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
+  if (table.max_tokens !== undefined && table.agent === undefined) {
+    check.add([...at, 'max_tokens'], `key "max_tokens"${context} needs "agent": it bounds the agent's turn`);
+  }
   const focus = check.bool(table, 'focus', at, context) ?? false;
   const restore = check.bool(table, 'restore', at, context) ?? false;
   if (restore && table.command === undefined) {
@@ -108,6 +115,7 @@ export function checkPane(check: Checker, table: Table, at: KeyPath, context: st
   if (name !== undefined) spec.name = name;
   if (prompt !== undefined) spec.prompt = prompt;
   if (worktree !== undefined) spec.worktree = worktree;
+  if (maxTokens !== undefined) spec.max_tokens = maxTokens;
   return spec;
 }
 

@@ -4,11 +4,12 @@
  * directory check is injectable); the CLI validates the file and sends the resulting plan
  * to `workspace.up`, which validates it again with the same rules (other clients call it too).
  */
+import { BOUNDS } from '../contract/bounds.js';
 import { PRESET_KINDS, type PresetKind } from '../session/layout.js';
 import { Checker, FileError, Locator, isTable, locateIssues, parseToml, type KeyPath, type Table } from './toml-doc.js';
 import { checkPane, checkPaneSet, MAX_PANES, type PaneSpec, type PathContext } from './pane-spec.js';
 
-export const UP_KEYS = ['name', 'layout', 'panes'] as const;
+export const UP_KEYS = ['name', 'layout', 'panes', 'budget_tokens'] as const;
 
 /** Without a `layout`, panes tile (works for any count; tmux's `select-layout tiled`). */
 export const DEFAULT_LAYOUT: PresetKind = 'tiled';
@@ -28,6 +29,8 @@ export interface UpPlan {
   name?: string;
   layout: PresetKind;
   panes: PaneSpec[];
+  /** Tokens its agents may spend together (SPEC §18): crossing it interrupts them all. */
+  budget_tokens?: number;
 }
 
 /** `[[panes]] #2` — how messages name a pane table (1-based, as a person counts). */
@@ -40,6 +43,7 @@ export function checkUpDocument(check: Checker, doc: Table, ctx: PathContext, ex
   check.knownKeys(doc, [], [...UP_KEYS, ...extraKeys], '');
   const name = check.str(doc, 'name', [], '', { nonEmpty: true });
   const layout = check.oneOf(doc, 'layout', [], '', PRESET_KINDS) ?? DEFAULT_LAYOUT;
+  const budgetTokens = check.int(doc, 'budget_tokens', [], '', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
   const panes: PaneSpec[] = [];
   const paths: KeyPath[] = [];
   const raw = doc.panes;
@@ -58,6 +62,7 @@ export function checkUpDocument(check: Checker, doc: Table, ctx: PathContext, ex
   }
   const plan: UpPlan = { layout, panes };
   if (name !== undefined) plan.name = name;
+  if (budgetTokens !== undefined) plan.budget_tokens = budgetTokens;
   return plan;
 }
 
@@ -79,7 +84,7 @@ export function parseUpFile(source: string, opts: ParseFileOptions): UpPlan {
 
 /** Human summary of a plan (`up --dry-run`). */
 export function formatUpPlan(plan: UpPlan, heading: string): string {
-  const lines = [`${heading}: workspace ${plan.name ? JSON.stringify(plan.name) : '(named after its directory)'}, layout ${plan.layout}, ${plan.panes.length} pane${plan.panes.length === 1 ? '' : 's'}`];
+  const lines = [`${heading}: workspace ${plan.name ? JSON.stringify(plan.name) : '(named after its directory)'}, layout ${plan.layout}, ${plan.panes.length} pane${plan.panes.length === 1 ? '' : 's'}${plan.budget_tokens !== undefined ? `, budget ${plan.budget_tokens} tokens` : ''}`];
   plan.panes.forEach((pane, i) => {
     const what = pane.agent ? `agent ${pane.agent}` : pane.command ? `run ${JSON.stringify(pane.command)}` : 'shell';
     const extras = [
@@ -88,6 +93,7 @@ export function formatUpPlan(plan: UpPlan, heading: string): string {
       Object.keys(pane.env).length ? `env ${Object.keys(pane.env).join(',')}` : '',
       pane.focus ? 'focus' : '',
       pane.worktree ? `in a new worktree ${pane.worktree}` : '',
+      pane.max_tokens !== undefined ? `turn budget ${pane.max_tokens} tokens` : '',
     ].filter(Boolean);
     lines.push(`  ${i + 1}. ${what} in ${pane.cwd}${extras.length ? `; ${extras.join('; ')}` : ''}`);
   });

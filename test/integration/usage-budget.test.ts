@@ -6,7 +6,7 @@
  * `agent.usage` event's pace, a turn budget that interrupts a turn before its tool runs, a
  * spent agent refused before anything is typed, and the gate on raising or clearing.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TestServer } from './harness.js';
@@ -131,5 +131,74 @@ describe('budgets and the gate closed', () => {
     expect((await server.json(['agent', 'get', 'capped'])).result.agent.budget_tokens).toBe(4000);
     const bad = await server.cli(['agent', 'budget', 'capped']);
     expect(bad.code).toBe(2);
+  });
+});
+
+describe('a flow budget over two agents', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await standInServer(true).start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('stops a two-agent loop once their spending together crosses budget_tokens: the step fails budget_exceeded, the flow fails', async () => {
+    const flow = join(server.home, 'loop.toml');
+    const turn = (id: string, target: string, needs: string) =>
+      [`[[step]]`, `id = "${id}"`, `needs = ["${needs}", "${target}"]`, `send = { target = "${target}", text = "calls=3 in=100 out=50 ms=200 ${id}", submit = true }`, 'ready = { idle = true }'].join('\n');
+    writeFileSync(
+      flow,
+      [
+        'name = "review-loop"',
+        'budget_tokens = 1000',
+        '[defaults]',
+        'timeout_secs = 40',
+        '[[step]]',
+        'id = "author"',
+        'pane = { name = "author", cwd = ".", agent = "claude" }',
+        '[[step]]',
+        'id = "reviewer"',
+        'pane = { name = "reviewer", cwd = ".", agent = "claude" }',
+        turn('write1', 'author', 'reviewer'),
+        turn('review1', 'reviewer', 'write1'),
+        turn('write2', 'author', 'review1'),
+        turn('review2', 'reviewer', 'write2'),
+      ].join('\n'),
+    );
+    const before = calls(server);
+    const run = await server.cli(['flow', 'run', flow, '--json']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    if (run.stdout === "") throw new Error(run.stderr);
+    const report = JSON.parse(run.stdout);
+    expect(report.status).toBe('failed');
+    const byId = Object.fromEntries(report.steps.map((step: any) => [step.id, step]));
+    expect(byId.write1.status).toBe('ready');
+    expect(byId.review1.status).toBe('ready');
+    // 900 spent by then: write2's first call (1050) crosses 1000.
+    expect(byId.write2.status).toBe('failed');
+    expect(JSON.stringify(byId.write2.error)).toMatch(/budget_exceeded/);
+    expect(byId.review2.status).not.toBe('ready');
+    // write2 was interrupted after the call that crossed: 3 + 3 + 1 calls, never the loop's 12.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(calls(server) - before).toBe(7);
+  });
+});
+
+describe('budget keys in flow and up files', () => {
+  it('are checked before anything runs', async () => {
+    const server = standInServer(false);
+    const bad = join(server.dir, 'bad.toml');
+    writeFileSync(bad, ['budget_tokens = 0', '[defaults]', 'timeout_secs = 5', '[[step]]', 'id = "a"', 'max_tokens = 10', 'send = { target = "x", text = "y" }'].join('\n'));
+    const checked = await server.cli(['flow', 'run', bad, '--dry-run']);
+    // A bad file is a runtime error naming file:line:key (exit 1), as for `up`.
+    expect(checked.code, checked.stderr).toBe(1);
+    expect(checked.stderr).toMatch(/budget_tokens/);
+    expect(checked.stderr).toMatch(/max_tokens.*submit/);
+    const up = join(server.dir, 'up.toml');
+    writeFileSync(up, ['budget_tokens = 5000', '[[panes]]', `cwd = "${server.home}"`, 'agent = "claude"', 'max_tokens = 300'].join('\n'));
+    const plan = await server.cli(['up', up, '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/budget 5000 tokens[\s\S]*turn budget 300 tokens/);
   });
 });

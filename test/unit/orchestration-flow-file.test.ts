@@ -135,6 +135,13 @@ describe('flow files: good', () => {
     expect(plan.steps[2]!.variables).toEqual(['report']);
     expect(formatFlowPlan(plan)).toContain('capture last 40 lines as ${report}');
   });
+
+  it('the shipped budgeted review loop validates: a budget for the flow, one per turn', () => {
+    const file = path.join(ROOT, 'assets/examples/budgeted-review-loop.toml');
+    const plan = parseFlowFile(readFileSync(file, 'utf8'), { baseDir: path.dirname(file), shownPath: file, home: '/home/u' });
+    expect(plan.budgetTokens).toBe(2_000_000);
+    expect(plan.steps.map((s) => (s.action.kind === 'send' ? s.action.maxTokens : undefined))).toEqual([undefined, undefined, 400_000, 200_000, 400_000, 200_000]);
+  });
 });
 
 describe('flow files: bad, each naming file, line and key', () => {

@@ -3,7 +3,7 @@ import { CorralError } from '../../contract/protocol.js';
 import { optBool, optInt, optStrAny, optStrings, str, text, type Params } from '../params.js';
 import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../../contract/protocol.js';
 import { promptAgent, startAgent } from '../../actions/agent-actions.js';
-import { budgetRaises, setAgentBudget, usageReport } from '../../actions/budget.js';
+import { budgetRaises, joinSharedBudget, setAgentBudget, sharedBudgetRaises, usageReport } from '../../actions/budget.js';
 import { requireGateToRaise } from '../gate.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-wait.js';
 import { readAgent } from '../../actions/transcript.js';
@@ -84,6 +84,8 @@ export const agentHandlers = {
       signal,
       prompt,
       worktree,
+      maxTokens: optInt(p, 'max_tokens', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max),
+      sharedBudget: sharedBudgetParam(p),
     });
   },
   'agent.prompt': async (p, { core, signal }) => {
@@ -102,6 +104,12 @@ export const agentHandlers = {
     const tokens = optInt(p, 'tokens', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
     if (clear === (tokens !== undefined)) throw new CorralError('invalid_params', 'agent budget takes either "tokens" (a positive integer) or "clear"');
     const pane = agentPane(core, p);
+    const shared = p.shared === undefined || p.shared === null ? undefined : str(p, 'shared');
+    if (shared !== undefined) {
+      if (clear) throw new CorralError('invalid_params', 'a shared budget is not cleared agent by agent: "shared" needs "tokens"');
+      requireGateToRaise('agent.budget', sharedBudgetRaises(core, shared, tokens!), core.scripting, 'raising a shared budget');
+      return { agent: joinSharedBudget(core, pane, shared, tokens!) };
+    }
     const limit = clear ? null : tokens!;
     requireGateToRaise('agent.budget', budgetRaises(core, pane, limit), core.scripting, clear ? 'clearing a budget' : 'raising a budget');
     return { agent: setAgentBudget(core, pane, limit) };
@@ -167,3 +175,14 @@ export const agentHandlers = {
 
 /** Hook events arrive as notifications (`ai.*`); each maps onto the agent in the sending pane. */
 export const hookHandlers = Object.fromEntries(HOOK_METHODS.map((event) => [event, hookHandler(event)])) as Record<string, Handler<{ ok: true }>> as HookHandlers;
+
+/** `shared_budget: {name, tokens}` of `agent.start` (a flow's or an `up` file's budget). */
+function sharedBudgetParam(p: Params): { name: string; tokens: number } | undefined {
+  const raw = p.shared_budget;
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw new CorralError('invalid_params', '"shared_budget" must be {name, tokens}');
+  const inner = raw as Params;
+  const tokens = optInt(inner, 'tokens', BOUNDS.budgetTokens.min, BOUNDS.budgetTokens.max);
+  if (tokens === undefined) throw new CorralError('invalid_params', '"shared_budget.tokens" is required');
+  return { name: str(inner, 'name'), tokens };
+}

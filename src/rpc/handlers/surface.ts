@@ -1,4 +1,5 @@
 /** The Conductor surface: `surface.*` and `fleet.list` (SPEC §5). */
+import { checkBudget, openTurn } from '../../actions/budget.js';
 import { READ_SOURCES } from '../../contract/protocol.js';
 import { optBool, optInt, optOneOf, optStr, str, text, type Params } from '../params.js';
 import { readPane, sendText, sendKeys } from '../../actions/pane-io.js';
@@ -73,6 +74,11 @@ export const surfaceHandlers = {
     // Submitting to an agent uses the agent's own pause before Enter, as `agent prompt` does.
     const send = (pane: PaneRecord) => {
       const agent = core.agents.agentIn(pane);
+      // A submit to a spent agent types nothing; one that goes through opens its turn (SPEC §18).
+      if (agent && submit) {
+        checkBudget(core, pane);
+        openTurn(core, pane, null);
+      }
       // Text typed into an agent is a prompt `agent read --answer` looks for.
       if (agent && body.trim() !== '') notePrompt(agent, body);
       const kind = agent?.kind;
