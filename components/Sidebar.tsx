@@ -68,9 +68,14 @@ export function agentRow(agent: SidebarAgent, width: number): Segment[] {
   return row;
 }
 
-/** Lines an agent takes: its row, and its worktree's line when it works in one. */
+/** Lines an agent takes: its row, its worktree's line when it works in one, its usage line once known. */
 export function agentHeight(agent: SidebarAgent): number {
-  return agent.worktree ? 2 : 1;
+  return 1 + (agent.worktree ? 1 : 0) + (agent.usage ? 1 : 0);
+}
+
+/** `   48k · ctx 31%`: what the agent spent and how full its context is, under its row. */
+export function usageRow(agent: SidebarAgent, width: number): Segment[] {
+  return [{ text: '   ' }, { text: truncate(agent.usage ?? '', Math.max(0, width - 3)), style: THEME.muted }];
 }
 
 /** `   ⎇ corral/fix +12 −3`: the agent's branch and its diff size, under its row. */
@@ -118,6 +123,7 @@ export function Sidebar({ workspaces, agents, width, height }: SidebarProps) {
       {agents.slice(agentWindow.start, agentWindow.end).flatMap((agent) => [
         <PaintedLine key={agent.key} parts={agentRow(agent, width)} />,
         ...(agent.worktree ? [<PaintedLine key={`${agent.key}:worktree`} parts={worktreeRow(agent, width)} />] : []),
+        ...(agent.usage ? [<PaintedLine key={`${agent.key}:usage`} parts={usageRow(agent, width)} />] : []),
       ])}
       {agentWindow.hidden > 0 && <Painted style={THEME.muted}>{`  +${agentWindow.hidden} more`}</Painted>}
     </Box>

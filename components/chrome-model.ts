@@ -35,6 +35,8 @@ export interface SidebarAgent {
   focused: boolean;
   /** The git worktree it works in (SPEC §15): shown on a line of its own below it. */
   worktree?: { branch: string; added: number | null; removed: number | null } | null;
+  /** What it spent (SPEC §18), as `48k · ctx 31%`: shown on a line of its own below it; null when unknown. */
+  usage?: string | null;
 }
 
 export interface TabEntry {

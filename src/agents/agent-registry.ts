@@ -21,7 +21,7 @@ import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from '
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
 import { newUsageTrack, UsageTracker, type SharedBudget, type UsageTrack } from './usage-tracker.js';
-import type { BudgetExceeded } from '../contract/objects.js';
+import type { AgentUsage, BudgetExceeded } from '../contract/objects.js';
 
 export const TRACKING = {
   /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
@@ -791,6 +791,12 @@ export class AgentRegistry {
   private openTurn(agent: TrackedAgent, maxTokens: number | null): void {
     agent.turnOpen = true;
     this.usage.openTurn(agent, maxTokens);
+  }
+
+  /** What the pane's agent spent (SPEC §18); null when unknown. */
+  usageOf(pane: PaneRecord): AgentUsage | null {
+    const agent = this.agentIn(pane);
+    return agent ? this.usage.usage(agent) : null;
   }
 
   /** The pane's agent's next turn nobody here prompts is bounded by `maxTokens` (an `up` pane's prompt). */

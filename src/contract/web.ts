@@ -3,7 +3,7 @@
  * reply (`web.fleet`), one pane's screen as a stream (`pane.watch`) and a person's input from
  * the page (`web.input`). Plain data shared by the server, `corral web` and the page's bundle.
  */
-import type { AgentStatus, ConductorState } from './objects.js';
+import type { AgentStatus, AgentUsage, ConductorState } from './objects.js';
 
 /** One answer to a blocked agent's prompt, as its rule file declares it (`[answers]`). */
 export interface WebAnswer {
@@ -33,6 +33,8 @@ export interface WebAgent {
   last_lines: string[];
   /** The answer keys of its kind (empty when its rule file declares none). */
   answers: WebAnswer[];
+  /** What it spent (SPEC §18); null or absent when unknown. */
+  usage?: AgentUsage | null;
 }
 
 /** One pane without an agent. */

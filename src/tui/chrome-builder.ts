@@ -3,7 +3,8 @@
  * core's state and the TUI's own state. Pure with respect to the screen: no drawing here.
  */
 import type { ClientCore } from './client-view.js';
-import type { AgentWorktree } from '../contract/protocol.js';
+import type { AgentUsage, AgentWorktree } from '../contract/protocol.js';
+import { usageSummary } from '../contract/usage-format.js';
 import { COMMANDS, commandKeys, type CommandId } from '../config/keybindings.js';
 import type { ChromeModel, HelpEntry, Overlay, PaneFrame, SidebarAgent, SidebarWorkspace, TabEntry } from '../../components/chrome-model.js';
 import { tabRollup, workspaceRollup } from '../core/views.js';
@@ -135,7 +136,13 @@ function sidebarAgents(core: ClientCore, ui: Pick<UiState, 'notify'>): SidebarAg
     focused: focused?.id === pane.id,
     // Kept current by events (src/actions/worktree-watch.ts): reading it runs no git.
     worktree: sidebarWorktree(core.worktrees?.forPane(pane) ?? null),
+    usage: sidebarUsage(core.agents.usageOf?.(pane) ?? null),
   }));
+}
+
+/** `48k · ctx 31%` (SPEC §18), or null while the agent's usage is unknown. */
+function sidebarUsage(usage: AgentUsage | null): string | null {
+  return usage ? usageSummary(usage) : null;
 }
 
 /** An agent's worktree for the sidebar: the branch came from a repository, so its controls are made visible. */

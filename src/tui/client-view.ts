@@ -8,7 +8,7 @@
  * own (`TabRecord.focusedPane`), so it stays shared.
  */
 import type { CorralCore } from '../core/corral-core.js';
-import type { AgentStatus, MachineState, PaneRead, WorktreeDiffResult, WorktreeMergeResult } from '../contract/protocol.js';
+import type { AgentStatus, AgentUsage, MachineState, PaneRead, WorktreeDiffResult, WorktreeMergeResult } from '../contract/protocol.js';
 import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
 import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/worktree-actions.js';
@@ -141,6 +141,8 @@ export interface AgentLike {
 export interface ClientAgents {
   agentIn(pane: Readonly<PaneRecord>): AgentLike | null;
   agents(): Iterable<{ pane: Readonly<PaneRecord>; agent: AgentLike }>;
+  /** What the pane's agent spent (SPEC §18); null when unknown (another machine's agent, or no record). */
+  usageOf?(pane: Readonly<PaneRecord>): AgentUsage | null;
 }
 
 /**
@@ -232,6 +234,7 @@ export class ClientCoreView implements ClientCore {
     const foreign = this.foreign;
     this.agents = {
       agentIn: (pane) => (isForeign(pane) ? foreignAgent(pane as ForeignPane) : core.agents.agentIn(pane as PaneRecord)),
+      usageOf: (pane) => (isForeign(pane) ? null : core.agents.usageOf(pane as PaneRecord)),
       *agents() {
         yield* core.agents.agents();
         for (const map of foreign.paneMaps()) {

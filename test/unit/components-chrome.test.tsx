@@ -389,6 +389,17 @@ describe('worktree agents in the sidebar (SPEC §15)', () => {
     expect(listWindowByHeight([1, 2, 1, 1], 4, 2)).toEqual({ start: 1, end: 3, hidden: 2 });
   });
 });
+describe('usage in the sidebar (SPEC §18)', () => {
+  it('draws the total and the context fill on a line under the agent, after its worktree line', async () => {
+    const model = bigModel();
+    model.agents[1] = { ...model.agents[1]!, worktree: { branch: 'corral/reviewer', added: 12, removed: 3 }, usage: '48k · ctx 31%' };
+    const t = await show(renderChrome(model), COLS, ROWS);
+    const reviewer = sidebarRowOf(t, 'reviewer');
+    expect(row(t, reviewer + 2).slice(0, SIDEBAR)).toMatch(/^\s+48k · ctx 31%\s*│?$/);
+    expect(sidebarRowOf(t, 'claude')).toBe(reviewer + 3);
+  });
+});
+
 describe('createChromeRenderer', () => {
   it('gives the same output as renderChrome as the model changes', () => {
     const render = createChromeRenderer();

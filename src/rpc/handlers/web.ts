@@ -110,6 +110,7 @@ function localAgent(core: CorralCore, pane: PaneRecord, row: FleetRow, count: nu
     message: row.message,
     last_lines: localLines(core, pane, count),
     answers: answersOf(core, pane),
+    usage: row.usage ?? null,
   };
 }
 
@@ -136,6 +137,7 @@ function remoteAgent(machines: MachineService | null, row: FleetRow, count: numb
     message: row.message,
     last_lines: remoteLines(machines, paneId, count),
     answers: [],
+    usage: row.usage ?? null,
   };
 }
 

@@ -6,6 +6,7 @@
 import type { WebAgent, WebFleet, WebPane } from '../../contract/web.js';
 import { layoutFleet, needOf, sinceText } from '../fleet-order.js';
 import { el, text, textEl } from './dom.js';
+import { usageSummary } from '../../contract/usage-format.js';
 
 /**
  * Cards kept from the last render, by what they show (since-when aside, which is updated in
@@ -56,6 +57,7 @@ function makeAgentCard(agent: WebAgent, actions: FleetActions): HTMLElement {
     el('span', { class: `badge ${agent.agent_status}` }, text(need === 'done' ? 'done · new' : agent.agent_status)),
     textEl('span', agentTitle(agent), { class: 'who' }),
     textEl('span', `${where(agent.machine, agent.workspace_label)} · ${agent.pane_id}`, { class: 'where' }),
+    agent.usage ? textEl('span', usageSummary(agent.usage), { class: 'usage', title: 'tokens spent · how full its context is' }) : null,
     agent.since_ms !== null ? textEl('span', sinceText(agent.since_ms), { class: 'since' }) : null,
   );
   open.addEventListener('click', () => actions.open(agent.pane_id, agentTitle(agent)));
