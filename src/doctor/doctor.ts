@@ -59,7 +59,7 @@ export function atLeast(version: string, min: readonly [number, number]): boolea
 }
 
 /** How to rebuild one native package (`corral` for corral's own addon), in a checkout or an installed package. */
-function rebuildHint(installed: boolean, pkg: 'corral' | 'node-pty' | 're2'): string {
+function rebuildHint(installed: boolean, pkg: 'corral' | 'node-pty' | 're2' | 'better-sqlite3'): string {
   if (!installed) return pkg === 'corral' ? 'run `npm run build` in the checkout' : `run \`npm rebuild ${pkg}\` in the checkout`;
   return `rebuild it: \`npm rebuild -g --allow-scripts=${pkg} ${pkg}\` (needs python3, make and a C++ compiler: \`apt-get install python3 make g++\`, or Xcode's command line tools)`;
 }
@@ -82,6 +82,11 @@ function nativeChecks(probe: NativeProbe, installed: boolean): DoctorCheck[] {
     probe.re2.ok
       ? { name: 're2', ok: true, detail: 'loads' }
       : { name: 're2', ok: false, detail: probe.re2.error, fix: `every regex over pane text needs it (wait --pattern, agent rules); ${rebuildHint(installed, 're2')}` },
+  );
+  checks.push(
+    probe.sqlite.ok
+      ? { name: 'sqlite', ok: true, detail: 'better-sqlite3 loads' }
+      : { name: 'sqlite', ok: false, detail: probe.sqlite.error, fix: `what OpenCode and Kilo spend is read from their SQLite stores with it (agent usage, budgets); ${rebuildHint(installed, 'better-sqlite3')}` },
   );
   checks.push(
     probe.addon.ok

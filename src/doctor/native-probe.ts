@@ -1,6 +1,6 @@
 /**
  * Loads corral's native parts in a child process and reports, for each, whether it works:
- * node-pty (and a program run in a pty), re2, and corral's own addon. In a child because a
+ * node-pty (and a program run in a pty), re2, better-sqlite3, and corral's own addon. In a child because a
  * binary built for another Node can crash the process that loads it, and because the CLI
  * bundle must never load node-pty itself (scripts/build.mjs).
  */
@@ -18,6 +18,7 @@ export interface ProbeResult {
 export interface NativeProbe {
   pty: ProbeResult;
   re2: ProbeResult;
+  sqlite: ProbeResult;
   addon: ProbeResult;
 }
 
@@ -34,9 +35,10 @@ const { createRequire } = require('node:module');
 const root = process.argv[1];
 const load = createRequire(require('node:path').join(root, 'package.json'));
 const oneLine = (e) => String(e && e.message || e).split('\n')[0];
-const result = { pty: { ok: false, error: '' }, re2: { ok: false, error: '' }, addon: { ok: false, error: '' } };
+const result = { pty: { ok: false, error: '' }, re2: { ok: false, error: '' }, sqlite: { ok: false, error: '' }, addon: { ok: false, error: '' } };
 const done = () => { process.stdout.write(JSON.stringify(result)); process.exit(0); };
 try { const RE2 = load('re2'); result.re2.ok = new RE2('a+b').test('xaab'); if (!result.re2.ok) result.re2.error = 'a test pattern did not match'; } catch (e) { result.re2.error = oneLine(e); }
+try { const Database = load('better-sqlite3'); const db = new Database(':memory:'); result.sqlite.ok = db.prepare('select 7 as x').get().x === 7; db.close(); } catch (e) { result.sqlite.error = oneLine(e); }
 try { load(process.argv[2]); result.addon.ok = true; } catch (e) { result.addon.error = oneLine(e); }
 let pty;
 try { pty = load('node-pty'); } catch (e) { result.pty.error = oneLine(e); done(); }
@@ -75,7 +77,7 @@ export function probeNative(root: string): Promise<NativeProbe> {
         probe = JSON.parse(stdout) as NativeProbe;
       } catch {
         const why = `the probe process failed: ${(error?.message ?? '').split('\n')[0]} ${String(stderr).trim().split('\n').pop() ?? ''}`.trim();
-        probe = { pty: failed(why), re2: failed(why), addon: failed(why) };
+        probe = { pty: failed(why), re2: failed(why), sqlite: failed(why), addon: failed(why) };
       }
       if (!probe.addon.ok) {
         const reason = buildError(root);

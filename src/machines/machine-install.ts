@@ -30,10 +30,10 @@ const BUNDLE = ['package.json', 'bin', 'dist', 'assets', 'native/build/Release/p
  * Left out of the copy: compiler leftovers, the vendored sources of the native packages, and
  * node-pty's prebuilt binaries for other systems (it loads the one built here).
  */
-const EXCLUDE = ['*/obj.target', '*/.deps', '*.o', '*.a', '*.pdb', 'node_modules/re2/vendor', 'node_modules/node-pty/deps', 'node_modules/node-pty/src', 'node_modules/node-pty/prebuilds', 'node_modules/node-pty/third_party'];
+const EXCLUDE = ['*/obj.target', '*/.deps', '*.o', '*.a', '*.pdb', 'node_modules/re2/vendor', 'node_modules/node-pty/deps', 'node_modules/node-pty/src', 'node_modules/node-pty/prebuilds', 'node_modules/node-pty/third_party', 'node_modules/better-sqlite3/deps', 'node_modules/better-sqlite3/src', '*/Release/obj', '*/test_extension.node'];
 
 /** Needed to build the native addons, never to run them: left out of the copy. */
-const BUILD_ONLY: ReadonlySet<string> = new Set(['node-gyp', 'nan', 'install-artifact-from-github']);
+const BUILD_ONLY: ReadonlySet<string> = new Set(['node-gyp', 'nan', 'install-artifact-from-github', 'prebuild-install']);
 
 /** The folder of package `name` as Node would find it from `fromDir`: the nearest node_modules going up. */
 function findPackage(name: string, fromDir: string): string | null {

@@ -1,25 +1,28 @@
 /**
  * corral as people install it (SPEC §17): `npm pack` of this checkout, `npm install -g` of the
  * tarball into a fresh prefix with a fresh HOME, and the installed `corral` — with no checkout
- * around it — running a server, a pane, a read, the TUI, `corral web`'s page, `doctor`, and
+ * around it — running a server, a pane, a read, the TUI, `corral web`'s page, `corral mcp`, `doctor`, and
  * running on (saying so) when its own native addon is gone.
  *
- * One install serves every case. It is the user's path but for one shortcut: re2's install
- * script takes this checkout's compiled re2 through re2's own mirror setting
- * (RE2_DOWNLOAD_MIRROR, for machines that cannot reach its download host) instead of spending a
- * minute and a half compiling it again; node-pty and corral's own addon are compiled by the
- * install. `.ci/run` installs with no shortcut at all before the suite.
+ * One install serves every case. It is the user's path but for one shortcut: re2's and
+ * better-sqlite3's install scripts take this checkout's compiled binaries through their own
+ * mirror settings (scripts/prebuilt-mirrors.mjs) instead of compiling them again; node-pty and
+ * corral's own addon are compiled by the install. `.ci/run` installs with no shortcut at all
+ * before the suite (scripts/smoke-installed.sh).
  */
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TestServer } from '../integration/harness.js';
 import { TuiSession } from '../tui/tui-harness.js';
 import { VERSION } from '../../src/version.js';
 import { runtimePackages } from '../../src/machines/machine-install.js';
+import { prebuiltMirrorEnv } from '../../scripts/prebuilt-mirrors.mjs';
 
 const run = promisify(execFile);
 
@@ -102,13 +105,9 @@ describe.skipIf(npmMissing !== '')('the npm package', () => {
       mkdirSync(home);
       const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 16 << 20 });
       const tarball = path.join(dir, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
-      // re2's own mirror setting, pointed at this checkout's build (see the top of this file).
-      const mirror = path.join(dir, 're2-mirror');
-      mkdirSync(mirror);
-      copyFileSync(path.join(ROOT, 'node_modules', 're2', 'build', 'Release', 're2.node'), path.join(mirror, `${process.platform}-${process.arch}-${process.versions.modules}`));
-      await run('npm', ['install', '--global', '--prefer-offline', '--prefix', prefix, '--allow-scripts=corral,node-pty,re2', tarball], {
+      await run('npm', ['install', '--global', '--prefer-offline', '--prefix', prefix, '--allow-scripts=corral,node-pty,re2,better-sqlite3', tarball], {
         cwd: dir,
-        env: { ...(await npmEnv(home)), RE2_DOWNLOAD_MIRROR: mirror, RE2_DOWNLOAD_SKIP_PATH: '1', RE2_DOWNLOAD_SKIP_VER: '1' },
+        env: { ...(await npmEnv(home)), ...prebuiltMirrorEnv(ROOT, dir) },
         timeout: INSTALL_TIMEOUT_MS,
         maxBuffer: 16 << 20,
       });
@@ -178,6 +177,24 @@ describe.skipIf(npmMissing !== '')('the npm package', () => {
         expect((await fetch(`${url}/`)).status).toBe(200);
       } finally {
         web.kill('SIGTERM');
+        await server.stop();
+      }
+    });
+
+    it('serves corral mcp from the install: its tools, and a read through them', async () => {
+      const server = await new TestServer({ bin: path.join(installed, 'bin', 'corral.cjs') }).start();
+      const client = new Client({ name: 'package-test', version: '1' });
+      try {
+        const created = await server.json(['workspace', 'create', '--cwd', server.home, '--no-focus']);
+        await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(installed, 'bin', 'corral.cjs'), 'mcp'], env: server.env as Record<string, string>, stderr: 'pipe' }));
+        expect(client.getServerVersion()).toMatchObject({ name: 'corral', version: VERSION });
+        const { tools } = await client.listTools();
+        expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['fleet', 'agent_start', 'agent_prompt', 'pane_read', 'pane_send']));
+        const read = (await client.callTool({ name: 'pane_read', arguments: { pane: created.result.root_pane.pane_id } })) as { isError?: boolean; content: { type: string; text: string }[] };
+        expect(read.isError ?? false).toBe(false);
+        expect(read.content[0]!.text).toContain('<untrusted_terminal_output');
+      } finally {
+        await client.close();
         await server.stop();
       }
     });

@@ -1,0 +1,31 @@
+/**
+ * Install-time shortcuts for installing the package again on a machine that already built it
+ * (test/package, bench/package.mjs): re2's and better-sqlite3's install scripts each take a
+ * prebuilt binary from a place their own settings name — re2's RE2_DOWNLOAD_MIRROR, for machines
+ * that cannot reach its download host, and prebuild-install's local prebuilds folder — instead
+ * of compiling their C++ again (a minute and a half each on two cores). The binaries are this
+ * checkout's. node-pty and corral's own addon still compile.
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Lays the two mirrors out under `dir`; returns the environment that points the installs at them. */
+export function prebuiltMirrorEnv(root, dir) {
+  const platform = `${process.platform}-${process.arch}`;
+  const re2 = path.join(dir, 're2-mirror');
+  mkdirSync(re2, { recursive: true });
+  copyFileSync(path.join(root, 'node_modules', 're2', 'build', 'Release', 're2.node'), path.join(re2, `${platform}-${process.versions.modules}`));
+  const sqlite = path.join(dir, 'sqlite-prebuilds');
+  mkdirSync(sqlite, { recursive: true });
+  const sqlitePackage = path.join(root, 'node_modules', 'better-sqlite3');
+  const { version } = JSON.parse(readFileSync(path.join(sqlitePackage, 'package.json'), 'utf8'));
+  const archive = path.join(sqlite, `better-sqlite3-v${version}-node-v${process.versions.modules}-${platform}.tar.gz`);
+  execFileSync('tar', ['-czf', archive, '-C', sqlitePackage, 'build/Release/better_sqlite3.node']);
+  return {
+    RE2_DOWNLOAD_MIRROR: re2,
+    RE2_DOWNLOAD_SKIP_PATH: '1',
+    RE2_DOWNLOAD_SKIP_VER: '1',
+    npm_config_better_sqlite3_local_prebuilds: sqlite,
+  };
+}
