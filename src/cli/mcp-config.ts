@@ -26,6 +26,14 @@ export type McpKind = (typeof MCP_KINDS)[number];
  */
 const CODEX_ENV_VARS = ['CORRAL_SOCKET', 'CORRAL_SESSION', 'XDG_RUNTIME_DIR'] as const;
 
+/**
+ * How long an agent lets one corral tool call run: `agent_wait` and `agent_prompt` with `wait`
+ * last as long as the other agent's turn, often minutes, where Codex gives a call 60 s and
+ * Gemini CLI and Qwen Code 10 minutes by default. An hour; a model bounds a wait below it with
+ * `timeout_ms`. (Claude Code sets no such limit; OpenCode's `timeout` is for listing tools.)
+ */
+const TOOL_CALL_LIMIT_S = 3600;
+
 /** How an agent starts `corral mcp`: this Node and this corral's launcher, so it works from a clone or an install alike. */
 export interface McpLaunch {
   command: string;
@@ -56,9 +64,9 @@ function serverEntry(kind: McpKind, launch: McpLaunch): Json {
       return { type: 'stdio', command: launch.command, args: launch.args, env: {} };
     case 'gemini':
     case 'qwen':
-      return { command: launch.command, args: launch.args };
+      return { command: launch.command, args: launch.args, timeout: TOOL_CALL_LIMIT_S * 1000 };
     case 'codex':
-      return { command: launch.command, args: launch.args, env_vars: [...CODEX_ENV_VARS] };
+      return { command: launch.command, args: launch.args, env_vars: [...CODEX_ENV_VARS], tool_timeout_sec: TOOL_CALL_LIMIT_S };
     case 'opencode':
     case 'kilo':
       // opencode's format (kilo is built on it): one command array, `local` for stdio.
@@ -105,7 +113,7 @@ function tomlString(value: string): string {
 function codexTable(launch: McpLaunch): string {
   return (
     `[${serversKey('codex')}.${MCP_SERVER_NAME}]\ncommand = ${tomlString(launch.command)}\nargs = [${launch.args.map(tomlString).join(', ')}]\n` +
-    `env_vars = [${CODEX_ENV_VARS.map(tomlString).join(', ')}]\n`
+    `env_vars = [${CODEX_ENV_VARS.map(tomlString).join(', ')}]\ntool_timeout_sec = ${TOOL_CALL_LIMIT_S}\n`
   );
 }
 
@@ -218,6 +226,8 @@ export function mcpRunArgs(kind: string, launch: McpLaunch): string[] {
         `mcp_servers.${MCP_SERVER_NAME}.args=[${launch.args.map(tomlString).join(',')}]`,
         '-c',
         `mcp_servers.${MCP_SERVER_NAME}.env_vars=[${CODEX_ENV_VARS.map(tomlString).join(',')}]`,
+        '-c',
+        `mcp_servers.${MCP_SERVER_NAME}.tool_timeout_sec=${TOOL_CALL_LIMIT_S}`,
       ];
     default:
       if (kind === 'pi') throw new UsageError('--mcp: pi has no MCP client, so corral cannot be registered with it');

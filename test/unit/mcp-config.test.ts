@@ -17,13 +17,14 @@ const OTHER_LAUNCH: McpLaunch = { command: '/usr/bin/node', args: ['/opt/corral/
 describe('mcp config snippets', () => {
   it('each kind gets its own format under its own key', () => {
     expect(JSON.parse(mcpSnippet('claude', LAUNCH))).toEqual({ mcpServers: { corral: { type: 'stdio', command: '/usr/bin/node', args: LAUNCH.args, env: {} } } });
-    expect(JSON.parse(mcpSnippet('gemini', LAUNCH))).toEqual({ mcpServers: { corral: { command: '/usr/bin/node', args: LAUNCH.args } } });
-    expect(JSON.parse(mcpSnippet('qwen', LAUNCH))).toEqual({ mcpServers: { corral: { command: '/usr/bin/node', args: LAUNCH.args } } });
+    // A tool call may wait out another agent's turn: an hour, where Gemini CLI and Qwen Code give 10 minutes.
+    expect(JSON.parse(mcpSnippet('gemini', LAUNCH))).toEqual({ mcpServers: { corral: { command: '/usr/bin/node', args: LAUNCH.args, timeout: 3_600_000 } } });
+    expect(JSON.parse(mcpSnippet('qwen', LAUNCH))).toEqual({ mcpServers: { corral: { command: '/usr/bin/node', args: LAUNCH.args, timeout: 3_600_000 } } });
     for (const kind of ['opencode', 'kilo'] as const) {
       expect(JSON.parse(mcpSnippet(kind, LAUNCH))).toEqual({ mcp: { corral: { type: 'local', command: ['/usr/bin/node', ...LAUNCH.args], enabled: true } } });
     }
     // Codex starts MCP servers with a few variables only: the pane's socket must be passed through by name.
-    expect(parseToml(mcpSnippet('codex', LAUNCH))).toEqual({ mcp_servers: { corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV } } });
+    expect(parseToml(mcpSnippet('codex', LAUNCH))).toEqual({ mcp_servers: { corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV, tool_timeout_sec: 3600 } } });
   });
 
   it('knows six kinds; pi and unknown kinds are usage errors saying why', () => {
@@ -51,7 +52,7 @@ describe('mcp config --write merges', () => {
     const added = mergeMcpConfig('gemini', before, 'settings.json', LAUNCH);
     expect(added.status).toBe('added');
     expect(added.text).toMatch(/^\{\n {4}"theme": "dark",/);
-    expect(JSON.parse(added.text)).toEqual({ theme: 'dark', mcpServers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args } } });
+    expect(JSON.parse(added.text)).toEqual({ theme: 'dark', mcpServers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args, timeout: 3_600_000 } } });
     expect(mergeMcpConfig('gemini', added.text, 'settings.json', LAUNCH)).toEqual({ text: added.text, status: 'present' });
     const updated = mergeMcpConfig('gemini', added.text, 'settings.json', OTHER_LAUNCH);
     expect(updated.status).toBe('updated');
@@ -69,7 +70,7 @@ describe('mcp config --write merges', () => {
     const added = mergeMcpConfig('codex', before, 'config.toml', LAUNCH);
     expect(added.status).toBe('added');
     expect(added.text.startsWith(before)).toBe(true);
-    expect(parseToml(added.text)).toEqual({ model: 'o3', mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV } } });
+    expect(parseToml(added.text)).toEqual({ model: 'o3', mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV, tool_timeout_sec: 3600 } } });
     expect(mergeMcpConfig('codex', added.text, 'config.toml', LAUNCH).status).toBe('present');
     const withAfter = `${added.text}\n[profiles.fast]\nmodel = "mini" # keep\n`;
     const updated = mergeMcpConfig('codex', withAfter, 'config.toml', OTHER_LAUNCH);
@@ -78,7 +79,7 @@ describe('mcp config --write merges', () => {
     expect(updated.text).toContain('model = "mini" # keep');
     expect(parseToml(updated.text)).toEqual({
       model: 'o3',
-      mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: OTHER_LAUNCH.args, env_vars: CODEX_ENV } },
+      mcp_servers: { other: { command: 'x' }, corral: { command: '/usr/bin/node', args: OTHER_LAUNCH.args, env_vars: CODEX_ENV, tool_timeout_sec: 3600 } },
       profiles: { fast: { model: 'mini' } },
     });
   });
@@ -106,10 +107,10 @@ describe('agent start --mcp: corral for one run', () => {
     expect(claude[0]).toBe('--mcp-config');
     expect(JSON.parse(claude[1]!)).toEqual({ mcpServers: { corral: { type: 'stdio', command: '/usr/bin/node', args: LAUNCH.args, env: {} } } });
     const codex = mcpRunArgs('codex', LAUNCH);
-    expect(codex).toHaveLength(6);
-    expect(codex.filter((_, i) => i % 2 === 0)).toEqual(['-c', '-c', '-c']);
+    expect(codex).toHaveLength(8);
+    expect(codex.filter((_, i) => i % 2 === 0)).toEqual(['-c', '-c', '-c', '-c']);
     const values = parseToml(codex.filter((_, i) => i % 2 === 1).join('\n').replace(/^mcp_servers\.corral\./gm, ''));
-    expect(values).toEqual({ command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV });
+    expect(values).toEqual({ command: '/usr/bin/node', args: LAUNCH.args, env_vars: CODEX_ENV, tool_timeout_sec: 3600 });
   });
 
   it('kinds that read MCP servers only from their config say to register once; pi says it has no MCP', () => {
