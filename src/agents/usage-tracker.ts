@@ -8,7 +8,6 @@
  * flows that drive it (orchestration adds them). Crossing one presses the kind's interrupt
  * keys once, marks the agent `budget_exceeded` and tells the host, which emits the event.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import type { AgentUsage, BudgetExceeded, BudgetScope, UsageSourceKind, UsageTurn } from '../contract/objects.js';
 import type { Clock, ClockTimer } from '../clock.js';
 import type { AgentRules } from './rules-schema.js';
@@ -16,6 +15,8 @@ import { findSessionRecord } from './session-answers.js';
 import { processEnv } from './session-files.js';
 import { sqliteFileOf, UsageSource, type UsageLocation } from './usage-source.js';
 import { totalOf, ZERO_COUNTS } from './session-usage.js';
+import { DirWatches } from './dir-watch.js';
+import type { Disposable } from '../contract/disposable.js';
 
 export const USAGE_TRACKING = {
   /** `agent.usage` at most this often per agent (SPEC §18). */
@@ -38,7 +39,7 @@ export interface SharedBudget {
 export interface UsageTrack {
   source: UsageSource | null;
   resolving: boolean;
-  watcher: FSWatcher | null;
+  watcher: Disposable | null;
   lastEmitAt: number;
   emitTimer: ClockTimer | null;
   /** The usage when this turn began (corral's prompt, or work seen starting); null before any. */
@@ -52,6 +53,8 @@ export interface UsageTrack {
   closed: boolean;
   /** Look-ups of its record that found nothing. */
   lookups: number;
+  /** The counts the last `agent.usage` carried (or is about to): a record line that changes none is no news. */
+  toldKey: string;
 }
 
 /** The part of a tracked agent the tracker reads. */
@@ -74,7 +77,7 @@ export interface UsageHost {
 }
 
 export function newUsageTrack(): UsageTrack {
-  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, pendingTurnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0 };
+  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, pendingTurnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0, toldKey: '' };
 }
 
 function minus(now: AgentUsage, base: AgentUsage | null): AgentUsage {
@@ -93,6 +96,8 @@ function minus(now: AgentUsage, base: AgentUsage | null): AgentUsage {
 
 export class UsageTracker {
   private resolveTimer: ClockTimer | null = null;
+  /** One watch per directory, however many agents' records live in it. */
+  private readonly watches = new DirWatches();
 
   constructor(
     private readonly host: UsageHost,
@@ -170,17 +175,7 @@ export class UsageTracker {
   private startWatch(agent: UsageAgent): void {
     const track = agent.usage;
     const { dir, names } = track.source!.watchTargets();
-    try {
-      track.watcher = watch(dir, { persistent: false }, (_event, name) => {
-        if (name === null || names.includes(String(name))) this.read(agent);
-      });
-      track.watcher.on('error', () => {
-        track.watcher?.close();
-        track.watcher = null;
-      });
-    } catch {
-      track.watcher = null;
-    }
+    track.watcher = this.watches.watch(dir, names, () => this.read(agent));
   }
 
   /** Reads what the record gained; checks budgets at once, tells the host at most once a second. */
@@ -193,6 +188,12 @@ export class UsageTracker {
 
   private scheduleEmit(agent: UsageAgent): void {
     const track = agent.usage;
+    // Claude writes a call once per content block: the repeats change no count, and an event
+    // for them would only push the next real change behind the one-a-second pace.
+    const usage = this.usage(agent);
+    const key = usage === null ? '' : `${usage.total}/${usage.calls}/${usage.context_tokens}`;
+    if (key === track.toldKey) return;
+    track.toldKey = key;
     if (track.emitTimer) return;
     const wait = track.lastEmitAt + USAGE_TRACKING.eventIntervalMs - this.clock.now();
     if (wait <= 0) {
@@ -323,7 +324,7 @@ export class UsageTracker {
   stop(agent: UsageAgent): void {
     const track = agent.usage;
     track.closed = true;
-    track.watcher?.close();
+    track.watcher?.dispose();
     track.watcher = null;
     if (track.emitTimer) this.clock.clear(track.emitTimer);
     track.emitTimer = null;
@@ -333,5 +334,6 @@ export class UsageTracker {
   dispose(): void {
     if (this.resolveTimer) this.clock.clear(this.resolveTimer);
     this.resolveTimer = null;
+    this.watches.dispose();
   }
 }
