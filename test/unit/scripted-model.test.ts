@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpCallOf } from '../agents/model/script.mjs';
 
 const SERVER = fileURLToPath(new URL('../agents/model/server.mjs', import.meta.url));
 const TOOL_CMD = 'touch marker.txt';
@@ -130,6 +131,15 @@ describe('Anthropic Messages (Claude Code, OpenCode)', () => {
     expect(call.input.questions[0].options.map((o: any) => o.label)).toEqual(['Red', 'Blue']);
     const oc = await events(await post('/v1/messages', { ...user('Please ASKQ me'), tools: [{ name: 'bash' }, { name: 'question' }] }));
     expect(toolUse(oc).name).toBe('question');
+  });
+
+  it('MCPCALL finds the tool under each agent\u2019s prefix: mcp__corral__ (Claude Code, Codex), mcp_corral_ (Gemini CLI), or bare', () => {
+    const args = '{"name":"second"}';
+    expect(mcpCallOf(`MCPCALL agent_start ${args}`, ['Bash', 'mcp__corral__agent_start'])).toEqual({ name: 'mcp__corral__agent_start', input: { name: 'second' } });
+    expect(mcpCallOf(`MCPCALL agent_start ${args}`, ['mcp_corral_agent_prompt', 'mcp_corral_agent_start'])?.name).toBe('mcp_corral_agent_start');
+    expect(mcpCallOf(`MCPCALL fleet {}`, ['fleet'])?.name).toBe('fleet');
+    expect(mcpCallOf(`MCPCALL agent_start ${args}`, ['Bash'])).toBeNull();
+    expect(mcpCallOf('no trigger here', ['fleet'])).toBeNull();
   });
 
   it('MCPCALL calls the named MCP tool with the JSON arguments, and answers its result with that result', async () => {

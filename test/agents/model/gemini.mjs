@@ -3,7 +3,7 @@
 // and the embedding methods, answered with a dummy vector.
 
 import { openStream, sendJson } from './respond.mjs';
-import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, newId, sleep, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces } from './script.mjs';
 
 /** The last user turn: its text parts, and whether it carries a functionResponse (a tool result). */
 function lastUser(body) {
@@ -12,12 +12,27 @@ function lastUser(body) {
     const c = contents[i];
     if (c.role && c.role !== 'user') continue;
     const parts = c.parts || [];
+    const results = parts.filter((p) => p.functionResponse);
     return {
       text: parts.filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n'),
-      toolResult: parts.some((p) => p.functionResponse),
+      toolResult: results.length > 0,
+      toolResultText: results.map((p) => JSON.stringify(p.functionResponse.response ?? {})).join('\n'),
+      // An MCP call is made only for a user text asking for one: the last text the user typed says so.
+      afterMcp: results.length > 0 && /MCPCALL/.test(lastUserText(contents.slice(0, i))),
     };
   }
   return { text: '', toolResult: false };
+}
+
+/** The last text a user turn carries in these contents ('' if none). */
+function lastUserText(contents) {
+  for (let i = contents.length - 1; i >= 0; i--) {
+    const c = contents[i];
+    if (c.role && c.role !== 'user') continue;
+    const text = (c.parts || []).filter((p) => typeof p.text === 'string').map((p) => p.text).join('\n');
+    if (text) return text;
+  }
+  return '';
 }
 
 /**
@@ -41,15 +56,17 @@ export async function handle(req, res, body, ctx, model, method) {
   const shellTool = tools.find((t) => /shell/.test(t));
   const askTool = tools.includes('ask_user') ? 'ask_user' : undefined;
   const main = tools.length > 0;
-  const { text, toolResult } = lastUser(body);
+  const { text, toolResult, toolResultText = '', afterMcp = false } = lastUser(body);
   const gc = body.generationConfig || {};
-  const kind = decide({ main, toolResult, text, shellTool, askTool });
+  const mcpCall = mcpCallOf(text, tools);
+  const kind = decide({ main, toolResult, text, shellTool, askTool, mcpCall });
   ctx.log('gemini plan', JSON.stringify({ model, method, isMain: main, ntools: tools.length, shellTool, toolResult, kind, rmt: gc.responseMimeType, user: logText(text) }));
 
   const wantsJson = gc.responseMimeType === 'application/json' || !!gc.responseJsonSchema || !!gc.responseSchema;
-  const answerText = kind === 'side' ? (wantsJson ? JSON.stringify(SIDE_JSON) : 'ok') : textOf(kind);
+  const answerText = kind === 'side' ? (wantsJson ? JSON.stringify(SIDE_JSON) : 'ok') : afterMcp ? mcpFinalOf(toolResultText) : textOf(kind);
   let call;
   if (kind === 'shell') call = { name: shellTool, args: { command: ctx.knobs.toolCmd, description: 'Create marker file' } };
+  if (kind === 'mcp') call = { name: mcpCall.name, args: mcpCall.input };
   if (kind === 'ask') call = { name: askTool, args: { questions: [{ question: QUESTION.question, header: QUESTION.header, type: 'choice', options: QUESTION.options }] } };
 
   const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };

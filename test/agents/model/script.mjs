@@ -34,7 +34,7 @@ export const QUESTION = {
 
 /**
  * `MCPCALL <tool> <json>` in the user's text: call the agent's MCP tool named <tool> — as the
- * agent declares it, `mcp__corral__<tool>` for Claude Code — with the JSON object as its
+ * agent declares it, `mcp__corral__<tool>` for Claude Code, `mcp_corral_<tool>` for Gemini CLI — with the JSON object as its
  * arguments (one line). How the live tests make an agent drive corral over MCP (docs/mcp.md).
  */
 const MCP_CALL = /MCPCALL (\w+) (\{[^\n]*\})/;
@@ -43,7 +43,8 @@ const MCP_CALL = /MCPCALL (\w+) (\{[^\n]*\})/;
 export function mcpCallOf(text, tools) {
   const m = MCP_CALL.exec(text);
   if (!m) return null;
-  const name = tools.find((t) => t === m[1] || t.endsWith(`__${m[1]}`));
+  // Claude Code and Codex prefix it mcp__corral__, Gemini CLI mcp_corral_.
+  const name = tools.find((t) => t === m[1] || t.endsWith(`_${m[1]}`));
   if (!name) return null;
   return { name, input: JSON.parse(m[2]) };
 }
