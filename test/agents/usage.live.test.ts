@@ -1,0 +1,100 @@
+/**
+ * What the real agents spend (SPEC §18, issue 39), read from their own records as their rule
+ * files' `[usage]` say, against corral's scripted model, which reports the same counts on every
+ * call (per API: Anthropic 10 in / 30 out, Responses 10 / 20, Chat Completions 10 / 20,
+ * Gemini 10 / 5). For each lab kind:
+ * - after a text turn of one model call: input + cache = the reported input, output = the
+ *   reported output, exactly; one row in `agent usage`;
+ * - a turn budget under one call's count, on a turn whose first call asks to run a tool: the
+ *   turn is interrupted, the tool never runs, the agent ends neither working nor blocked, and
+ *   `agent prompt --wait` fails `budget_exceeded`;
+ * - a spent total budget refuses the next prompt, and no request reaches the model.
+ * One kind at a time: `npx vitest run -c vitest.agents.config.ts test/agents/usage.live.test.ts -t claude`.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AgentLab, type LabAgent } from './lab.js';
+
+/** What the scripted model reports per call, by the API the kind speaks in the lab. */
+const PER_CALL: Record<LabAgent, { input: number; output: number; startMs: number }> = {
+  claude: { input: 10, output: 30, startMs: 90_000 },
+  codex: { input: 10, output: 20, startMs: 90_000 },
+  gemini: { input: 10, output: 5, startMs: 120_000 },
+  qwen: { input: 10, output: 20, startMs: 90_000 },
+  pi: { input: 10, output: 20, startMs: 90_000 },
+  kilo: { input: 10, output: 20, startMs: 240_000 },
+  opencode: { input: 10, output: 30, startMs: 240_000 },
+};
+
+for (const agent of Object.keys(PER_CALL) as LabAgent[]) {
+  const { input, output, startMs } = PER_CALL[agent];
+  describe(`${agent} usage`, () => {
+    let lab: AgentLab;
+    let pane: string;
+    const name = `${agent}-spends`;
+    const cli = (...args: string[]) => lab.server.cli(args);
+    const json = async (...args: string[]) => {
+      const result = await cli(...args);
+      if (result.code !== 0) throw new Error(`corral ${args.join(' ')} → ${result.code}: ${result.stderr}`);
+      return JSON.parse(result.stdout);
+    };
+    const usage = async () => (await json('agent', 'get', name)).result.agent;
+
+    beforeAll(async () => {
+      // A tool command inside the project, so no agent first asks about an outside directory.
+      // pi runs tools without asking unless the lab's permission gate is loaded: with it, every
+      // kind asks first, and an interrupt then cancels the tool.
+      lab = await new AgentLab(agent, { piExt: agent === 'pi' }).start({ TOOL_CMD: 'touch tool-ran.txt' });
+      pane = await lab.workspace();
+    });
+    afterAll(async () => {
+      await lab?.stop();
+    });
+
+    it('counts a text turn exactly, from its own record', { timeout: startMs + 120_000 }, async () => {
+      await json('agent', 'start', name, '--kind', agent, '--pane', pane, '--timeout', String(startMs));
+      await json('agent', 'prompt', name, 'Say hello please');
+      await json('agent', 'wait', name, '--until', 'done', '--until', 'idle', '--timeout', '90000');
+      await expect.poll(async () => (await usage()).usage?.calls ?? 0, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+      const got = await usage();
+      const n = got.usage.calls;
+      expect(got.usage_source).toBe(agent === 'kilo' || agent === 'opencode' ? 'sqlite' : 'record');
+      expect(got.usage.input + got.usage.cache_read + got.usage.cache_write).toBe(n * input);
+      expect(got.usage.output).toBe(n * output);
+      expect(n).toBe(1);
+      const report = (await json('agent', 'usage', name, '--json')).result;
+      expect(report.turns.at(-1)).toMatchObject({ calls: 1, total: input + output });
+      expect(report.turns.at(-1).prompt).toContain('Say hello please');
+    });
+
+    // Codex 0.171 writes the call that asks for approval to its rollout only once the approval is
+    // answered: while it waits, its record holds nothing to cross a budget with (docs/usage.md).
+    it.skipIf(agent === 'codex')('a turn budget under one call interrupts a turn whose first call asks for a tool: the tool never runs', { timeout: 150_000 }, async () => {
+      // Until idle or done, not blocked: the agent asks before it runs the tool, and its record
+      // may hold the call only a moment later; the budget's interrupt answers that question.
+      const failed = await cli('agent', 'prompt', name, 'RUNTOOL now please', '--max-tokens', String(input), '--wait', '--until', 'idle', '--until', 'done', '--timeout', '90000');
+      expect(failed.code, failed.stdout + failed.stderr).toBe(1);
+      const error = JSON.parse(failed.stderr).error;
+      expect(error.code).toBe('budget_exceeded');
+      expect(error.data).toMatchObject({ limit: input, used: input + output });
+      // Past the time a tool would take to be allowed and run.
+      await new Promise((r) => setTimeout(r, 5000));
+      expect(existsSync(join(lab.project, 'tool-ran.txt'))).toBe(false);
+      const after = await usage();
+      expect(['idle', 'done']).toContain(after.agent_status);
+      expect(after.budget_exceeded).toMatchObject({ scope: 'turn', limit: input });
+    });
+
+    it('a spent total budget refuses the next prompt; no request reaches the model', { timeout: 60_000 }, async () => {
+      const spent = (await usage()).usage.total;
+      await json('agent', 'budget', name, '--tokens', String(spent));
+      const before = readdirSync(lab.dump).length;
+      const refused = await cli('agent', 'prompt', name, 'Say hello again', '--wait', '--timeout', '20000');
+      expect(refused.code).toBe(1);
+      expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'budget_exceeded', data: { limit: spent, used: spent } });
+      await new Promise((r) => setTimeout(r, 3000));
+      expect(readdirSync(lab.dump).length).toBe(before);
+    });
+  });
+}
