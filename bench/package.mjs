@@ -37,7 +37,7 @@ async function install(dir, tarball, name, extraEnv = {}) {
   const home = join(dir, `${name}-home`);
   mkdirSync(home);
   const args = ['install', '--global', '--prefer-offline', '--prefix', prefix, '--allow-scripts=corral,node-pty,re2,better-sqlite3', tarball];
-  const r = await timeSpawn('npm', args, { env: { ...npmEnv(home), ...extraEnv }, timeoutMs: 600_000, cwd: dir });
+  const r = await timeSpawn('npm', args, { env: { ...npmEnv(home), ...extraEnv }, timeoutMs: 1_200_000, cwd: dir });
   if (r.code !== 0) throw new Error(`npm install -g (${name}) exited ${r.code}: ${r.stderr.slice(-2000)}`);
   return { ms: r.ms, bin: join(prefix, 'lib', 'node_modules', 'corral', 'bin', 'corral.cjs') };
 }

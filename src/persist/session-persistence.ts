@@ -136,9 +136,13 @@ export class Persistence implements SessionPersistence {
    * shutdown that follows leaves nothing to restore.
    */
   async forget(): Promise<{ path: string; forgotten: boolean }> {
-    this.saver?.dispose();
+    const saver = this.saver;
+    saver?.dispose();
     this.saver = null;
     this.forgotten = true;
+    // A scrollback file still being written would land in the folder being removed (rmdir's
+    // ENOTEMPTY, found by a fuzzer as internal_error): the queued writes finish first.
+    await saver?.settled();
     return { path: this.files.state, forgotten: await forgetSession(this.files) };
   }
 

@@ -305,6 +305,11 @@ export class SessionSaver {
     await this.saveChangedScrollback(false, true);
   }
 
+  /** Resolves once every write queued so far has finished (after `dispose`, nothing more is queued). */
+  settled(): Promise<void> {
+    return this.chain.then(() => {});
+  }
+
   dispose(): void {
     this.listener?.dispose();
     this.listener = null;
