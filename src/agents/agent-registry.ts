@@ -193,6 +193,10 @@ export class AgentRegistry {
         usageChanged: (agent) => this.emitUsage(agent as TrackedAgent),
         budgetExceeded: (agent, exceeded) => this.budgetExceeded(agent as TrackedAgent, exceeded),
         agents: () => [...this.watches.values()].flatMap((w) => (w.agent ? [w.agent] : [])),
+        lookUpSession: (agent) => {
+          const pane = this.paneOf(agent as TrackedAgent);
+          if (pane) this.lookUpSessionId(pane, agent as TrackedAgent);
+        },
       },
       this.clock,
     );

@@ -51,8 +51,10 @@ export interface UsageTrack {
   shared: Set<SharedBudget>;
   exceeded: BudgetExceeded | null;
   closed: boolean;
-  /** Look-ups of its record that found nothing. */
+  /** Look-ups of its record (or, before, of its session id) that found nothing. */
   lookups: number;
+  /** A turn began: from then on its session is worth looking for until it is found. */
+  worked: boolean;
   /** The counts the last `agent.usage` carried (or is about to): a record line that changes none is no news. */
   toldKey: string;
 }
@@ -74,10 +76,12 @@ export interface UsageHost {
   budgetExceeded(agent: UsageAgent, exceeded: BudgetExceeded): void;
   /** Every live agent (the shared look-up walks them). */
   agents(): Iterable<UsageAgent>;
+  /** Looks for the agent's session id again (its files may name it only a while after its turn began). */
+  lookUpSession?(agent: UsageAgent): void;
 }
 
 export function newUsageTrack(): UsageTrack {
-  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, pendingTurnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0, toldKey: '' };
+  return { source: null, resolving: false, watcher: null, lastEmitAt: -Infinity, emitTimer: null, turnBase: null, turnLimit: null, pendingTurnLimit: null, agentLimit: null, shared: new Set(), exceeded: null, closed: false, lookups: 0, toldKey: '', worked: false };
 }
 
 function minus(now: AgentUsage, base: AgentUsage | null): AgentUsage {
@@ -130,8 +134,17 @@ export class UsageTracker {
   /** The session id may be known now, or the agent started work: find its record if not yet found. */
   resolve(agent: UsageAgent): void {
     const track = agent.usage;
-    // Without a session id there is nothing to look for: its finding (hooks, argv, files) calls again.
-    if (track.source || track.resolving || track.closed || agent.sessionId === null || this.sourceKind(agent) === 'unsupported') return;
+    if (track.source || track.resolving || track.closed || this.sourceKind(agent) === 'unsupported') return;
+    if (agent.sessionId === null) {
+      // Its finding (hooks, argv, files) calls again; once it has worked, the files are looked
+      // at again on the shared timer (OpenCode names a session in its log a while after it began).
+      if (track.worked && track.lookups < USAGE_TRACKING.maxLookups) {
+        track.lookups++;
+        this.host.lookUpSession?.(agent);
+        this.armResolve();
+      }
+      return;
+    }
     track.resolving = true;
     this.locate(agent, agent.sessionId)
       .then((location) => {
@@ -228,6 +241,8 @@ export class UsageTracker {
     track.turnBase = this.usage(agent);
     track.turnLimit = maxTokens ?? track.pendingTurnLimit;
     track.pendingTurnLimit = null;
+    track.worked = true;
+    this.resolve(agent);
     if (track.exceeded?.scope === 'turn') track.exceeded = null;
   }
 
