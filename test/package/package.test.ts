@@ -123,6 +123,8 @@ describe.skipIf(npmMissing !== '')('the npm package', () => {
       expect(realpathSync(bin)).toBe(path.join(installed, 'bin', 'corral.cjs'));
       expect(existsSync(path.join(installed, 'src'))).toBe(false);
       expect(existsSync(path.join(installed, 'native', 'build', 'Release', 'peer_cred.node'))).toBe(true);
+      // What the build bundles into dist/ is not installed again (package.json: only what is loaded from node_modules).
+      for (const bundled of ['yargs', '@modelcontextprotocol/sdk', '@xterm/headless', 'json-rpc-2.0']) expect(existsSync(path.join(installed, 'node_modules', bundled)), bundled).toBe(false);
       const { stdout } = await run(bin, ['--version'], { cwd: dir });
       expect(stdout.trim()).toBe(VERSION);
     });
