@@ -27,12 +27,26 @@ function setup() {
     // Only the fields the notifier reads; the rest of the event does not matter here.
     listener({ type: 'agent.status_changed', ts: Date.now(), surface_id: 2, agent_status: status, previous_status: previous } as CorralEvent);
   };
-  return { notifier, sent, become, setWatched: (w: boolean) => (watched = w) };
+  /** The agent crossed a budget (SPEC §18). */
+  const crossed = () =>
+    listener({ type: 'agent.budget_exceeded', ts: Date.now(), surface_id: 2, agent_status: 'working', scope: 'turn', limit: 100, used: 150 } as CorralEvent);
+  return { notifier, sent, become, crossed, setWatched: (w: boolean) => (watched = w) };
 }
 
 describe('Notifier', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
+
+  it('a crossed budget notifies at once, like a blocked agent, naming the budget; a muted pane says nothing', () => {
+    const { notifier, sent, crossed } = setup();
+    crossed();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toContain('budget_exceeded');
+    expect(sent[0]).toContain('turn budget: 150 of 100 tokens');
+    notifier.toggleMute(2);
+    crossed();
+    expect(sent).toHaveLength(1);
+  });
 
   it('waits for a state to settle, so a flicker sends nothing', () => {
     const { sent, become } = setup();
