@@ -3,7 +3,7 @@
 // the @ai-sdk/anthropic provider pointed here).
 
 import { sendJson, openStream } from './respond.mjs';
-import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, stripContext, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, stripContext, textOf, textPieces, usageFor } from './script.mjs';
 
 /** The last user turn: its text, and whether it carries a tool_result block. */
 function lastUser(body) {
@@ -64,7 +64,8 @@ export async function messages(req, res, body, ctx) {
   if (kind === 'ask') tool = { name: askTool, input: { questions: [{ question: QUESTION.question, header: QUESTION.header, multiSelect: false, options: QUESTION.options }] } };
 
   const model = body.model || 'claude-fake';
-  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const counts = usageFor(body, main, ctx.knobs, { input: 10, output: 30 });
+  const usage = { input_tokens: counts.input, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const messageId = newId('msg');
   // Claude Code reads the request id header when it logs errors; real responses always have one.
   const headers = { 'request-id': newId('req') };
@@ -74,7 +75,7 @@ export async function messages(req, res, body, ctx) {
     res.setHeader('request-id', headers['request-id']);
     sendJson(res, ctx, 'anthropic', kind, {
       id: messageId, type: 'message', role: 'assistant', model, content,
-      stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { ...usage, output_tokens: 20 },
+      stop_reason: tool ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { ...usage, output_tokens: main ? counts.output : 20 },
     });
     return;
   }
@@ -89,7 +90,7 @@ export async function messages(req, res, body, ctx) {
       event('content_block_delta', { index: 0, delta: { type: 'text_delta', text: piece } });
     }
     event('content_block_stop', { index: 0 });
-    event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 30 } });
+    event('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: counts.output } });
   } else {
     // A sentence first, then the tool_use block whose input arrives as partial JSON pieces,
     // the way the real API streams it.
@@ -102,7 +103,7 @@ export async function messages(req, res, body, ctx) {
       event('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: piece } });
     }
     event('content_block_stop', { index: 1 });
-    event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 30 } });
+    event('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: counts.output } });
   }
   event('message_stop', {});
   out.end();

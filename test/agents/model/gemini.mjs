@@ -3,7 +3,7 @@
 // and the embedding methods, answered with a dummy vector.
 
 import { openStream, sendJson } from './respond.mjs';
-import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces, usageFor } from './script.mjs';
 
 /** The last user turn: its text parts, and whether it carries a functionResponse (a tool result). */
 function lastUser(body) {
@@ -69,7 +69,8 @@ export async function handle(req, res, body, ctx, model, method) {
   if (kind === 'mcp') call = { name: mcpCall.name, args: mcpCall.input };
   if (kind === 'ask') call = { name: askTool, args: { questions: [{ question: QUESTION.question, header: QUESTION.header, type: 'choice', options: QUESTION.options }] } };
 
-  const usageMetadata = { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 };
+  const counts = usageFor(body, main, ctx.knobs, { input: 10, output: 5 });
+  const usageMetadata = { promptTokenCount: counts.input, candidatesTokenCount: counts.output, totalTokenCount: counts.input + counts.output };
   // One GenerateContentResponse; finishReason only on the last one of a stream.
   const response = (parts, last) => ({
     candidates: [{ content: { role: 'model', parts }, index: 0, ...(last ? { finishReason: 'STOP' } : {}) }],

@@ -5,7 +5,7 @@
 
 import { openStream, sendJson } from './respond.mjs';
 import { sample, firstType } from './schema.mjs';
-import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, newId, sleep, stripContext, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, QUESTION, TITLE, TOOL_TIMING, chunksOf, decide, logText, newId, sleep, stripContext, textOf, textPieces, usageFor } from './script.mjs';
 
 /** Known shell tool names, best first; then anything named like *_bash_*, *_shell_*, *_terminal_*. */
 const SHELL_NAMES = ['bash', 'Bash', 'shell', 'run_shell_command', 'shell_command', 'exec_command', 'execute_command', 'run_command', 'run_terminal_cmd', 'terminal', 'local_shell'];
@@ -108,7 +108,8 @@ export async function handle(req, res, body, ctx) {
   const id = newId('chatcmpl');
   const model = body.model || 'gpt-fake';
   const created = Math.floor(Date.now() / 1000);
-  const usage = { prompt_tokens: 10, completion_tokens: 20, total_tokens: 30 };
+  const counts = usageFor(body, main, ctx.knobs, { input: 10, output: 20 });
+  const usage = { prompt_tokens: counts.input, completion_tokens: counts.output, total_tokens: counts.input + counts.output };
   const callId = newId('call');
   const argsJson = call ? JSON.stringify(call.args) : '';
 

@@ -2,7 +2,7 @@
 // Codex has no ask-the-user tool, so ASKQ gets the slow answer here.
 
 import { openStream } from './respond.mjs';
-import { PREAMBLE, TOOL_TIMING, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces } from './script.mjs';
+import { PREAMBLE, TOOL_TIMING, decide, logText, mcpCallOf, mcpFinalOf, newId, sleep, textOf, textPieces, usageFor } from './script.mjs';
 
 /** The last input item that is a user message or a tool output. */
 function lastUser(body) {
@@ -51,6 +51,7 @@ export async function handle(req, res, body, ctx) {
   const tools = (body.tools || []).map((t) => t.name || t.type);
   const shellTool = SHELL_TOOLS.find((n) => tools.includes(n));
   const main = tools.length > 0;
+  const counts = usageFor(body, main, ctx.knobs, { input: 10, output: 20 });
   const { text, toolResult, toolResultText = '', afterMcp = false } = lastUser(body);
   // Codex declares MCP tools grouped: {type: "namespace", name: "mcp__corral", tools: [{name: "agent_start"}, …]}.
   const namespaced = (body.tools || []).flatMap((t) => (t.type === 'namespace' ? (t.tools || []).map((x) => ({ namespace: t.name, name: x.name })) : []));
@@ -109,7 +110,7 @@ export async function handle(req, res, body, ctx) {
   event('response.completed', {
     response: {
       ...base, status: 'completed', output: outputs,
-      usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 20, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 30 },
+      usage: { input_tokens: counts.input, input_tokens_details: { cached_tokens: 0 }, output_tokens: counts.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: counts.input + counts.output },
     },
   });
   out.end();

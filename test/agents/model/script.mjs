@@ -65,7 +65,23 @@ export function knobsFrom(env) {
     chunkMs: num('CHUNK_MS', 200), // between pieces
     firstTokenMs: num('FIRST_TOKEN_MS', 1500), // "thinking" before the first piece
     toolCmd: env.TOOL_CMD || 'touch /tmp/x', // what RUNTOOL asks the shell tool to run
+    usageInput: num('USAGE_INPUT', null), // tokens every main call reports (null: the API's default)
+    usageOutput: num('USAGE_OUTPUT', null),
   };
+}
+
+/**
+ * The token counts a call reports (SPEC §18's live tests): a side call (titles, topic checks)
+ * the API's defaults; a main call the last `TOKENS=<in>:<out>` anywhere in the conversation it
+ * carries (so a prompt sets it for its whole turn, and for later turns until another says
+ * otherwise), else the run's USAGE_INPUT / USAGE_OUTPUT, else the API's defaults.
+ */
+export function usageFor(body, main, knobs, defaults) {
+  if (!main) return defaults;
+  const all = [...JSON.stringify(body).matchAll(/\bTOKENS=(\d+):(\d+)\b/g)];
+  const last = all[all.length - 1];
+  if (last) return { input: Number(last[1]), output: Number(last[2]) };
+  return { input: knobs.usageInput ?? defaults.input, output: knobs.usageOutput ?? defaults.output };
 }
 
 /**
