@@ -1,8 +1,8 @@
 /**
  * What the real agents spend (SPEC §18, issue 39), read from their own records as their rule
- * files' `[usage]` say, against corral's scripted model, which reports the same counts on every
- * call (per API: Anthropic 10 in / 30 out, Responses 10 / 20, Chat Completions 10 / 20,
- * Gemini 10 / 5). For each lab kind:
+ * files' `[usage]` say, against corral's scripted model, which reports the counts the test
+ * chooses on every main call: this run's (USAGE_INPUT / USAGE_OUTPUT), or a prompt's own
+ * (`TOKENS=<in>:<out>`, test/agents/model/script.mjs `usageFor`). For each lab kind:
  * - after a text turn of one model call: input + cache = the reported input, output = the
  *   reported output, exactly; one row in `agent usage`;
  * - a turn budget under one call's count, on a turn whose first call asks to run a tool: the
@@ -16,19 +16,24 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentLab, type LabAgent } from './lab.js';
 
-/** What the scripted model reports per call, by the API the kind speaks in the lab. */
-const PER_CALL: Record<LabAgent, { input: number; output: number; startMs: number }> = {
-  claude: { input: 10, output: 30, startMs: 90_000 },
-  codex: { input: 10, output: 20, startMs: 90_000 },
-  gemini: { input: 10, output: 5, startMs: 120_000 },
-  qwen: { input: 10, output: 20, startMs: 90_000 },
-  pi: { input: 10, output: 20, startMs: 90_000 },
-  kilo: { input: 10, output: 20, startMs: 240_000 },
-  opencode: { input: 10, output: 30, startMs: 240_000 },
+/** How long each kind may take to start here. */
+const PER_CALL: Record<LabAgent, { startMs: number }> = {
+  claude: { startMs: 90_000 },
+  codex: { startMs: 90_000 },
+  gemini: { startMs: 120_000 },
+  qwen: { startMs: 90_000 },
+  pi: { startMs: 90_000 },
+  kilo: { startMs: 240_000 },
+  opencode: { startMs: 240_000 },
 };
+/** This run's counts per main call (the model's USAGE_INPUT / USAGE_OUTPUT). */
+const RUN = { input: 1234, output: 321 };
+/** The tool turn's own counts (`TOKENS=57:9` in its prompt): its budget is under one call. */
+const TOOL_TURN = { input: 57, output: 9 };
 
 for (const agent of Object.keys(PER_CALL) as LabAgent[]) {
-  const { input, output, startMs } = PER_CALL[agent];
+  const { startMs } = PER_CALL[agent];
+  const { input, output } = RUN;
   describe(`${agent} usage`, () => {
     let lab: AgentLab;
     let pane: string;
@@ -45,7 +50,7 @@ for (const agent of Object.keys(PER_CALL) as LabAgent[]) {
       // A tool command inside the project, so no agent first asks about an outside directory.
       // pi runs tools without asking unless the lab's permission gate is loaded: with it, every
       // kind asks first, and an interrupt then cancels the tool.
-      lab = await new AgentLab(agent, { piExt: agent === 'pi' }).start({ TOOL_CMD: 'touch tool-ran.txt' });
+      lab = await new AgentLab(agent, { piExt: agent === 'pi' }).start({ TOOL_CMD: 'touch tool-ran.txt', USAGE_INPUT: String(RUN.input), USAGE_OUTPUT: String(RUN.output) });
       pane = await lab.workspace();
     });
     afterAll(async () => {
@@ -75,17 +80,17 @@ for (const agent of Object.keys(PER_CALL) as LabAgent[]) {
     it.skipIf(agent === 'codex' || agent === 'opencode' || agent === 'kilo')('a turn budget under one call interrupts a turn whose first call asks for a tool: the tool never runs', { timeout: 150_000 }, async () => {
       // Until idle or done, not blocked: the agent asks before it runs the tool, and its record
       // may hold the call only a moment later; the budget's interrupt answers that question.
-      const failed = await cli('agent', 'prompt', name, 'RUNTOOL now please', '--max-tokens', String(input), '--wait', '--until', 'idle', '--until', 'done', '--timeout', '90000');
+      const failed = await cli('agent', 'prompt', name, `RUNTOOL now please TOKENS=${TOOL_TURN.input}:${TOOL_TURN.output}`, '--max-tokens', String(TOOL_TURN.input), '--wait', '--until', 'idle', '--until', 'done', '--timeout', '90000');
       expect(failed.code, failed.stdout + failed.stderr).toBe(1);
       const error = JSON.parse(failed.stderr).error;
       expect(error.code).toBe('budget_exceeded');
-      expect(error.data).toMatchObject({ limit: input, used: input + output });
+      expect(error.data).toMatchObject({ limit: TOOL_TURN.input, used: TOOL_TURN.input + TOOL_TURN.output });
       // Past the time a tool would take to be allowed and run.
       await new Promise((r) => setTimeout(r, 5000));
       expect(existsSync(join(lab.project, 'tool-ran.txt'))).toBe(false);
       const after = await usage();
       expect(['idle', 'done']).toContain(after.agent_status);
-      expect(after.budget_exceeded).toMatchObject({ scope: 'turn', limit: input });
+      expect(after.budget_exceeded).toMatchObject({ scope: 'turn', limit: TOOL_TURN.input });
     });
 
     it('a spent total budget refuses the next prompt; no request reaches the model', { timeout: 60_000 }, async () => {
