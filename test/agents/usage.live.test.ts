@@ -9,9 +9,10 @@
  *   turn is interrupted, the tool never runs, the agent ends neither working nor blocked, and
  *   `agent prompt --wait` fails `budget_exceeded`;
  * - a spent total budget refuses the next prompt, and no request reaches the model.
+ * And, with two Claude Code agents, a flow budget stops a two-agent loop (`-t 'flow budget'`).
  * One kind at a time: `npx vitest run -c vitest.agents.config.ts test/agents/usage.live.test.ts -t claude`.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentLab, type LabAgent } from './lab.js';
@@ -105,3 +106,76 @@ for (const agent of Object.keys(PER_CALL) as LabAgent[]) {
     });
   });
 }
+
+/**
+ * A flow budget over a two-agent loop, on two real Claude Code agents: each turn is one model
+ * call of RUN's counts (1555 tokens), the loop has six turns, and `budget_tokens` lets two calls
+ * through and is crossed by the third. The flow fails `budget_exceeded` (the crossing turn's step,
+ * or the next submit, refused because the shared budget is spent), both agents end neither
+ * working nor blocked, and the model received the crossing call and none after it.
+ */
+describe('a flow budget stops a two-agent loop (claude)', () => {
+  const PER_CALL_TOKENS = RUN.input + RUN.output;
+  const BUDGET = 2 * PER_CALL_TOKENS + 900; // two calls fit; the third crosses
+  let lab: AgentLab;
+  beforeAll(async () => {
+    lab = await new AgentLab('claude').start({ USAGE_INPUT: String(RUN.input), USAGE_OUTPUT: String(RUN.output) });
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+
+  it('a flow budget stops a two-agent loop: the flow fails budget_exceeded, the agents stop, the model saw one call past the budget at most', { timeout: 420_000 }, async () => {
+    const flow = join(lab.project, '..', 'loop.toml');
+    const turn = (id: string, target: string, needs: string) =>
+      ['[[step]]', `id = "${id}"`, `needs = ["${needs}", "${target}"]`, `send = { target = "${target}", text = "Say hello please, turn ${id}", submit = true }`, 'ready = { idle = true }'].join('\n');
+    const turns = ['write1', 'review1', 'write2', 'review2', 'write3', 'review3'];
+    writeFileSync(
+      flow,
+      [
+        'name = "live-loop"',
+        `budget_tokens = ${BUDGET}`,
+        '[defaults]',
+        'timeout_secs = 150',
+        '[[step]]',
+        'id = "author"',
+        `pane = { name = "author", cwd = "${lab.project}", agent = "claude" }`,
+        '[[step]]',
+        'id = "reviewer"',
+        `pane = { name = "reviewer", cwd = "${lab.project}", agent = "claude" }`,
+        ...turns.map((id, i) => turn(id, i % 2 === 0 ? 'author' : 'reviewer', i === 0 ? 'reviewer' : turns[i - 1]!)),
+      ].join('\n'),
+    );
+    const run = await lab.server.cli(['flow', 'run', flow, '--json']);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(1);
+    const report = JSON.parse(run.stdout);
+    expect(report.status).toBe('failed');
+    const byId = Object.fromEntries(report.steps.map((step: any) => [step.id, step]));
+    expect(byId.write1.status).toBe('ready');
+    expect(byId.review1.status).toBe('ready');
+    const failed = report.steps.filter((step: any) => step.status === 'failed');
+    expect(failed.length, JSON.stringify(report.steps)).toBe(1);
+    expect(['write2', 'review2']).toContain(failed[0].id);
+    expect(JSON.stringify(failed[0].error)).toMatch(/budget_exceeded/);
+    for (const id of turns.slice(turns.indexOf(failed[0].id) + 1)) expect(byId[id].status).not.toBe('ready');
+    // Past the time another turn would take to reach the model.
+    await new Promise((r) => setTimeout(r, 8000));
+    // The agents' own turns: Messages requests that declare tools (side calls declare none).
+    const main = readdirSync(lab.dump)
+      .filter((f) => f.endsWith('_v1_messages.json'))
+      .map((f) => JSON.parse(readFileSync(join(lab.dump, f), 'utf8')))
+      .filter((body) => Array.isArray(body.tools) && body.tools.length > 0);
+    // Two calls fit the budget, the third crossed it: one call of overshoot, never the loop's six.
+    expect(main.length).toBeGreaterThanOrEqual(Math.floor(BUDGET / PER_CALL_TOKENS) + 1);
+    expect(main.length).toBeLessThanOrEqual(Math.floor(BUDGET / PER_CALL_TOKENS) + 1);
+    let spent = 0;
+    for (const name of ['author', 'reviewer']) {
+      const agent = (await lab.server.json(['agent', 'get', name])).result.agent;
+      expect(['idle', 'done'], `${name}: ${agent.agent_status}`).toContain(agent.agent_status);
+      spent += agent.usage.total;
+    }
+    expect(spent).toBe(main.length * PER_CALL_TOKENS);
+    expect(spent).toBeGreaterThan(BUDGET);
+    console.log(`flow budget, live: ${failed[0].id} failed budget_exceeded; ${main.length} main model calls; ${spent} of ${BUDGET} tokens spent`);
+  });
+});
