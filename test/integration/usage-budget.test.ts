@@ -204,3 +204,43 @@ describe('budget keys in flow and up files', () => {
     expect(plan.stdout).toMatch(/budget 5000 tokens[\s\S]*turn budget 300 tokens/);
   });
 });
+
+describe('budget keys of an up file, applied', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await standInServer(true).start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("corral up gives its agents the file's budget_tokens (shared) and a pane's max_tokens (its next turn): crossing either is budget_exceeded in agent get and in the waiting prompt", async () => {
+    const up = join(server.home, 'up.toml');
+    writeFileSync(
+      up,
+      ['name = "budgeted"', 'budget_tokens = 700', '[[panes]]', 'name = "first"', `cwd = "${server.home}"`, 'agent = "claude"', 'max_tokens = 200', '[[panes]]', 'name = "second"', `cwd = "${server.home}"`, 'agent = "claude"'].join('\n'),
+    );
+    const made = await server.cli(['up', up, '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    // The first pane's next turn is bounded by its max_tokens: its second call (300) crosses 200.
+    const turn = await server.cli(['agent', 'prompt', 'first', 'calls=3 in=100 out=50 ms=300', '--wait', '--timeout', '30000']);
+    expect(turn.code, turn.stdout + turn.stderr).toBe(1);
+    expect(JSON.parse(turn.stderr).error).toMatchObject({ code: 'budget_exceeded', data: { limit: 200, used: 300, scope: 'turn' } });
+    await expect.poll(async () => (await server.json(['agent', 'get', 'first'])).result.agent.agent_status, { timeout: 10_000 }).toMatch(/^(idle|done)$/);
+    const first = (await server.json(['agent', 'get', 'first'])).result.agent;
+    expect(first.budget_exceeded).toMatchObject({ limit: 200, used: 300, scope: 'turn' });
+    expect(first.usage.total).toBe(300);
+    // The file's budget covers both agents, summed: 300 spent, the second's third call (750) crosses 700.
+    const shared = await server.cli(['agent', 'prompt', 'second', 'calls=5 in=100 out=50 ms=300', '--wait', '--timeout', '30000']);
+    expect(shared.code, shared.stdout + shared.stderr).toBe(1);
+    expect(JSON.parse(shared.stderr).error).toMatchObject({ code: 'budget_exceeded', data: { limit: 700, used: 750, scope: 'flow' } });
+    const second = (await server.json(['agent', 'get', 'second'])).result.agent;
+    expect(second.budget_exceeded).toMatchObject({ limit: 700, used: 750, scope: 'flow' });
+    expect(second.usage.total).toBeLessThan(750 + 150 * 2);
+    // Every agent under it is stopped, and a spent shared budget refuses the next prompt.
+    await expect.poll(async () => (await server.json(['agent', 'get', 'first'])).result.agent.budget_exceeded?.scope, { timeout: 5000 }).toBe('flow');
+    const refused = await server.cli(['agent', 'prompt', 'first', 'calls=1', '--wait', '--timeout', '10000']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr).error).toMatchObject({ code: 'budget_exceeded', data: { limit: 700, scope: 'flow' } });
+  });
+});
