@@ -228,7 +228,7 @@ export class AgentRegistry {
     this.startCommands.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
-    if (watch.agent) this.usage.stop(watch.agent);
+    if (watch.agent) this.stopUsage(watch.agent);
     this.clearTimers(watch);
     this.watches.delete(surfaceId);
   }
@@ -485,7 +485,7 @@ export class AgentRegistry {
 
   dispose(): void {
     for (const watch of this.watches.values()) {
-      if (watch.agent) this.usage.stop(watch.agent);
+      if (watch.agent) this.stopUsage(watch.agent);
       this.clearTimers(watch);
     }
     this.usage.dispose();
@@ -619,7 +619,7 @@ export class AgentRegistry {
   private drop(pane: PaneRecord, watch: PaneWatch): void {
     const agent = watch.agent!;
     watch.agent = null;
-    this.usage.stop(agent);
+    this.stopUsage(agent);
     watch.bell?.dispose();
     watch.bell = null;
     for (const timer of [watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
@@ -817,6 +817,13 @@ export class AgentRegistry {
       this.shared.set(name, budget);
     }
     return budget;
+  }
+
+  /** The agent is gone: its usage tracking ends, and a shared budget it was the last member of is forgotten. */
+  private stopUsage(agent: TrackedAgent): void {
+    for (const budget of this.usage.stop(agent)) {
+      for (const [name, known] of this.shared) if (known === budget) this.shared.delete(name);
+    }
   }
 
   /** The shared budget named `name`, if made. */

@@ -335,15 +335,24 @@ export class UsageTracker {
     this.host.budgetExceeded(agent, first);
   }
 
-  /** The agent is gone: its watch and timer end. */
-  stop(agent: UsageAgent): void {
+  /**
+   * The agent is gone: its watch and timer end, and it leaves its shared budgets. Returns the
+   * shared budgets it was the last member of, for their owner to forget.
+   */
+  stop(agent: UsageAgent): SharedBudget[] {
     const track = agent.usage;
+    const emptied: SharedBudget[] = [];
+    for (const budget of track.shared) {
+      budget.base.delete(agent);
+      if (budget.base.size === 0) emptied.push(budget);
+    }
     track.closed = true;
     track.watcher?.dispose();
     track.watcher = null;
     if (track.emitTimer) this.clock.clear(track.emitTimer);
     track.emitTimer = null;
     track.shared.clear();
+    return emptied;
   }
 
   dispose(): void {

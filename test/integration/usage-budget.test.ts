@@ -134,6 +134,48 @@ describe('budgets and the gate closed', () => {
   });
 });
 
+describe('a shared budget is forgotten with its last agent', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await standInServer(false).start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('while an agent is under it, raising it needs the gate; once the last is gone, the name is free: a new agent makes it afresh', async () => {
+    const client = await server.connect();
+    const start = async (name: string): Promise<string> => {
+      const pane = (await server.json(['workspace', 'create', '--cwd', server.home])).result.root_pane.pane_id;
+      await server.json(['agent', 'start', name, '--kind', 'claude', '--pane', pane]);
+      return pane;
+    };
+    const join = (target: string, tokens: number) => client.call('agent.budget', { target, tokens, shared: 'crew' });
+    const raiseRefused = async (target: string) => {
+      const error = await join(target, 5000).then(() => null, (e: any) => e.rpc);
+      expect(error?.data?.code).toBe('scripting_disabled');
+    };
+    const a = await start('crew-a');
+    const b = await start('crew-b');
+    await join('crew-a', 1000);
+    await join('crew-b', 1000);
+    await raiseRefused('crew-a');
+    // One member gone: the budget stays for the other.
+    await server.json(['pane', 'close', a]);
+    await expect.poll(async () => (await server.cli(['agent', 'get', 'crew-a'])).code, { timeout: 10_000 }).not.toBe(0);
+    await raiseRefused('crew-b');
+    // The last member gone: the server forgets the budget, so the name makes a new one.
+    await server.json(['pane', 'close', b]);
+    await expect.poll(async () => (await server.cli(['agent', 'get', 'crew-b'])).code, { timeout: 10_000 }).not.toBe(0);
+    await start('crew-c');
+    const joined = await join('crew-c', 5000);
+    expect(joined.agent.name).toBe('crew-c');
+    // And that new budget is guarded like the first.
+    expect((await join('crew-c', 6000).then(() => null, (e: any) => e.rpc))?.data?.code).toBe('scripting_disabled');
+    client.close();
+  });
+});
+
 describe('a flow budget over two agents', () => {
   let server: TestServer;
   beforeAll(async () => {
