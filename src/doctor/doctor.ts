@@ -16,13 +16,11 @@ import { readMachines, machinesPath } from '../machines/machine-config.js';
 import { isCheckout, packageRoot } from '../package-root.js';
 import { displayPath, resolveConfigPath, resolveSocketPath } from '../paths.js';
 import { assertPrivateDir } from '../socket-dir.js';
-import { VERSION } from '../version.js';
+import { atLeast, MIN_NODE, VERSION } from '../version.js';
 import { probeNative, type NativeProbe } from './native-probe.js';
 
 const run = promisify(execFile);
 
-/** The oldest Node corral runs on (package.json `engines`). */
-export const MIN_NODE: readonly [number, number] = [20, 19];
 /** The git that finds a merge conflict without touching the main checkout (docs/worktrees.md). */
 const GIT_MERGE_TREE: readonly [number, number] = [2, 38];
 
@@ -52,12 +50,6 @@ export interface DoctorOptions {
   session?: string;
 }
 
-/** `20.19.1` ≥ [20, 19]. */
-export function atLeast(version: string, min: readonly [number, number]): boolean {
-  const [major = 0, minor = 0] = version.split('.').map((part) => Number.parseInt(part, 10));
-  return major > min[0] || (major === min[0] && minor >= min[1]);
-}
-
 /** How to rebuild one native package (`corral` for corral's own addon), in a checkout or an installed package. */
 function rebuildHint(installed: boolean, pkg: 'corral' | 'node-pty' | 're2' | 'better-sqlite3'): string {
   if (!installed) return pkg === 'corral' ? 'run `npm run build` in the checkout' : `run \`npm rebuild ${pkg}\` in the checkout`;
@@ -71,34 +63,24 @@ function checkNode(): DoctorCheck {
     : { name: 'node', ok: false, detail: `${version} is too old`, fix: `corral needs Node.js ${MIN_NODE.join('.')} or newer: install it from nodejs.org or your system's packages` };
 }
 
+/** Each native part: what it is called, what a working one does, and what is lost without it. */
+const NATIVE_PARTS: readonly { part: keyof NativeProbe; name: string; works: string; cost: string; pkg: 'corral' | 'node-pty' | 're2' | 'better-sqlite3' }[] = [
+  { part: 'pty', name: 'node-pty', pkg: 'node-pty', works: 'loads, and runs a program in a pseudo-terminal', cost: 'panes need it: without it the server cannot start a shell' },
+  { part: 're2', name: 're2', pkg: 're2', works: 'loads', cost: 'every regex over pane text needs it (wait --pattern, agent rules)' },
+  { part: 'sqlite', name: 'sqlite', pkg: 'better-sqlite3', works: 'better-sqlite3 loads', cost: 'what OpenCode and Kilo spend is read from their SQLite stores with it (agent usage, budgets)' },
+  {
+    part: 'addon',
+    name: 'addon',
+    pkg: 'corral',
+    works: "corral's own addon (peer credentials, line modes) loads",
+    cost: "without it corral cannot tell a person's terminal from a program: attached clients (the TUI too) are view-only while the scripting gate is closed, agents' hooks are refused (docs/security.md), and typed text is not framed by line mode",
+  },
+];
+
 function nativeChecks(probe: NativeProbe, installed: boolean): DoctorCheck[] {
-  const checks: DoctorCheck[] = [];
-  checks.push(
-    probe.pty.ok
-      ? { name: 'node-pty', ok: true, detail: 'loads, and runs a program in a pseudo-terminal' }
-      : { name: 'node-pty', ok: false, detail: probe.pty.error, fix: `panes need it: without it the server cannot start a shell; ${rebuildHint(installed, 'node-pty')}` },
+  return NATIVE_PARTS.map(({ part, name, works, cost, pkg }) =>
+    probe[part].ok ? { name, ok: true, detail: works } : { name, ok: false, detail: probe[part].error, fix: `${cost}; ${rebuildHint(installed, pkg)}` },
   );
-  checks.push(
-    probe.re2.ok
-      ? { name: 're2', ok: true, detail: 'loads' }
-      : { name: 're2', ok: false, detail: probe.re2.error, fix: `every regex over pane text needs it (wait --pattern, agent rules); ${rebuildHint(installed, 're2')}` },
-  );
-  checks.push(
-    probe.sqlite.ok
-      ? { name: 'sqlite', ok: true, detail: 'better-sqlite3 loads' }
-      : { name: 'sqlite', ok: false, detail: probe.sqlite.error, fix: `what OpenCode and Kilo spend is read from their SQLite stores with it (agent usage, budgets); ${rebuildHint(installed, 'better-sqlite3')}` },
-  );
-  checks.push(
-    probe.addon.ok
-      ? { name: 'addon', ok: true, detail: "corral's own addon (peer credentials, line modes) loads" }
-      : {
-          name: 'addon',
-          ok: false,
-          detail: probe.addon.error,
-          fix: `without it corral cannot tell a person's terminal from a program: attached clients (the TUI too) are view-only while the scripting gate is closed, agents' hooks are refused (docs/security.md), and typed text is not framed by line mode; ${rebuildHint(installed, 'corral')}`,
-        },
-  );
-  return checks;
 }
 
 /** `git --version` → `2.39.5`, or null when git is not on PATH. */

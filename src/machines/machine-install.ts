@@ -14,14 +14,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { CorralError } from '../contract/protocol.js';
 import { packageRoot } from '../package-root.js';
-import { VERSION } from '../version.js';
+import { atLeast, MIN_NODE, VERSION } from '../version.js';
 import type { MachineEntry } from './machine-config.js';
 import { linkOptions } from './ssh-command.js';
 
 const run = promisify(execFile);
-
-/** The oldest Node corral runs on (package.json `engines`). */
-const MIN_NODE = [20, 19] as const;
 
 /** What the bundle holds besides the production packages, relative to the package root. */
 const BUNDLE = ['package.json', 'bin', 'dist', 'assets', 'native/build/Release/peer_cred.node'] as const;
@@ -107,11 +104,6 @@ async function remoteFacts(entry: MachineEntry, ssh: string[]): Promise<{ node: 
     if (/node: (command )?not found|No such file/.test(text)) throw new CorralError('machine_unreachable', `${entry.target} has no node on its PATH: install Node.js ${MIN_NODE.join('.')} or newer there first`);
     throw new CorralError('machine_unreachable', `cannot ask ${entry.target} for its node version: ${text.trim().split('\n').pop() ?? (error as Error).message}`);
   }
-}
-
-function atLeast(version: string, min: readonly [number, number]): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
-  return major > min[0] || (major === min[0] && minor >= min[1]);
 }
 
 export async function installMachine(entry: MachineEntry, program: readonly string[], runtimeDir: string): Promise<InstallResult> {
