@@ -5,39 +5,23 @@
  *
  * Two install rows: every install script run for real (re2 and better-sqlite3 compiled from
  * their sources, as on a machine that cannot reach their download hosts, like this one), and
- * their prebuilt binaries taken from mirrors (scripts/prebuilt-mirrors.mjs; what a connected
+ * their prebuilt binaries taken from mirrors (scripts/package-install.mjs; what a connected
  * Linux x64 machine downloads) — node-pty and corral's own addon are compiled in both.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prebuiltMirrorEnv } from '../scripts/prebuilt-mirrors.mjs';
+import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from '../scripts/package-install.mjs';
 import { BIN, CorralServer, interleaved, median, percentile, ROOT, round, timeSpawn } from './lib.mjs';
 
 export const description = 'npm pack size, npm install -g time (cache warm), installed ps --json start vs the checkout';
-
-/** The machine's npm config named outright, a fresh HOME (see scripts/smoke-installed.sh). */
-function npmEnv(home) {
-  const get = (key) => execFileSync('npm', ['config', 'get', key], { encoding: 'utf8' }).trim();
-  return {
-    ...process.env,
-    HOME: home,
-    npm_config_globalconfig: get('globalconfig'),
-    npm_config_userconfig: get('userconfig'),
-    npm_config_cache: get('cache'),
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
-}
 
 async function install(dir, tarball, name, extraEnv = {}) {
   const prefix = join(dir, name);
   const home = join(dir, `${name}-home`);
   mkdirSync(home);
-  const args = ['install', '--global', '--prefer-offline', '--prefix', prefix, '--allow-scripts=corral,node-pty,re2,better-sqlite3', tarball];
-  const r = await timeSpawn('npm', args, { env: { ...npmEnv(home), ...extraEnv }, timeoutMs: 1_200_000, cwd: dir });
+  const r = await timeSpawn('npm', installArgs(prefix, tarball), { env: { ...freshHomeNpmEnv(home), ...extraEnv }, timeoutMs: 1_200_000, cwd: dir });
   if (r.code !== 0) throw new Error(`npm install -g (${name}) exited ${r.code}: ${r.stderr.slice(-2000)}`);
   return { ms: r.ms, bin: join(prefix, 'lib', 'node_modules', 'corral', 'bin', 'corral.cjs') };
 }

@@ -6,7 +6,7 @@
  *
  * One install serves every case. It is the user's path but for one shortcut: re2's and
  * better-sqlite3's install scripts take this checkout's compiled binaries through their own
- * mirror settings (scripts/prebuilt-mirrors.mjs) instead of compiling them again; node-pty and
+ * mirror settings (scripts/package-install.mjs) instead of compiling them again; node-pty and
  * corral's own addon are compiled by the install. `.ci/run` installs with no shortcut at all
  * before the suite (scripts/smoke-installed.sh).
  */
@@ -22,7 +22,7 @@ import { ROOT, TestServer } from '../integration/harness.js';
 import { TuiSession } from '../tui/tui-harness.js';
 import { VERSION } from '../../src/version.js';
 import { runtimePackages } from '../../src/machines/machine-install.js';
-import { prebuiltMirrorEnv } from '../../scripts/prebuilt-mirrors.mjs';
+import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from '../../scripts/package-install.mjs';
 
 const run = promisify(execFile);
 
@@ -39,28 +39,6 @@ const npmMissing = await run('npm', ['--version']).then(
   () => '',
   () => 'npm is not on PATH: the package cannot be packed or installed here',
 );
-
-/**
- * The machine's npm settings with a fresh HOME: its global config named outright (`--prefix`
- * would move npm's search for it into the new prefix, losing a registry or CA file set there),
- * its user config (`nodedir`, for building addons offline) and its cache, warm from this
- * checkout's own install, so the registry is not asked again.
- */
-async function npmEnv(home: string): Promise<NodeJS.ProcessEnv> {
-  const { stdout: globalConfig } = await run('npm', ['config', 'get', 'globalconfig']);
-  const { stdout: userConfig } = await run('npm', ['config', 'get', 'userconfig']);
-  const { stdout: cache } = await run('npm', ['config', 'get', 'cache']);
-  return {
-    ...process.env,
-    HOME: home,
-    npm_config_globalconfig: globalConfig.trim(),
-    npm_config_userconfig: userConfig.trim(),
-    npm_config_cache: cache.trim(),
-    npm_config_update_notifier: 'false',
-    npm_config_fund: 'false',
-    npm_config_audit: 'false',
-  };
-}
 
 describe.skipIf(npmMissing !== '')('the npm package', () => {
   describe('npm pack --dry-run', () => {
@@ -105,9 +83,9 @@ describe.skipIf(npmMissing !== '')('the npm package', () => {
       mkdirSync(home);
       const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 16 << 20 });
       const tarball = path.join(dir, (JSON.parse(stdout) as [{ filename: string }])[0].filename);
-      await run('npm', ['install', '--global', '--prefer-offline', '--prefix', prefix, '--allow-scripts=corral,node-pty,re2,better-sqlite3', tarball], {
+      await run('npm', installArgs(prefix, tarball), {
         cwd: dir,
-        env: { ...(await npmEnv(home)), ...prebuiltMirrorEnv(ROOT, dir) },
+        env: { ...freshHomeNpmEnv(home), ...prebuiltMirrorEnv(ROOT, dir) },
         timeout: INSTALL_TIMEOUT_MS,
         maxBuffer: 16 << 20,
       });

@@ -1,2 +1,0 @@
-/** See prebuilt-mirrors.mjs. */
-export function prebuiltMirrorEnv(root: string, dir: string): Record<string, string>;
