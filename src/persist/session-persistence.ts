@@ -34,6 +34,8 @@ export class Persistence implements SessionPersistence {
   private outcome: RestoreOutcome | null = null;
   private readonly startProblems: string[] = [];
   private forgotten = false;
+  /** The last `session.forget` under way: the next one removes files only after it. */
+  private forgetting: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly options: PersistenceOptions,
@@ -127,6 +129,8 @@ export class Persistence implements SessionPersistence {
     try {
       return await this.saver.saveNow();
     } catch (error) {
+      // Forgotten while it ran (session.forget on another connection): refused as any save after it.
+      if (this.forgotten) throw new CorralError('invalid_params', 'the session is not saved: it was forgotten (kill-server --forget)', { path: this.files.state });
       throw new CorralError('internal_error', (error as Error).message, { path: this.files.state });
     }
   }
@@ -135,15 +139,19 @@ export class Persistence implements SessionPersistence {
    * `kill-server --forget`: stops saving and deletes the saved state and scrollback, so the
    * shutdown that follows leaves nothing to restore.
    */
-  async forget(): Promise<{ path: string; forgotten: boolean }> {
-    const saver = this.saver;
-    saver?.dispose();
+  forget(): Promise<{ path: string; forgotten: boolean }> {
+    // A scrollback file still being written would land in the folder being removed (rmdir's
+    // ENOTEMPTY, found by a fuzzer as internal_error): the write under way finishes first, and
+    // none queued behind it writes. A second forget meanwhile waits for the first.
+    const stopped = this.saver?.discard();
     this.saver = null;
     this.forgotten = true;
-    // A scrollback file still being written would land in the folder being removed (rmdir's
-    // ENOTEMPTY, found by a fuzzer as internal_error): the queued writes finish first.
-    await saver?.settled();
-    return { path: this.files.state, forgotten: await forgetSession(this.files) };
+    const run = this.forgetting.then(async () => {
+      await stopped;
+      return { path: this.files.state, forgotten: await forgetSession(this.files) };
+    });
+    this.forgetting = run.catch(() => {});
+    return run;
   }
 
   /** Shutdown: the last save, before the panes are ended. */

@@ -91,6 +91,8 @@ export class SessionSaver {
   private rowsThisPass = 0;
   /** A scrollback pass is under way: the timer does not queue another behind it. */
   private passRunning = false;
+  /** `session.forget`: nothing is written any more, not even what was queued before. */
+  private discarded = false;
 
   constructor(private readonly options: SaverOptions) {
     this.timing = { ...SAVE_TIMING, ...options.timing };
@@ -180,6 +182,7 @@ export class SessionSaver {
   saveState(force = false, fresh = false): Promise<{ path: string; bytes: number } | null> {
     return this.enqueue(async () => {
       const started = performance.now();
+      if (this.discarded) return null;
       const { text, compare } = this.stateText(fresh);
       const built = performance.now();
       if (!force && compare === this.lastWritten) return null;
@@ -222,7 +225,8 @@ export class SessionSaver {
     const converted = log.stats.rowsConverted;
     const data = await log.save();
     this.rowsThisPass += log.stats.rowsConverted - converted;
-    if (data === null) return 0;
+    // Compressing took turns of the event loop: the session may have been forgotten meanwhile.
+    if (data === null || this.discarded) return 0;
     const dir = this.options.files.scrollbackDir;
     ensurePrivateStateDir(dir);
     const bytes = await writeFileAtomic(scrollbackFile(this.options.files, pane.surfaceId), data);
@@ -305,8 +309,14 @@ export class SessionSaver {
     await this.saveChangedScrollback(false, true);
   }
 
-  /** Resolves once every write queued so far has finished (after `dispose`, nothing more is queued). */
-  settled(): Promise<void> {
+  /**
+   * `session.forget`: stops saving for good. Writes already queued (a `session.save` under way,
+   * the state save its pass queues when it ends) write nothing, or they would bring back what
+   * is being deleted; resolves once the write under way, if any, has finished.
+   */
+  discard(): Promise<void> {
+    this.discarded = true;
+    this.dispose();
     return this.chain.then(() => {});
   }
 
