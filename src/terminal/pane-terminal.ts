@@ -23,6 +23,7 @@ import type { RowCopyOptions } from '../screen/pane-screen.js';
 import type { Rect } from '../contract/rect.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { OutputLog, SHARED_HIBERNATION, type Hibernatable, type HibernationSweep } from './hibernation.js';
+import { released } from './memory-release.js';
 import { buildXtermCore, disposeXtermCore, parseNow, rowsThrough, silencedWhile, type XtermCore, type XtermCoreEvents } from './xterm-core.js';
 
 /** What `write` returns when xterm parsed the output before returning. */
@@ -33,6 +34,9 @@ export const TERMINAL_DEFAULTS = {
   /** SPEC §11 `scrollback_lines`. */
   scrollback: 10_000,
 } as const;
+
+/** What one cell of xterm's buffer holds: three 32-bit words (content, foreground, background). */
+const XTERM_CELL_BYTES = 12;
 
 /** The ConEmu sub-command of OSC 9 that reports progress. */
 const PROGRESS_SUBCOMMAND = '4';
@@ -601,7 +605,12 @@ export class PaneTerminal implements PaneView, Hibernatable {
     this.pendingWrites.clear();
     this.sweep.remove(this, this._core === null);
     // A disposed terminal keeps its disposed core: a late read sees what it saw before.
-    if (this._core) disposeXtermCore(this._core);
+    if (this._core) {
+      // Its buffer becomes garbage, tens of MB for a pane a large client made wide and tall: an
+      // idle server would keep it resident (memory-release.ts), so a collection is asked for.
+      released(this._core.xterm.buffer.normal.length * this.size.cols * XTERM_CELL_BYTES, true);
+      disposeXtermCore(this._core);
+    }
     for (const emitter of [this.revisionEmitter, this.outputEmitter, this.replyEmitter, this.resizeEmitter, this.scrollEmitter, this.bellEmitter]) {
       emitter.clear();
     }

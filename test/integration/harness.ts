@@ -23,6 +23,8 @@ export interface ServerOptions {
   extraArgs?: string[];
   /** The `corral` entry to run (default: this checkout's bin/corral.cjs; an installed package's in test/package). */
   bin?: string;
+  /** The server's working directory (default: the test's), where a pane with no cwd starts. */
+  cwd?: string;
 }
 
 /** A running server in its own sandbox directory. */
@@ -59,7 +61,7 @@ export class TestServer {
   /** Starts `corral server` and resolves once it reports it is listening. */
   async start(moreArgs: string[] = []): Promise<this> {
     const args = [this.options.bin ?? BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? []), ...moreArgs];
-    const child = spawn(process.execPath, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { env: this.env, cwd: this.options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     await new Promise<void>((resolveReady, reject) => {
       const onData = (chunk: Buffer) => {
