@@ -4,6 +4,7 @@
  * walks whatever the table declares today — a method added there is fuzzed without a line
  * here. Shapes are plain data: the fuzzer turns them into fast-check arbitraries.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -24,16 +25,23 @@ export interface PropShape {
   shape: Shape;
 }
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const METHODS_FILE = path.join(ROOT, 'src/contract/methods.ts');
+/** The checkout's method table, found upwards from here (this file also runs bundled, from bench/). */
+function methodsFile(): string {
+  for (let dir = import.meta.dirname; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'src/contract/methods.ts');
+    if (existsSync(file)) return file;
+    if (path.dirname(dir) === dir) throw new Error(`src/contract/methods.ts is not above ${import.meta.dirname}`);
+  }
+}
 
 /** Every method's params shape, by method name, as `MethodParams` declares it. */
 export function readMethodShapes(): Map<string, Shape> {
-  const program = ts.createProgram([METHODS_FILE], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, skipLibCheck: true, types: [] });
+  const file = methodsFile();
+  const program = ts.createProgram([file], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, skipLibCheck: true, types: [] });
   const checker = program.getTypeChecker();
-  const file = program.getSourceFile(METHODS_FILE);
-  if (!file) throw new Error(`cannot read ${METHODS_FILE}`);
-  const decl = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'MethodParams');
+  const source = program.getSourceFile(file);
+  if (!source) throw new Error(`cannot read ${file}`);
+  const decl = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === 'MethodParams');
   if (!decl) throw new Error('MethodParams is not declared in src/contract/methods.ts');
   const shapes = new Map<string, Shape>();
   for (const symbol of checker.getPropertiesOfType(checker.getTypeAtLocation(decl))) {
