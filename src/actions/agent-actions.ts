@@ -24,6 +24,7 @@ import { probeCount, promptProbe } from '../agents/prompt-probe.js';
 import { waitForActivity, waitForSettled } from './prompt-wait.js';
 import { notePrompt } from '../agents/prompt-log.js';
 import { checkBudget, joinSharedBudget, limitNextTurn, openTurn } from './budget.js';
+import { checkpointKeeper, type PromptCheckpoint } from './checkpoint-keeper.js';
 
 export const AGENT_TIMING = {
   /** `agent.start` timeout bounds (SPEC §5): more than 3 s, at most 5 minutes (whole ms). */
@@ -280,7 +281,13 @@ export async function typePrompt(
   const baseline = info.state_change_seq;
   const screenBefore = detectionRows(core, pane);
   if (opts.submit) openTurn(core, pane, opts.maxTokens ?? null);
-  await deliverPrompt(core, pane, text, opts.submit ? submitDelayMs(agent.kind) : null, opts.signal);
+  // The files as they are before this turn (SPEC §20), read while the text lands.
+  const checkpoint = opts.submit ? checkpointKeeper(core)?.beforePrompt(pane, text) : undefined;
+  try {
+    await deliverPrompt(core, pane, text, opts.submit ? { delayMs: submitDelayMs(agent.kind), checkpoint } : null, opts.signal);
+  } finally {
+    checkpoint?.cancelled();
+  }
   // What `agent read --answer` looks for on screen and in a session record; typed unsent too:
   // a flow types the prompt at start and submits it later with a bare Enter.
   notePrompt(agent, text);
@@ -294,13 +301,20 @@ function detectionRows(core: CorralCore, pane: PaneRecord): string[] {
 
 /**
  * Types the text, waits until the agent's screen shows it (src/agents/prompt-probe.ts), then
- * presses Enter no sooner than `enterDelayMs` after typing (null: leaves it typed, unsent).
+ * presses Enter no sooner than `enter.delayMs` after typing, once the turn's checkpoint is taken
+ * or its bound passed (`enter` null: leaves it typed, unsent).
  * Text that never shows was dropped (the agent was not reading its input): it is typed again,
  * at most `promptAttempts` times in all, then `agent_not_ready` with nothing submitted. Text
  * that cannot be looked for verbatim (several lines, long) needs the screen to change at all,
  * and is not typed twice.
  */
-async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, enterDelayMs: number | null, signal: AbortSignal | undefined): Promise<void> {
+async function deliverPrompt(
+  core: CorralCore,
+  pane: PaneRecord,
+  text: string,
+  enter: { delayMs: number; checkpoint: PromptCheckpoint | undefined } | null,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const host = core.host(pane);
   const probe = promptProbe(text);
   const rows = () => detectionRows(core, pane);
@@ -311,17 +325,19 @@ async function deliverPrompt(core: CorralCore, pane: PaneRecord, text: string, e
     await sendText(core, pane, text);
     const landed = await screenShows(core, pane, () => (probe === null ? host.outputGeneration !== generation : probeCount(rows(), probe) > shownBefore), signal);
     if (landed) {
-      if (enterDelayMs === null) return;
-      const rest = enterDelayMs - (Date.now() - typedAt);
+      if (enter === null) return;
+      const rest = enter.delayMs - (Date.now() - typedAt);
       if (rest > 0) await delay(rest);
+      await enter.checkpoint?.beforeEnter();
       core.writeToPane(pane, '\r');
+      enter.checkpoint?.submitted();
       core.agents.notePromptSubmitted(core.paneBySurface(pane.surfaceId) ?? pane);
       return;
     }
     if (probe === null || attempt >= AGENT_TIMING.promptAttempts) {
       throw new CorralError(
         'agent_not_ready',
-        `the agent in ${pane.id} did not show the typed prompt within ${AGENT_TIMING.promptLandMs} ms (${attempt} attempt${attempt > 1 ? 's' : ''}); ${enterDelayMs === null ? 'read the pane before typing it again' : 'Enter was not pressed — read the pane before resubmitting'}`,
+        `the agent in ${pane.id} did not show the typed prompt within ${AGENT_TIMING.promptLandMs} ms (${attempt} attempt${attempt > 1 ? 's' : ''}); ${enter === null ? 'read the pane before typing it again' : 'Enter was not pressed — read the pane before resubmitting'}`,
         { pane_id: pane.id },
       );
     }

@@ -4,6 +4,8 @@
  * shown, when a worktree is too busy to remove. The RPC handlers, `agent start`, `up` and the
  * TUI's review view all come through here.
  */
+import { realpath } from 'node:fs/promises';
+import { dropCheckpointsOf } from './checkpoint-actions.js';
 import { CorralError, type PaneInfo, type TabInfo, type WorkspaceInfo, type WorktreeCreated, type WorktreeDiffResult, type WorktreeInfo, type WorktreeIncludeReport, type WorktreeMergeResult, type WorktreePruneResult, type WorktreeSetupReport } from '../contract/protocol.js';
 import type { CorralCore } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
@@ -194,13 +196,21 @@ function busyReason(core: CorralCore, record: WorktreeRecord): string | null {
   return panes.length > 0 ? `pane${panes.length > 1 ? 's' : ''} ${panes.join(', ')} work${panes.length > 1 ? '' : 's'} in it` : `process${pids.length > 1 ? 'es' : ''} ${pids.slice(0, 5).join(', ')} run${pids.length > 1 ? '' : 's'} in it`;
 }
 
+/** Removes a worktree and its branch, and its agents' checkpoint refs (SPEC §20): they name files that are gone. */
+async function removeWorktree(core: CorralCore, record: WorktreeRecord): Promise<void> {
+  const watch = worktreeWatch(core);
+  // Checkpoints name the checkout as git does (links resolved); read before the directory goes.
+  const top = await realpath(record.path).catch(() => record.path);
+  await watch.worktrees.remove(record);
+  watch.removed(record);
+  await dropCheckpointsOf({ env: watch.worktrees.env }, record.repo, top);
+}
+
 /** Removes the worktree, its branch and everything uncommitted in it; refused while anything runs inside. */
 export async function discardWorktree(core: CorralCore, record: WorktreeRecord): Promise<{ discarded: string; branch: string; path: string }> {
   const busy = busyReason(core, record);
   if (busy) throw new CorralError('worktree_busy', `worktree ${record.name} was not discarded: ${busy}; close or leave it first`, { worktree: record.name });
-  const watch = worktreeWatch(core);
-  await watch.worktrees.remove(record);
-  watch.removed(record);
+  await removeWorktree(core, record);
   return { discarded: record.name, branch: record.branch, path: record.path };
 }
 
@@ -218,10 +228,7 @@ export async function pruneWorktrees(core: CorralCore, opts: { dryRun: boolean; 
       result.kept.push({ name: record.name, reasons });
       continue;
     }
-    if (!opts.dryRun) {
-      await watch.worktrees.remove(record);
-      watch.removed(record);
-    }
+    if (!opts.dryRun) await removeWorktree(core, record);
     result.removed.push(record.name);
   }
   return result;

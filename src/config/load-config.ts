@@ -116,6 +116,7 @@ export function parseConfig(text: string, path: string, opts: ParseConfigOptions
     notify: { ...defaults.notify },
     machines: { ...defaults.machines },
     worktree: { ...defaults.worktree },
+    checkpoints: { ...defaults.checkpoints },
   };
   const overrides: Record<string, string> = {};
   const target = config as unknown as Record<string, Table | unknown>;

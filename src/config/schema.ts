@@ -21,6 +21,13 @@ export interface Config {
   notify: NotifyConfig;
   machines: MachinesConfig;
   worktree: WorktreeConfig;
+  checkpoints: CheckpointsConfig;
+}
+
+/** `[checkpoints]` (SPEC §20). */
+export interface CheckpointsConfig {
+  /** Checkpoints kept per agent; the oldest refs are dropped past it. */
+  keep: number;
 }
 
 export interface MachinesConfig {
@@ -68,6 +75,8 @@ export const CONFIG_LIMITS = {
   maxMaxPanes: 65_536,
   /** A stall threshold past a day is meaningless, and keeps the ms value far from setTimeout's 2^31 overflow. */
   maxStallThresholdSecs: 86_400,
+  /** Each checkpoint is a ref (and the objects only it keeps): ten thousand per agent is far past any review. */
+  maxCheckpointsKept: 10_000,
   /** Narrower than 10 cells cannot show an agent name; wider than 80 leaves no room for panes. */
   minSidebarWidth: 10,
   maxSidebarWidth: 80,
@@ -186,10 +195,16 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     defaultText: '300',
     doc: 'a setup still running after this long is stopped and reported; the agent does not start unless --keep-going',
   },
+  {
+    path: 'checkpoints.keep',
+    check: intBetween(1, CONFIG_LIMITS.maxCheckpointsKept),
+    defaultText: '100',
+    doc: 'checkpoints kept per agent (docs/checkpoints.md); past it the oldest are dropped',
+  },
 ];
 
 /** Tables the config may contain; anything else at the top level that is a table is unknown. */
-export const CONFIG_TABLES = ['keys', 'ui', 'notify', 'machines', 'worktree'] as const;
+export const CONFIG_TABLES = ['keys', 'ui', 'notify', 'machines', 'worktree', 'checkpoints'] as const;
 
 const DEFAULT_SHELL = '/bin/sh';
 
@@ -211,5 +226,6 @@ export function defaultConfig(env: Env = process.env): Config {
     notify: { on: ['blocked', 'done'], command: '' },
     machines: { ssh: ['ssh'] },
     worktree: { root: '', setup: '', setup_timeout_secs: 300 },
+    checkpoints: { keep: 100 },
   };
 }

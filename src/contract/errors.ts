@@ -36,6 +36,10 @@ export const ERROR_CODES = [
   'agent_pane_busy',
   'invalid_agent_timeout',
   'empty_agent_prompt',
+  // A rewind while the agent works or waits on a question (SPEC §20): its files would move under it.
+  'agent_busy',
+  // No checkpoint with that id or turn for the agent (SPEC §20).
+  'checkpoint_not_found',
   // An agent crossed a budget (SPEC §18): data.limit and data.used; a spent agent is typed nothing.
   'budget_exceeded',
   'invalid_key',

@@ -31,6 +31,7 @@ import type {
   MachineInfo,
 } from './objects.js';
 import type { WebFleet, WebHello } from './web.js';
+import type { AgentCheckpointsResult, CheckpointDiffResult, RewindResult } from './checkpoints.js';
 import type { WorktreeCreated, WorktreeDiffResult, WorktreeInfo, WorktreeMergeResult, WorktreePruneResult, WorktreeRequest } from './worktrees.js';
 
 /**
@@ -207,8 +208,13 @@ export interface MethodParams {
   /** `answer`: what the agent answered in its last `turns` (1..20, default 1) turns, from its session record or its screen. */
   'agent.read': AgentTarget & ReadParams & { answer?: boolean; turns?: number };
   'agent.send_keys': AgentTarget & { keys: string[] };
-  'agent.diff': AgentTarget & DiffParams;
+  /** `turn`: what that turn changed, from its checkpoint (SPEC §20); without it, the agent's worktree against its base (§15). */
+  'agent.diff': AgentTarget & DiffParams & { turn?: number };
   'agent.merge': AgentTarget & MergeParams;
+  /** `counts`: what each turn changed (files, lines), one git diff per checkpoint. */
+  'agent.checkpoints': AgentTarget & { counts?: boolean };
+  /** `to`: the checkpoint id to put the files back to. */
+  'agent.rewind': AgentTarget & { to: number };
   /** `repo`: only the worktrees of the repository holding this directory. */
   'worktree.list': { repo?: string };
   'worktree.diff': WorktreeName & DiffParams;
@@ -337,8 +343,10 @@ export interface MethodResults {
   'agent.wait': OneAgent;
   'agent.read': { read: AgentRead };
   'agent.send_keys': OneAgent;
-  'agent.diff': WorktreeDiffResult;
+  'agent.diff': WorktreeDiffResult | CheckpointDiffResult;
   'agent.merge': WorktreeMergeResult;
+  'agent.checkpoints': AgentCheckpointsResult;
+  'agent.rewind': RewindResult;
   'worktree.list': { worktrees: WorktreeInfo[] };
   'worktree.diff': WorktreeDiffResult;
   'worktree.merge': WorktreeMergeResult;
@@ -498,7 +506,9 @@ export const METHOD_TABLE = {
   // to another bypasses the person's review, so from inside a pane they need the gate open
   // (`by-peer`); a person's own terminal, or a script outside corral, may. A prune removes only
   // merged, clean, idle worktrees — nothing is lost — unless `force`, which is held like a discard.
-  'agent.diff': { gated: 'read', cli: 'agent diff', summary: "What the agent changed in its worktree against the base: files, counts and the unified diff." },
+  'agent.diff': { gated: 'read', cli: 'agent diff', summary: "What the agent changed in its worktree against the base, or with `turn` what that turn changed (SPEC §20): files, counts and the unified diff." },
+  'agent.checkpoints': { gated: 'read', cli: 'agent checkpoints', summary: "The agent's checkpoints (SPEC §20): the files just before each of its turns, oldest first." },
+  'agent.rewind': { gated: 'always', cli: 'agent rewind', summary: 'Puts the files back as a checkpoint had them, after a checkpoint of them as they are; refused `agent_busy` while the agent works or is blocked.' },
   'agent.merge': { gated: 'by-peer', cli: 'agent merge', summary: "Commits the agent's uncommitted work and merges its worktree's branch into the main checkout's branch." },
   'worktree.list': { gated: 'read', cli: 'worktree list', summary: 'Every worktree corral made: branch, base, agent, panes, dirty, merged, ahead, behind.' },
   'worktree.diff': { gated: 'read', cli: 'worktree diff', summary: 'Everything changed in a worktree against its base (commits, staged, unstaged, untracked).' },

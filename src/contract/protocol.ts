@@ -3,8 +3,8 @@
  * module the rest of the tree imports it through. Its parts, each with one job:
  * errors.ts (error codes, exit codes), methods.ts (the method table: params, results, gating,
  * streaming, CLI verb), objects.ts (the objects the API returns), events.ts (the event
- * union), limits.ts (transport limits) and worktrees.ts
- * (the worktree name rule and objects, SPEC §15).
+ * union), limits.ts (transport limits), worktrees.ts (the worktree name rule and objects,
+ * SPEC §15) and checkpoints.ts (what checkpoints return, SPEC §20).
  * Everything here stays dependency-free: the CLI imports it on its fast path.
  */
 export * from './errors.js';
@@ -13,4 +13,5 @@ export * from './objects.js';
 export * from './events.js';
 export * from './limits.js';
 export * from './worktrees.js';
+export * from './checkpoints.js';
 export * from './web.js';

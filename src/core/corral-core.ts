@@ -109,6 +109,14 @@ export interface PaneWorktrees {
   forPane(pane: PaneRecord): AgentWorktree | null;
 }
 
+/**
+ * Checkpoints per turn (SPEC §20; src/actions/checkpoint-keeper.ts): told of every write to a
+ * pane, since an Enter at an idle agent may start a turn.
+ */
+export interface PaneCheckpoints {
+  input(pane: PaneRecord, data: string): void;
+}
+
 export class CorralCore {
   /** The session model; only the actions below change it. */
   private readonly session = new SessionModel();
@@ -128,6 +136,8 @@ export class CorralCore {
   persistence: SessionPersistence | null = null;
   /** Set by the server (src/actions/worktree-watch.ts); null in tests and before it starts. */
   worktrees: PaneWorktrees | null = null;
+  /** Set by the server (src/actions/checkpoint-keeper.ts); null in tests and before it starts. */
+  checkpoints: PaneCheckpoints | null = null;
   private readonly panes: PaneFactory;
   private readonly clock: Clock;
 
@@ -465,6 +475,7 @@ export class CorralCore {
     const host = this.liveHost(pane);
     if (!host.write(data)) throw paneInputFull(pane, host);
     this.agents.paneInput(pane, data);
+    this.checkpoints?.input(pane, data);
   }
 
   /**

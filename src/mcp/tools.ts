@@ -335,7 +335,7 @@ const worktreeDiff: ToolDef = {
     } catch (error) {
       // Not a worktree's name: perhaps an agent working in one named otherwise.
       if (!(error instanceof CorralError) || error.code !== 'worktree_not_found') throw error;
-      diff = await caller.call('agent.diff', { target: name, patch: true });
+      diff = (await caller.call('agent.diff', { target: name, patch: true })) as WorktreeDiffResult;
     }
     const { patch = '', ...facts } = diff;
     const files = diff.files.map((f) => `${f.status} ${f.path}${f.old_path ? ` (from ${f.old_path})` : ''} +${f.added ?? '-'} -${f.removed ?? '-'}`);

@@ -20,6 +20,7 @@ import { fleetNotifyView } from '../machines/fleet-notify.js';
 import { visibleControls } from '../terminal/control-chars.js';
 import { WorktreeWatch } from '../actions/worktree-watch.js';
 import { Worktrees } from '../worktree/worktrees.js';
+import { CheckpointKeeper } from '../actions/checkpoint-keeper.js';
 
 export interface StartOptions {
   socket?: string;
@@ -83,6 +84,10 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const worktrees = new WorktreeWatch(core, new Worktrees(config.worktree, env));
   core.worktrees = worktrees;
   await worktrees.start();
+  // A checkpoint before every turn (SPEC §20): refs in the agents' repositories, nothing to load.
+  const checkpoints = new CheckpointKeeper(core, env, () => config.checkpoints.keep);
+  core.checkpoints = checkpoints;
+  checkpoints.start();
   const log = opts.log ?? ((message: string) => process.stderr.write(`corral: ${message}\n`));
   // Restored before the socket answers, so the first client already sees the old session.
   const persistence = await Persistence.start({ core, session: stateSessionName(opts, env), env, fresh: Boolean(opts.fresh), log });
@@ -94,6 +99,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   let socketIdentity = await bindSocket(socketPath, (path) => rpc.listen(path)).catch(async (error: unknown) => {
     persistence.dispose();
     worktrees.dispose();
+    checkpoints.dispose();
     await rpc.close();
     await core.shutdown();
     throw error;
@@ -129,6 +135,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       notifier.dispose();
       machines.close();
       worktrees.dispose();
+      checkpoints.dispose();
       // Saved while the panes still run: their cwd, programs and lines are still there to read.
       await persistence.flush().catch((error: unknown) => log(`the last save failed: ${String(error)}`));
       // Terminals the server wrote to directly are handed back before the sockets close.

@@ -105,19 +105,27 @@ function boundedPatch(out: Buffer, gitCut: boolean): { patch: string; truncated:
 /** Everything changed in `worktree` against `base`: files with counts, and the unified diff when `patch`. */
 export async function worktreeDiff(ctx: GitContext, worktree: string, base: string, opts: { patch: boolean }): Promise<WorktreeDiff> {
   const untracked = await untrackedFiles(ctx, worktree);
-  return withUntrackedIndex(ctx, worktree, untracked, async (env) => {
-    const run = { env, readOnly: true };
-    const raw = await git(ctx, worktree, ['diff', ...DIFF_OPTIONS, '--raw', '--numstat', '-z', base, '--'], run);
-    const files = parseRawNumstat(raw.stdout, new Set(untracked));
-    const diff: WorktreeDiff = {
-      files,
-      added: files.reduce((sum, f) => sum + (f.added ?? 0), 0),
-      removed: files.reduce((sum, f) => sum + (f.removed ?? 0), 0),
-    };
-    if (opts.patch) {
-      const patch = await git(ctx, worktree, ['diff', ...DIFF_OPTIONS, '--src-prefix=a/', '--dst-prefix=b/', base, '--'], run);
-      Object.assign(diff, boundedPatch(patch.stdout, patch.truncated));
-    }
-    return diff;
-  });
+  return withUntrackedIndex(ctx, worktree, untracked, (env) => gitDiff(ctx, worktree, [base], { env, untracked: new Set(untracked), patch: opts.patch }));
+}
+
+/** What changed from one tree (or commit) to another: files with counts, and the unified diff when `patch`. */
+export function treeDiff(ctx: GitContext, repo: string, from: string, to: string, opts: { patch: boolean }): Promise<WorktreeDiff> {
+  return gitDiff(ctx, repo, [from, to], { env: {}, untracked: new Set(), patch: opts.patch });
+}
+
+/** `git diff <revs>`: the raw and numstat records, then (with `patch`) the unified diff, bounded. */
+async function gitDiff(ctx: GitContext, cwd: string, revs: readonly string[], opts: { env: Record<string, string>; untracked: ReadonlySet<string>; patch: boolean }): Promise<WorktreeDiff> {
+  const run = { env: opts.env, readOnly: true };
+  const raw = await git(ctx, cwd, ['diff', ...DIFF_OPTIONS, '--raw', '--numstat', '-z', ...revs, '--'], run);
+  const files = parseRawNumstat(raw.stdout, opts.untracked);
+  const diff: WorktreeDiff = {
+    files,
+    added: files.reduce((sum, f) => sum + (f.added ?? 0), 0),
+    removed: files.reduce((sum, f) => sum + (f.removed ?? 0), 0),
+  };
+  if (opts.patch) {
+    const patch = await git(ctx, cwd, ['diff', ...DIFF_OPTIONS, '--src-prefix=a/', '--dst-prefix=b/', ...revs, '--'], run);
+    Object.assign(diff, boundedPatch(patch.stdout, patch.truncated));
+  }
+  return diff;
 }

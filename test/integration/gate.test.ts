@@ -180,6 +180,8 @@ describe('the gate closed (real server, real bash)', () => {
       // Not an agent: agent_not_found, after the gate.
       'agent.diff': async () => ({ target: agentPane }),
       'agent.merge': async () => ({ target: agentPane }),
+      'agent.checkpoints': async () => ({ target: agentPane }),
+      'agent.rewind': async () => ({ target: agentPane, to: 1 }),
       'worktree.list': async () => ({}),
       'worktree.diff': async () => ({ name: await worktree() }),
       // From outside every pane (this test): a person's own terminal or script may merge and discard.
@@ -242,7 +244,7 @@ describe('the gate closed (real server, real bash)', () => {
         expect(answer.error.message).toContain('U+001B (ESC)');
       }
     }
-    expect(refused.sort()).toEqual(['agent.prompt', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text', 'web.input']);
+    expect(refused.sort()).toEqual(['agent.prompt', 'agent.rewind', 'agent.send_keys', 'pane.input', 'pane.run', 'pane.send_keys', 'surface.send_keys', 'surface.send_text', 'web.input']);
     await settle(client, pane, 'TABLE-WALKED');
     expect(promptsDrawn(server, pane)).toBe(before);
     expect(existsSync(marker)).toBe(false);

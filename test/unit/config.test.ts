@@ -31,7 +31,13 @@ describe('defaults', () => {
       notify: { on: ['blocked', 'done'], command: '' },
       machines: { ssh: ['ssh'] },
       worktree: { root: '', setup: '', setup_timeout_secs: 300 },
+      checkpoints: { keep: 100 },
     });
+  });
+
+  it('[checkpoints] keep is read and checked', () => {
+    expect(parse('[checkpoints]\nkeep = 5\n').config.checkpoints).toEqual({ keep: 5 });
+    expect(parse('[checkpoints]\nkeep = 0\n').error?.message).toMatch(/checkpoints.keep" must be an integer between 1 and 10000/);
   });
 
   it('[worktree] keys are read and checked', () => {

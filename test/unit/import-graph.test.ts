@@ -29,7 +29,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['config', 'wait'],
   ['agents'],
   ['core', 'orchestration'],
-  ['actions', 'persist', 'worktree'],
+  ['actions', 'persist', 'worktree', 'checkpoint'],
   ['rpc', 'notify', 'machines'],
   ['components'],
   ['tui'],
@@ -44,9 +44,14 @@ const SHARED_GROUND = 'contract';
 /**
  * The Ink views are the TUI's alone (the CLI bundle must never pull in React). git runs only
  * behind actions (STYLE: "worktrees are git's … called from actions, never from the TUI"):
- * the handlers, the server's wiring and the actions may import src/worktree/, nothing else.
+ * the handlers, the server's wiring and the actions may import src/worktree/ and src/checkpoint/
+ * (which builds on src/worktree/'s git runner), nothing else.
  */
-const ONLY_IMPORTED_BY: Readonly<Record<string, readonly string[]>> = { components: ['tui'], worktree: ['actions', 'rpc', 'server'] };
+const ONLY_IMPORTED_BY: Readonly<Record<string, readonly string[]>> = {
+  components: ['tui'],
+  worktree: ['actions', 'rpc', 'server', 'checkpoint'],
+  checkpoint: ['actions', 'rpc', 'server'],
+};
 
 interface Edge {
   from: string;
@@ -220,7 +225,7 @@ describe('the floors rule on synthetic graphs', () => {
       'src/cli/main.ts imports components/index.js: only tui may import components/',
     ]);
     expect(floorViolations([e('src/tui/review.ts', 'src/worktree/diff.js')])).toEqual([
-      'src/tui/review.ts imports src/worktree/diff.js: only actions, rpc, server may import worktree/',
+      'src/tui/review.ts imports src/worktree/diff.js: only actions, rpc, server, checkpoint may import worktree/',
     ]);
     expect(floorViolations([e('src/elsewhere/attach.ts', 'src/contract/protocol.js')])).toEqual([
       'folder elsewhere has no floor: add it to FLOORS in test/unit/import-graph.test.ts',

@@ -14,7 +14,15 @@ import { afterDashes, conductorCall, currentPaneId, defineCommand, herdrCall, so
 import { WORKTREE_OPTIONS, worktreeParams } from '../options.js';
 import { mcpLaunch, mcpRunArgs } from '../mcp-config.js';
 import { formatUsage } from '../conductor-format.js';
-import { diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
+import { confirm, diffOptions, formatDiff, formatMerge, mergeOptions, mergeParams, printCall } from './worktree.js';
+import type { AgentCheckpointsResult, RewindResult } from '../../contract/checkpoints.js';
+import { visibleControls } from '../../terminal/control-chars.js';
+import { cell, formatTable } from '../output.js';
+import { jsonOption } from '../options.js';
+import { out, reportError, withClient } from '../run.js';
+
+/** A checkpoint id or a turn number (SPEC §20). */
+const CHECKPOINT_NUMBER = { min: 1, max: Number.MAX_SAFE_INTEGER, integer: true } as const;
 
 const STATUSES = ['idle', 'working', 'blocked', 'done', 'unknown', 'errored', 'stalled'] as const;
 
@@ -89,11 +97,66 @@ const start = defineCommand({
 
 const diff = defineCommand({
   command: 'diff [target]',
-  describe: 'What the agent changed in its worktree against the base (text; --stat, --name-only, --json)',
-  builder: (y) => diffOptions(withTarget(y)),
+  describe: 'What the agent changed in its worktree against the base, or with --turn what one of its turns changed (text; --stat, --name-only, --json)',
+  builder: (y) =>
+    diffOptions(withTarget(y)).option('turn', {
+      ...numberOption('turn', CHECKPOINT_NUMBER, 'what turn T changed: from its checkpoint to the next one, or to the files now for the current turn (agent checkpoints lists them)', 'turn'),
+    }),
   handler: (argv) =>
-    printCall(argv, 'agent.diff', () => ({ target: target(argv), patch: !(argv.stat || argv.nameOnly) || argv.json === true }), (r) => formatDiff(r, { stat: argv.stat, nameOnly: argv.nameOnly })),
+    printCall(
+      argv,
+      'agent.diff',
+      () => ({ target: target(argv), patch: !(argv.stat || argv.nameOnly) || argv.json === true, ...(argv.turn !== undefined ? { turn: argv.turn } : {}) }),
+      (r) => formatDiff(r, { stat: argv.stat, nameOnly: argv.nameOnly, statCommand: `corral agent diff ${target(argv)}${argv.turn !== undefined ? ` --turn ${argv.turn}` : ''} --stat` }),
+    ),
 });
+
+/** `agent checkpoints` as a table: id, turn, when, why, cost, prompt. */
+function formatCheckpoints(result: AgentCheckpointsResult): string {
+  if (result.checkout === null) return `agent ${visibleControls(result.agent)} works in no git repository: no checkpoints\n`;
+  if (result.checkpoints.length === 0) return `agent ${visibleControls(result.agent)} has no checkpoints in ${visibleControls(result.checkout)} yet\n`;
+  return formatTable(
+    ['ID', 'TURN', 'AT', 'REASON', 'MS', 'PROMPT'],
+    result.checkpoints.map((c) => [String(c.id), String(c.turn), c.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z'), c.late ? `${c.reason} (late)` : c.reason, String(c.ms), cell(c.prompt)]),
+  );
+}
+
+const checkpoints = defineCommand({
+  command: 'checkpoints [target]',
+  describe: "The agent's checkpoints: the files just before each of its turns (refs/corral/checkpoints/AGENT/ID), oldest first",
+  builder: (y) => withTarget(y).option('json', { ...jsonOption, describe: 'print {agent, checkout, checkpoints:[{id, turn, at, prompt, commit, reason, ms}]} as JSON' }),
+  handler: (argv) => printCall(argv, 'agent.checkpoints', () => ({ target: target(argv) }), formatCheckpoints),
+});
+
+const rewind = defineCommand({
+  command: 'rewind [target]',
+  describe: "Put the agent's files back as checkpoint ID had them (a checkpoint of them as they are is taken first, so it can be undone); asks first unless --yes; needs the scripting gate",
+  builder: (y) =>
+    withTarget(y)
+      .option('to', { ...numberOption('to', CHECKPOINT_NUMBER, 'the checkpoint id (agent checkpoints lists them)', 'id'), demandOption: true })
+      .option('yes', { type: 'boolean', alias: 'y', describe: 'do not ask' })
+      .option('json', jsonOption),
+  handler: async (argv) => {
+    const agent = target(argv);
+    if (!argv.yes) {
+      if (!process.stdin.isTTY) return reportError(new UsageError('agent rewind asks before it changes files: run it on a terminal, or pass --yes'));
+      let proceed = false;
+      await withClient(argv, async (client) => {
+        const found = (await client.call('agent.checkpoints', { target: agent })).checkpoints.find((c) => c.id === argv.to);
+        const what = found ? ` (turn ${found.turn}, ${found.at}${found.prompt ? `: "${visibleControls(found.prompt)}"` : ''})` : ' (no such checkpoint)';
+        proceed = await confirm(`Put the files of agent ${visibleControls(agent)} back to checkpoint ${argv.to}${what}? The files as they are now are checkpointed first.`);
+      });
+      if (process.exitCode) return;
+      if (!proceed) return out('not rewound\n');
+    }
+    await printCall(argv, 'agent.rewind', () => ({ target: agent, to: argv.to }), formatRewind);
+  },
+});
+
+function formatRewind(result: RewindResult): string {
+  const files = result.files.length === 0 ? 'no file changed' : `${result.files.length} file${result.files.length === 1 ? '' : 's'} put back`;
+  return `${visibleControls(result.agent)} rewound to checkpoint ${result.rewound_to}: ${files}; undo with: corral agent rewind ${visibleControls(result.agent)} --to ${result.checkpoint.id}\n`;
+}
 
 const merge = defineCommand({
   command: 'merge [target]',
@@ -246,7 +309,7 @@ const sendKeys = defineCommand({
 /** The `agent` verb group. */
 export const agentCommand = defineCommand({
   command: 'agent',
-  describe: 'Agents: start, list, get, rename, prompt, usage, budget, wait, read, send-keys, focus, explain, diff, merge, release (JSON output; diff and merge print text)',
+  describe: 'Agents: start, list, get, rename, prompt, usage, budget, wait, read, send-keys, focus, explain, diff, checkpoints, rewind, merge, release (JSON output; diff, checkpoints, rewind and merge print text)',
   builder: (y: Argv<GlobalArgs>) =>
     y
       .command(start)
@@ -262,6 +325,8 @@ export const agentCommand = defineCommand({
       .command(byTarget('focus', 'Focus the agent\u2019s pane (marks a finished agent seen)'))
       .command(explain)
       .command(diff)
+      .command(checkpoints)
+      .command(rewind)
       .command(merge)
       .command(byTarget('release', 'Clear the agent\u2019s name'))
       .demandCommand(1, 'agent needs a subcommand'),

@@ -28,13 +28,13 @@ export function printCall<M extends MethodName>(
   return conductorCall(argv, method, params, format, { styled: true });
 }
 
-/** How a diff prints: the patch (default), `--stat` or `--name-only`. */
-export function formatDiff(result: WorktreeDiffResult, how: { stat?: boolean; nameOnly?: boolean }): string {
+/** How a diff prints: the patch (default), `--stat` or `--name-only`. `statCommand` lists every file of a cut diff. */
+export function formatDiff(result: Pick<WorktreeDiffResult, 'files' | 'patch' | 'truncated'>, how: { stat?: boolean; nameOnly?: boolean; statCommand: string }): string {
   if (how.nameOnly) return result.files.map((f) => `${visibleControls(f.path)}\n`).join('');
   const colour = colourWanted();
   if (how.stat) return `${statLines(result.files, colour).join('\n')}\n`;
   const lines = diffLines(result.patch ?? '', colour);
-  if (result.truncated) lines.push(`[diff cut at its size limit: corral worktree diff ${result.worktree} --stat lists every file]`);
+  if (result.truncated) lines.push(`[diff cut at its size limit: ${visibleControls(how.statCommand)} lists every file]`);
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
@@ -100,7 +100,7 @@ const diff = defineCommand({
   command: 'diff <name>',
   describe: 'What a worktree changed against its base: commits, staged, unstaged and untracked files',
   builder: (y) => diffOptions(y.positional('name', NAME)),
-  handler: (argv) => printCall(argv, 'worktree.diff', () => ({ name: argv.name, patch: !(argv.stat || argv.nameOnly) || argv.json === true }), (r) => formatDiff(r, { stat: argv.stat, nameOnly: argv.nameOnly })),
+  handler: (argv) => printCall(argv, 'worktree.diff', () => ({ name: argv.name, patch: !(argv.stat || argv.nameOnly) || argv.json === true }), (r) => formatDiff(r, { stat: argv.stat, nameOnly: argv.nameOnly, statCommand: `corral worktree diff ${r.worktree} --stat` })),
 });
 
 const merge = defineCommand({
@@ -112,7 +112,7 @@ const merge = defineCommand({
 });
 
 /** Asks on the terminal whether to go on; false for anything but y/yes. */
-async function confirm(question: string): Promise<boolean> {
+export async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
     return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());

@@ -14,7 +14,7 @@ import { agentView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
 import type { Handler, HandlerGroup, HookHandlers, RequestContext } from './context.js';
-import { OnceLog } from '../once-log.js';
+import { OnceLog } from '../../core/once-log.js';
 import { BOUNDS } from '../../contract/bounds.js';
 import { worktreeOptions } from './worktrees.js';
 

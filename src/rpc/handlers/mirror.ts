@@ -10,7 +10,7 @@ import { optInt, str, type Params } from '../params.js';
 import { mirrorLogOf } from '../mirror-log.js';
 import { MirrorPublisher } from '../mirror-publisher.js';
 import type { HandlerGroup, RequestContext } from './context.js';
-import { OnceLog } from '../once-log.js';
+import { OnceLog } from '../../core/once-log.js';
 
 /** Keys refused from a caller that is no link (logged once per caller). */
 const refusedInput = new OnceLog();

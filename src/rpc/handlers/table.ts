@@ -20,6 +20,7 @@ import { machineHandlers } from './machines.js';
 import { mirrorHandlers } from './mirror.js';
 import { worktreeHandlers } from './worktrees.js';
 import { webHandlers } from './web.js';
+import { checkpointHandlers } from './checkpoints.js';
 
 /** One handler per method of the table. */
 export const METHOD_HANDLERS: MethodHandlers = {
@@ -36,6 +37,7 @@ export const METHOD_HANDLERS: MethodHandlers = {
   ...mirrorHandlers,
   ...worktreeHandlers,
   ...webHandlers,
+  ...checkpointHandlers,
 };
 
 /** Every handler the server registers: the table's methods and the hook notifications. */

@@ -1,5 +1,5 @@
 /**
- * `worktree.*`, `agent.diff` and `agent.merge` (SPEC §15), and the `worktree` params that
+ * `worktree.*`, `agent.diff` (with `turn`, a turn's checkpoint diff: SPEC §20) and `agent.merge` (SPEC §15), and the `worktree` params that
  * `agent.start` and `workspace.create` share. A merge, a discard and a forced prune are
  * `by-peer` in the method table: allowed from outside every pane, refused from inside one
  * (an agent reviewing and merging its own work, or throwing another's away) unless the
@@ -20,6 +20,8 @@ import {
 } from '../../actions/worktree-actions.js';
 import type { MergeOptions } from '../../worktree/merge.js';
 import { agentPane } from './agents.js';
+import { checkpointNumber } from './checkpoints.js';
+import { checkpointDiff } from '../../actions/checkpoint-actions.js';
 import type { HandlerGroup, RequestContext } from './context.js';
 import { isAbsolute } from 'node:path';
 
@@ -87,7 +89,10 @@ export const worktreeHandlers = {
   },
   'agent.diff': async (p, { core }) => {
     const patch = patchParam(p);
-    return diffWorktree(core, await agentWorktree(core, agentPane(core, p)), patch);
+    const turn = checkpointNumber(p, 'turn');
+    const pane = agentPane(core, p);
+    if (turn !== undefined) return checkpointDiff(core, pane, turn, patch);
+    return diffWorktree(core, await agentWorktree(core, pane), patch);
   },
   'agent.merge': async (p, ctx) => {
     const opts = mergeOptions(p);

@@ -1,4 +1,4 @@
-/** The server log for refusals a peer can repeat at will: each distinct one is written once. */
+/** The server log for what can repeat at will (a peer's refusals, a checkpoint failing in one repository): each distinct one is written once. */
 import { visibleControls } from '../terminal/control-chars.js';
 
 /** Distinct refusals remembered; past this, one last line says the rest are not logged. */
