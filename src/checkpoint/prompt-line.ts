@@ -17,25 +17,33 @@ const ENTER_SEQUENCES = ['\x1b[13u', '\x1b[13;1u', '\x1b[57414u', '\x1b[57414;1u
 const PASTE_START = '\x1b[200~';
 const PASTE_END = '\x1b[201~';
 
-/** The length of the escape sequence at `text[i]` (ESC first): CSI, SS3, or ESC and one character. */
-function escapeLength(text: string, i: number): number {
+/** The length of the escape sequence at `text[i]` (ESC first): CSI, SS3, or ESC and one character; null when it is cut off at the end. */
+function escapeLength(text: string, i: number): number | null {
   const next = text[i + 1];
+  if (next === undefined) return null;
   if (next === '[') {
     let j = i + 2;
     // Parameters and intermediates, then one final byte in @..~.
     while (j < text.length && !(text.charCodeAt(j) >= 0x40 && text.charCodeAt(j) <= 0x7e)) j++;
-    return Math.min(text.length, j + 1) - i;
+    return j < text.length ? j + 1 - i : null;
   }
-  if (next === 'O') return Math.min(3, text.length - i);
-  return next === undefined ? 1 : 2;
+  if (next === 'O') return i + 2 < text.length ? 3 : null;
+  return 2;
 }
+
+/** A sequence longer than this is not one a terminal sends: dropped rather than held. */
+const MAX_HELD = 64;
 
 export class PromptLine {
   private line = '';
   private inPaste = false;
+  /** The start of an escape sequence the last write ended in the middle of. */
+  private held = '';
 
   /** Feeds bytes written to the pane; returns the lines they submitted, in order (often none). */
-  feed(data: string): string[] {
+  feed(written: string): string[] {
+    const data = this.held + written;
+    this.held = '';
     const submitted: string[] = [];
     let i = 0;
     while (i < data.length) {
@@ -51,13 +59,15 @@ export class PromptLine {
           i += PASTE_END.length;
           continue;
         }
-        const enter = ENTER_SEQUENCES.find((seq) => data.startsWith(seq, i));
-        if (enter && !this.inPaste) {
-          submitted.push(this.take());
-          i += enter.length;
-          continue;
+        const length = escapeLength(data, i);
+        if (length === null) {
+          // Cut off: the rest comes with the next write.
+          if (data.length - i <= MAX_HELD) this.held = data.slice(i);
+          break;
         }
-        i += escapeLength(data, i);
+        const sequence = data.slice(i, i + length);
+        if ((ENTER_SEQUENCES as readonly string[]).includes(sequence) && !this.inPaste) submitted.push(this.take());
+        i += length;
         continue;
       }
       if (this.inPaste) {
