@@ -3,7 +3,8 @@
  * its last turns, for scripts and flows that hand one agent's answer to the next. From the
  * agent's own session record when its kind says how to read one (`[answer_session]`) and corral
  * knows its session id; else from its screen (src/agents/screen-answer.ts), gathering a
- * full-screen agent's transcript. The agent must be idle: a turn still running has no answer yet.
+ * full-screen agent's transcript; for an agent read with the generic rules, from its screen cut
+ * by what corral saw around the turn (src/agents/generic-answer.ts, issue 43). The agent must be idle: a turn still running has no answer yet.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { CorralError, type AgentRead } from '../contract/protocol.js';
@@ -12,6 +13,8 @@ import type { PaneRecord } from '../session/model.js';
 import type { AgentRules } from '../agents/rules-schema.js';
 import { submittedPrompts } from '../agents/prompt-log.js';
 import { answersFromScreen } from '../agents/screen-answer.js';
+import { genericAnswers } from '../agents/generic-answer.js';
+import { transcriptRows, turnReference } from '../agents/turn-screens.js';
 import { findSessionRecord, sessionTurns, type SessionTurn } from '../agents/session-answers.js';
 import { processEnv } from '../agents/session-files.js';
 import { readPane } from './pane-io.js';
@@ -50,6 +53,7 @@ export async function readAnswer(core: CorralCore, pane: PaneRecord, turns: numb
   }
   const prompts = submittedPrompts(agent);
   const base = readPane(core, pane, { source: 'recent', lines: 1 }).read;
+  if (agent.rules?.generic) return { ...base, ...genericAnswer(core, pane, agent, agent.rules, prompts, turns) };
   const fromSession = await sessionAnswers(agent, prompts, turns);
   const answers = fromSession ?? (await screenAnswers(core, pane, agent, prompts, turns));
   if (answers === null || answers.every((answer) => answer === '')) {
@@ -62,6 +66,24 @@ export async function readAnswer(core: CorralCore, pane: PaneRecord, turns: numb
     );
   }
   return { ...base, text: answers.join('\n\n'), truncated: false, answer_source: fromSession ? 'session' : 'screen', answers };
+}
+
+/**
+ * An agent read with the generic rules: its answers cut from its screen by what corral saw
+ * around the turn (src/agents/generic-answer.ts) — from its transcript (the rows kept while it
+ * worked, then the screen) when it draws full-screen, else from its scrollback and screen.
+ */
+function genericAnswer(core: CorralCore, pane: PaneRecord, agent: AnswerAgent, rules: AgentRules, prompts: readonly string[], turns: number): Pick<AgentRead, 'text' | 'truncated' | 'answer_source' | 'answers'> {
+  const terminal = core.host(pane).terminal;
+  const rows = terminal.isAlternateScreen
+    ? transcriptRows(agent, terminal.read({ source: 'visible' }).text.split('\n')).rows
+    : readPane(core, pane, { source: 'recent-unwrapped', lines: ANSWER_READ.screenLines }).read.text.split('\n');
+  const cut = genericAnswers(rows, prompts, turnReference(agent), rules.answerScreen?.chrome ?? [], turns);
+  if (cut.answers === null || cut.answers.every((answer) => answer === '')) {
+    const why = cut.answers === null ? 'no prompt corral submitted is on its screen' : `it drew no text below the prompt in its last ${turns === 1 ? 'turn' : `${turns} turns`}`;
+    throw new CorralError('agent_no_answer', `no answer to read from the agent in ${pane.id} (read with the generic rules): ${why} — ${cut.how.join('; ')}`, { pane_id: pane.id, cut: cut.how });
+  }
+  return { text: cut.answers.join('\n\n'), truncated: false, answer_source: 'screen-generic', answers: cut.answers };
 }
 
 /** The prompt a session turn answers is one corral submitted (the record has caught up). */

@@ -12,6 +12,7 @@ import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { readPane, type ReadOptions } from './pane-io.js';
 import type { TranscriptScroll } from '../agents/rules-schema.js';
+import { transcriptRows } from '../agents/turn-screens.js';
 
 export const SCROLL_GATHER = {
   /** Wheel notches per step; each moves a few lines in most TUIs. */
@@ -50,6 +51,9 @@ export async function readGathering(core: CorralCore, pane: PaneRecord, opts: Re
   const agent = core.agents.agentIn(pane);
   // A full-screen program corral does not recognise is never scrolled: only agents are.
   if (!agent && busy === 'passive') return plain;
+  // An agent corral has no rules for is not scrolled either: its transcript is the rows kept
+  // while it worked (src/agents/turn-screens.ts), busy or not.
+  if (agent?.rules?.generic && (opts.format ?? 'text') === 'text') return keptRead(host, agent, plain, opts.lines!);
   const status = agent?.state.status;
   if (status !== 'idle' && status !== 'done') {
     if (busy === 'passive') return plain;
@@ -63,6 +67,12 @@ export async function readGathering(core: CorralCore, pane: PaneRecord, opts: Re
   const lines = await oneGatherAtATime(host, () => gatherTranscript(host, opts.lines!, scroll));
   const text = lines.slice(-opts.lines!).join('\n');
   return { ...plain, text, truncated: lines.length > opts.lines!, revision: host.outputGeneration };
+}
+
+/** The rows kept from a full-screen agent's turns, then its screen: the last `lines` of them. */
+function keptRead(host: PaneHost, agent: object, plain: PaneRead, lines: number): PaneRead {
+  const { rows } = transcriptRows(agent, host.terminal.read({ source: 'visible' }).text.split('\n'));
+  return { ...plain, text: rows.slice(-lines).join('\n'), truncated: rows.length > lines, revision: host.outputGeneration };
 }
 
 /** The gather running (or queued last) on each pane. */

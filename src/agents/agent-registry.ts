@@ -18,6 +18,8 @@ import { progressString, snapshotFromText } from './screen-snapshot.js';
 import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
 import { readsKeysItself } from '../pty/line-mode.js';
 import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from './rule-fallback.js';
+import { explainCuts } from './cut-explain.js';
+import { noteTurnScreen } from './turn-screens.js';
 import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
 import { newUsageTrack, UsageTracker, type SharedBudget, type UsageTrack } from './usage-tracker.js';
@@ -471,8 +473,9 @@ export class AgentRegistry {
     const host = this.core.host(pane);
     if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
     const screen = this.readScreen(host, agent).snap;
-    if (!fallback) return `${head}\n${explainRules(rules, screen)}`;
-    return `${head}\ndecided by the generic rules:\n${explainRules(fallback, screen)}\n\nthe kind's own rules:\n${explainRules(rules, screen)}`;
+    const cuts = explainCuts(agent, rules, screen.lines, host.terminal.isAlternateScreen);
+    if (!fallback) return `${head}\n${explainRules(rules, screen)}\n${cuts}`;
+    return `${head}\ndecided by the generic rules:\n${explainRules(fallback, screen)}\n\nthe kind's own rules:\n${explainRules(rules, screen)}\n${cuts}`;
   }
 
   /** Forces a process check now (agent start polls through this). */
@@ -731,6 +734,7 @@ export class AgentRegistry {
       ready: wasReady || (showsReady(decision.rules, verdict, snap) && this.takesKeys(surfaceId, watch, host, agent, snap, now)),
     });
     if (status === 'working' || status === 'blocked') agent.busyRules = decision.rules;
+    noteTurnScreen(agent, snap.lines, status === 'working' || status === 'blocked', host.terminal.isAlternateScreen);
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status, but its input just became live: waiters on readiness must hear of it.

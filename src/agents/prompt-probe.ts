@@ -16,7 +16,8 @@ const PROBE_CHARS = 40;
 /** Whitespace, box drawing (U+2500–U+257F) and block elements (U+2580–U+259F). */
 const IGNORED = /[\s\u2500-\u259f]+/g;
 
-function squeeze(text: string): string {
+/** The text without whitespace and box drawing: how a prompt is compared with a screen. */
+export function squeeze(text: string): string {
   return text.replace(IGNORED, '');
 }
 

@@ -84,7 +84,7 @@ function inInputArea(lines: readonly string[], prompt: string, limit: number): b
 }
 
 /** The row where the agent's input area starts: the bottom-most match (the screen's end when none). */
-function inputRow(lines: readonly string[], spec: ScreenAnswerSpec | null): number {
+export function inputRow(lines: readonly string[], spec: ScreenAnswerSpec | null): number {
   const re = spec?.input ?? GENERIC_INPUT_RE;
   for (let row = lines.length - 1; row >= 0; row--) if (re.test(lines[row]!)) return row;
   let end = lines.length;
@@ -119,7 +119,7 @@ export function answersFromScreen(screen: readonly string[], prompts: readonly s
  * input pattern matches above the input area are taken as echoed prompts (Claude's "❯ …",
  * Codex's "› …"), one line each. Frame and chrome rows are never a prompt.
  */
-function answersAfterEchoes(lines: readonly string[], spec: ScreenAnswerSpec | null, chrome: readonly RegExp[], input: number, turns: number): string[] | null {
+export function answersAfterEchoes(lines: readonly string[], spec: ScreenAnswerSpec | null, chrome: readonly RegExp[], input: number, turns: number): string[] | null {
   const re = spec?.input ?? GENERIC_INPUT_RE;
   const answers: string[] = [];
   let limit = input;

@@ -180,8 +180,12 @@ export interface PaneRead {
   truncated: boolean;
 }
 
-/** Where `agent.read` with `answer` found the answer: the agent's own session record, or its screen. */
-export type AnswerSource = 'session' | 'screen';
+/**
+ * Where `agent.read` with `answer` found the answer: the agent's own session record, its screen
+ * by its kind's rules, or (an agent corral has no rules for) its screen cut by what corral saw
+ * around the turn (`screen-generic`, issue 43).
+ */
+export type AnswerSource = 'session' | 'screen' | 'screen-generic';
 
 /**
  * `agent.read`'s result: a pane read; with `answer`, `text` is what the agent answered (its

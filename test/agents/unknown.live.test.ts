@@ -3,13 +3,36 @@
  * forget the agent's kind (CORRAL_FORGET_KINDS: its rule file, process facts, submit delay,
  * hooks and resume data set aside), so the agent is started as `agent start --kind generic --
  * <command>` and read with the generic rules, the prompt probe and what the process shows.
- * Each must still get the five checks of docs/agents-live.md's leave-one-out matrix: a prompt
+ * Each must still get the seven checks of docs/agents-live.md's leave-one-out matrix: a prompt
  * that works and finishes (`agent prompt --wait` returns done, no `agent_prompt_stalled`),
- * permission → blocked, question → blocked, interrupt → idle, and `agent wait` exit 4.
+ * permission → blocked, question → blocked, interrupt → idle, `agent wait` exit 4, and (issue
+ * 43) its answer and its transcript read with no rules of its own: `agent read --answer` is the
+ * model's six lines and none of the UI (`answer_source: "screen-generic"`), and `agent read
+ * --lines 200` holds an answer two more turns scrolled off the screen, in order, without the
+ * fixed chrome in between.
  * One agent at a time: `npx vitest run -c vitest.agents.config.ts test/agents/unknown.live.test.ts -t 'kilo as an unknown'`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentLab, type LabAgent, type LabOptions } from './lab.js';
+import { ANSWER } from './model/script.mjs';
+
+/** The scripted model's answer to an ordinary prompt, line by line. */
+const ANSWER_LINES = ANSWER.split('\n');
+
+/**
+ * Text that is the agents' UI, never the model's answer (as test/agents/answer.live.test.ts):
+ * banners, tips, input boxes, footers, turn timings, the prompt.
+ */
+const UI_TEXT = [
+  'Claude Code', 'Tips for getting started', 'for shortcuts', 'OpenAI Codex', 'Ask Codex', 'Gemini CLI', 'Type your message',
+  'Qwen Code', 'pi v', 'ctrl+p commands', 'Say hello please', '╭', '│', '────', '▀▀▀', '▄▄▄', 'Worked for', 'Cooked for', 'Fake Model', 'GPT Fake', '/tmp/', 'fake-model',
+];
+
+/** Turns check 7 takes at most to scroll its first answer off the screen. */
+const MAX_TRANSCRIPT_TURNS = 6;
+
+/** Rows of the agents' fixed chrome (input boxes, footers) that a transcript holds at most once, at its end. */
+const CHROME_TEXT = ['for shortcuts', 'Ask Codex', 'Type your message', 'ctrl+p commands', 'Shift+Tab to accept', '(auto)'];
 
 interface Case {
   agent: LabAgent;
@@ -49,6 +72,8 @@ for (const { agent, label, opts, permits, asks, escapes = 1, startMs = 90_000 } 
       if (result.code !== 0) throw new Error(`corral ${args.join(' ')} → ${result.code}: ${result.stderr}\nscreen:\n${(await cli('pane', 'read', pane, '--source', 'visible')).stdout}`);
       return JSON.parse(result.stdout);
     };
+    /** What a failed answer check shows: how the answer was cut, and the screen. */
+    const shown = async () => `${(await cli('agent', 'explain', name)).stdout}\nscreen:\n${(await cli('pane', 'read', pane, '--source', 'visible')).stdout}`;
     const waitUntil = (...statuses: string[]) =>
       json('agent', 'wait', name, ...statuses.flatMap((s) => ['--until', s]), '--timeout', '90000').then((r) => r.result.agent);
 
@@ -76,6 +101,16 @@ for (const { agent, label, opts, permits, asks, escapes = 1, startMs = 90_000 } 
       // Done after real work: the turn's completion is the current transition.
       expect(done.completion_seq).toBe(done.state_change_seq);
       expect((await cli('agent', 'read', name, '--lines', '60')).stdout).toContain('Final line: Done');
+    });
+
+    it('check 6: agent read --answer is the model\'s answer and none of the UI (screen-generic)', async () => {
+      const read = (await json('agent', 'read', name, '--answer', '--json')).result.read;
+      expect(read.answer_source).toBe('screen-generic');
+      const text: string = read.text;
+      expect(text.split('\n').map((line) => line.trim()), await shown()).toEqual(ANSWER_LINES);
+      for (const ui of UI_TEXT) expect(text).not.toContain(ui);
+      const explained = (await cli('agent', 'explain', name)).stdout;
+      expect(explained).toMatch(/answer: .*screen-generic/);
     });
 
     it.runIf(permits)('check 2: a permission prompt is blocked', async () => {
@@ -114,6 +149,45 @@ for (const { agent, label, opts, permits, asks, escapes = 1, startMs = 90_000 } 
     it('check 5: a wait for a state that does not come times out with exit 4', async () => {
       const waited = await cli('agent', 'wait', name, '--until', 'blocked', '--timeout', '1500');
       expect(waited.code).toBe(4);
+    });
+
+    it('check 7: read --lines 200 holds an answer two more turns scrolled off the screen, in order, no chrome between', { timeout: 400_000 }, async () => {
+      const prompts = ['Say hello for the transcript'];
+      const turn = async (prompt: string) => {
+        await json('agent', 'prompt', name, prompt);
+        await waitUntil('working');
+        await waitUntil('done', 'idle');
+      };
+      await turn(prompts[0]!);
+      const answer = (await json('agent', 'read', name, '--answer', '--json')).result.read.text as string;
+      expect(answer.split('\n').map((line) => line.trim()), await shown()).toEqual(ANSWER_LINES);
+      // Two more turns at least, more while the first prompt still shows (a tall pane, a short UI).
+      const onScreen = async () => (await cli('agent', 'read', name, '--source', 'visible')).stdout.includes(prompts[0]!);
+      while (prompts.length < 3 || (prompts.length < MAX_TRANSCRIPT_TURNS && (await onScreen()))) {
+        prompts.push(`Say hello turn ${prompts.length + 1}`);
+        await turn(prompts[prompts.length - 1]!);
+      }
+      expect(await onScreen(), 'the first answer is off the screen').toBe(false);
+      const read = await cli('agent', 'read', name, '--lines', '200');
+      expect(read.code, read.stderr).toBe(0);
+      const rows = read.stdout.split('\n').map((row) => row.trim());
+      // Each prompt, then its six lines in order, before the next prompt.
+      let at = 0;
+      for (const prompt of prompts) {
+        const echo = rows.findIndex((row, i) => i >= at && row.includes(prompt));
+        expect(echo, `"${prompt}" in the transcript after row ${at}:\n${read.stdout}`).toBeGreaterThanOrEqual(0);
+        at = echo + 1;
+        for (const line of ANSWER_LINES) {
+          const found = rows.findIndex((row, i) => i >= at && row.endsWith(line));
+          expect(found, `"${line}" after "${prompt}":\n${read.stdout}`).toBeGreaterThanOrEqual(0);
+          at = found + 1;
+        }
+        const next = prompts[prompts.indexOf(prompt) + 1];
+        if (next !== undefined) {
+          const between = rows.slice(echo, rows.findIndex((row) => row.includes(next))).join('\n');
+          for (const chrome of CHROME_TEXT) expect(between, `${chrome} between turns:\n${read.stdout}`).not.toContain(chrome);
+        }
+      }
     });
   });
 }

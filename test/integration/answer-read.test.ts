@@ -29,7 +29,7 @@ describe('agent read --answer on a stand-in agent (screen)', () => {
     const done = (await server.json(['agent', 'prompt', 'writer', 'Write two lines', '--wait', '--timeout', '30000'])).result.agent;
     expect(done.agent_status).toBe('done');
     const read = (await server.json(['agent', 'read', 'writer', '--answer', '--json'])).result.read;
-    expect(read).toMatchObject({ pane_id: pane, answer_source: 'screen', text: 'Answer to: Write two lines\nIt has a second line.', answers: ['Answer to: Write two lines\nIt has a second line.'] });
+    expect(read).toMatchObject({ pane_id: pane, answer_source: 'screen-generic', text: 'Answer to: Write two lines\nIt has a second line.', answers: ['Answer to: Write two lines\nIt has a second line.'] });
     for (const ui of UI) expect(read.text).not.toContain(ui);
     // Plain: the answer alone on stdout, for `$(corral agent read writer --answer)`.
     const plain = await server.cli(['agent', 'read', 'writer', '--answer']);

@@ -1,0 +1,240 @@
+/**
+ * The answer of an agent corral has no rules for, cut from its screen (issue 43): an agent
+ * started with `--kind generic`, or a kind whose rule file is set aside. Nothing here knows an
+ * agent's screens; what cuts the answer out is what corral saw itself:
+ * - the prompt corral typed, found as the prompt probe finds it (src/agents/prompt-probe.ts):
+ *   squeezed of whitespace and box drawing, so wrapping, borders and a leading `>` `❯` `›` do
+ *   not matter;
+ * - the input box and status rows below the conversation: the rows at the bottom of the screen
+ *   that are alike (same text, or the same words with other numbers) in the screen from before
+ *   the turn or in every screen seen while it ran (src/agents/turn-screens.ts keeps those);
+ * - the generic rule file's `[answer_screen] chrome` rows (a turn's timing line).
+ * Pure: rows in, answers and the account of the cut out (for `agent explain` and errors).
+ */
+import { squeeze } from './prompt-probe.js';
+import { answersAfterEchoes, cleanAnswerRows, inputRow } from './screen-answer.js';
+
+/** What corral saw around the turn, told by position from the bottom of the screen. */
+export interface TurnReference {
+  /** The screen while the agent was not busy before the turn (its input box may hold the typed prompt). */
+  before: readonly string[] | null;
+  /**
+   * Row k from the bottom, where every screen seen while the turn ran was alike there (null
+   * where it changed); empty when fewer than two such screens were seen.
+   */
+  steady: readonly (string | null)[];
+}
+
+export const NO_REFERENCE: TurnReference = { before: null, steady: [] };
+
+/** Shorter than this, a piece of a row is no evidence that two rows are the same status line. */
+const ALIKE_MIN_CHARS = 6;
+/**
+ * Two status rows that share a run of this many characters (digits, whitespace and frame left
+ * out) are one row with a changed part: a counter, a hint swapped while busy ("? for shortcuts ·
+ * ← for agents" and "esc to interrupt · ← for agents", Claude Code).
+ */
+const ALIKE_RUN_CHARS = 10;
+/** Glyphs an agent puts before a prompt it echoes, besides the frame squeezing drops. */
+const PROMPT_LEAD_RE = /^[\s\u2500-\u259f›❯>]*/u;
+/** What of a prompt an error quotes. */
+const QUOTED_CHARS = 40;
+/** Bottom rows the screen before a turn must share with the screen now to be compared with it at all. */
+const SAME_LAYOUT_ROWS = 3;
+
+/** Text of a row without whitespace, frame and digits: a status row whose counters moved is alike. */
+function shape(row: string): string {
+  return squeeze(row).replace(/\d+/g, '');
+}
+
+/** Whether two rows are one row of the agent's UI: equal, the same words with other numbers, or sharing a long run of text. */
+export function alike(a: string, b: string): boolean {
+  if (a.trim() === b.trim()) return true;
+  // A blank row is a blank row: not a frame row, not text.
+  if (a.trim() === '' || b.trim() === '') return false;
+  const x = shape(a);
+  const y = shape(b);
+  if (x === y) return true;
+  if (!/\p{L}{2}/u.test(x) || !/\p{L}{2}/u.test(y)) return false;
+  const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+  if (short.length >= ALIKE_MIN_CHARS && long.includes(short)) return true;
+  for (let at = 0; at + ALIKE_RUN_CHARS <= short.length; at++) if (long.includes(short.slice(at, at + ALIKE_RUN_CHARS))) return true;
+  return false;
+}
+
+/** The rows without the blank ones at the end. */
+export function withoutBlankEnd(rows: readonly string[]): string[] {
+  let end = rows.length;
+  while (end > 0 && rows[end - 1]!.trim() === '') end--;
+  return rows.slice(0, end);
+}
+
+/** Whether a row holds a piece of the prompt (the input box while it held the typed text). */
+export function holdsPrompt(row: string, prompt: string | null): boolean {
+  if (prompt === null) return false;
+  const text = squeeze(row.replace(PROMPT_LEAD_RE, ''));
+  const whole = squeeze(prompt);
+  return text !== '' && text.length >= Math.min(ALIKE_MIN_CHARS, whole.length) && (whole.includes(text) || text.includes(whole.slice(0, ALIKE_RUN_CHARS)));
+}
+
+/** Whether `row` is the input row `empty` with the prompt typed into it, not yet sent: the same glyph first, the prompt after it. */
+function typedInto(row: string, empty: string, prompt: string | null): boolean {
+  const lead = (text: string) => text.trimStart()[0];
+  return lead(row) !== undefined && lead(row) === lead(empty) && holdsPrompt(row, prompt);
+}
+
+/** Whether two screens end alike (their last SAME_LAYOUT_ROWS rows, or all of a shorter one). */
+function sameLayout(rows: readonly string[], other: readonly string[]): boolean {
+  const n = Math.min(SAME_LAYOUT_ROWS, rows.length, other.length);
+  if (n === 0) return false;
+  for (let k = 0; k < n; k++) if (!alike(rows[rows.length - 1 - k]!, other[other.length - 1 - k]!)) return false;
+  return true;
+}
+
+/** What told the input box and status rows apart. */
+export type ChromeBy = 'before+during' | 'during' | 'before' | 'input-glyph' | 'none';
+
+/** Where the input box and status rows start, and what told them. */
+export interface ChromeCut {
+  /** First row of the block (`end` when there is none). */
+  start: number;
+  /** Rows [start, end) are the block; rows from end on are blank. */
+  end: number;
+  by: ChromeBy;
+}
+
+/**
+ * The block of input box and status rows at the bottom of `rows`: from the bottom up, the rows
+ * alike on every screen seen while the turn ran (when two or more were) and on the screen before
+ * it (when that one has the same bottom row: a splash screen before the first turn has another
+ * layout). Both must agree where both are known: the rows of an answer that repeats the one
+ * before it are alike on the screen before, but changed while the turn drew them. With neither,
+ * the bottom-most row starting with a prompt glyph (`>`, `❯`, `›`) starts the block.
+ */
+export function chromeCut(rows: readonly string[], ref: TurnReference, prompt: string | null): ChromeCut {
+  const end = withoutBlankEnd(rows).length;
+  const shown = ref.before === null ? null : withoutBlankEnd(ref.before);
+  const before = shown !== null && sameLayout(rows.slice(0, end), shown) ? shown : null;
+  const steady = ref.steady.length > 0 ? ref.steady : null;
+  if (before !== null || steady !== null) {
+    let start = end;
+    for (let k = 0; k < end; k++) {
+      const row = rows[end - 1 - k]!;
+      const was = before?.[before.length - 1 - k];
+      const held = steady?.[k];
+      const byBefore = before === null || (was !== undefined && (alike(row, was) || holdsPrompt(was, prompt) || typedInto(row, was, prompt)));
+      const bySteady = steady === null || (held != null && (alike(row, held) || typedInto(row, held, prompt)));
+      if (!byBefore || !bySteady) break;
+      start = end - 1 - k;
+    }
+    // Blank rows on top of the block are the conversation's margin, not the UI's.
+    while (start < end && rows[start]!.trim() === '') start++;
+    if (start < end) return { start, end, by: before !== null && steady !== null ? 'before+during' : steady !== null ? 'during' : 'before' };
+  }
+  const glyph = inputRow(rows, null);
+  return glyph < end ? { start: glyph, end, by: 'input-glyph' } : { start: end, end, by: 'none' };
+}
+
+/** Rows that start text at one column, after a gutter no row's text crosses, to be a sidebar there. */
+const SIDEBAR_MIN_ROWS = 5;
+/** Blank columns left of a sidebar on every row. */
+const SIDEBAR_GUTTER = 2;
+
+/**
+ * The rows without a sidebar on the right (Kilo on a wide pane: session, context, token usage
+ * beside the conversation): a column in the right half where at least SIDEBAR_MIN_ROWS rows
+ * start text after a gutter of blanks no row crosses. Its rows stay put while the conversation
+ * scrolls beside them, so they would break every row of a transcript and an answer.
+ */
+export function withoutSidebar(rows: readonly string[]): string[] {
+  const width = Math.max(0, ...rows.map((row) => row.length));
+  for (let col = Math.ceil(width / 2); col < width; col++) {
+    let starts = 0;
+    let crossed = false;
+    for (const row of rows) {
+      if (row.slice(col - SIDEBAR_GUTTER, col).trim() !== '') {
+        crossed = true;
+        break;
+      }
+      if (row.length > col && row[col] !== ' ') starts++;
+    }
+    if (!crossed && starts >= SIDEBAR_MIN_ROWS) return rows.map((row) => row.slice(0, col).trimEnd());
+  }
+  return [...rows];
+}
+
+/** Rows [start, end) echoing prompt `prompt` above row `limit`, the bottom-most; null when not shown. */
+export function findEcho(rows: readonly string[], prompt: string, limit: number): { start: number; end: number } | null {
+  const whole = squeeze(prompt);
+  if (whole === '') return null;
+  for (let row = limit - 1; row >= 0; row--) {
+    let text = '';
+    let end = row;
+    // A prompt wrapped over rows continues on the next ones; a blank row ends it.
+    while (end < limit && text.length < whole.length) {
+      const piece = squeeze(rows[end]!.replace(PROMPT_LEAD_RE, ''));
+      if (piece === '' || !(whole.startsWith(text + piece) || (text + piece).startsWith(whole))) break;
+      text += piece;
+      end++;
+    }
+    if (text.length > 0 && text.startsWith(whole)) return { start: row, end };
+  }
+  return null;
+}
+
+/** The answers and how they were cut. */
+export interface GenericCut {
+  /** The last `turns` answers on the rows, oldest first; null when no prompt corral typed is there. */
+  answers: string[] | null;
+  /** One line a step: which rows are the input box and status rows and why, where each prompt and answer is, or where it was looked for. */
+  how: string[];
+}
+
+/** Why the block is what it is, for `agent explain` and errors. */
+const CHROME_WHY: Record<ChromeBy, (rows: string, of: number) => string> = {
+  'before+during': (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn and on every screen while it ran)`,
+  during: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on every screen while the turn ran; the screen before it had another layout)`,
+  before: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn; it was seen running on fewer than two screens)`,
+  'input-glyph': (rows, of) => `${rows} of ${of}: the input box, from the bottom-most row starting with a prompt glyph (no screen from around the turn to tell it by)`,
+  none: (_rows, of) => `no input box or status rows told apart (no screen from around the turn, no prompt glyph): the answer runs to row ${of}`,
+};
+
+const span = (from: number, to: number) => (to - from <= 1 ? `row ${from + 1}` : `rows ${from + 1}–${to}`);
+const quote = (prompt: string) => JSON.stringify(prompt.length > QUOTED_CHARS ? `${prompt.slice(0, QUOTED_CHARS)}…` : prompt);
+
+/**
+ * The answers to the last `turns` of `prompts` (oldest first, as typed) on `rows` (a screen, or
+ * a transcript ending with the screen): each from the row below its prompt's echo to the next
+ * prompt, the last to the input box and status rows; blank edges, frame rows, `chrome` rows,
+ * the answer's bullet and indent taken out (as for a known kind).
+ */
+export function genericAnswers(rows: readonly string[], prompts: readonly string[], ref: TurnReference, chrome: readonly RegExp[], turns: number): GenericCut {
+  const last = prompts[prompts.length - 1] ?? null;
+  const cut = chromeCut(rows, ref, last);
+  const how: string[] = [];
+  how.push(CHROME_WHY[cut.by](span(cut.start, cut.end), cut.end));
+  const answers: string[] = [];
+  const conversation = withoutSidebar(rows.slice(0, cut.start));
+  let limit = cut.start;
+  for (let i = prompts.length - 1; i >= 0 && answers.length < turns; i--) {
+    const prompt = prompts[i]!;
+    const echo = findEcho(conversation, prompt, limit);
+    if (!echo && answers.length === 0 && i === prompts.length - 1 && findEcho(rows, prompt, cut.end) !== null) {
+      how.push(`prompt ${quote(prompt)} is typed in the input box, not sent: the answer before it is the last`);
+      continue;
+    }
+    if (!echo) {
+      how.push(`prompt ${quote(prompt)} not found on rows 1–${limit} (looked for as "${squeeze(prompt).slice(0, QUOTED_CHARS)}", whitespace and box drawing left out, on one row or wrapped)`);
+      break;
+    }
+    answers.unshift(cleanAnswerRows(conversation.slice(echo.end, limit), chrome));
+    how.push(`answer ${turns > 1 ? `${answers.length} from the end ` : ''}on ${limit > echo.end ? span(echo.end, limit) : 'no rows'}, below prompt ${quote(prompt)} echoed on ${span(echo.start, echo.end)}`);
+    limit = echo.start;
+  }
+  if (answers.length > 0) return { answers, how };
+  if (prompts.length === 0) how.push('corral typed no prompt into this agent (a person or a program did)');
+  // As for a known kind: rows starting with a prompt glyph above the input box are taken as the prompts' echoes.
+  const echoed = answersAfterEchoes(conversation, null, chrome, cut.start, turns);
+  if (echoed !== null) how.push(`rows starting with a prompt glyph (>, ❯, ›) above row ${cut.start + 1} taken as the echoed prompts`);
+  return { answers: echoed, how };
+}

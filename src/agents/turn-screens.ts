@@ -1,0 +1,137 @@
+/**
+ * What corral saw of an agent's screen around its turns (issue 43), so that an agent it has no
+ * rules for still has an answer and a transcript:
+ * - the screen from before each turn and the rows that stayed alike through it (the input box
+ *   and status rows, src/agents/generic-answer.ts);
+ * - for a full-screen agent (the alternate screen: our scrollback never sees its history), the
+ *   rows that scrolled through its conversation region while it worked, stitched in order —
+ *   the region being every row above that input box and status block.
+ * Fed by the registry's screen checks (busy or not); kept beside it, keyed by its tracked agent
+ * object like src/agents/prompt-log.ts, so a restarted agent starts afresh.
+ */
+import { alike, chromeCut, holdsPrompt, NO_REFERENCE, withoutBlankEnd, withoutSidebar, type TurnReference } from './generic-answer.js';
+import { submittedPrompts } from './prompt-log.js';
+
+/** Transcript rows kept per agent: the oldest go first (a read asks for a few hundred at most). */
+const MAX_KEPT_ROWS = 5000;
+/**
+ * Rows at the end of the last region kept that a later screen may have redrawn: the line a
+ * streaming answer was writing, and the spinner or status line under it.
+ */
+const REDRAWN_ROWS = 4;
+
+interface TurnLog {
+  /** The last screen seen while the agent was not busy. */
+  idle: string[] | null;
+  busy: boolean;
+  /** The current (or last) turn's screen from before it and its steady rows, kept as seen. */
+  before: string[] | null;
+  first: string[] | null;
+  steady: (string | null)[];
+  screens: number;
+  /** The conversation rows kept (full-screen agents), and where the last screen's region starts in them. */
+  kept: string[];
+  lastStart: number;
+  /** Screens whose region met no row kept before (scrolled further than a screen between two looks). */
+  gaps: number;
+}
+
+const logs = new WeakMap<object, TurnLog>();
+
+function logOf(agent: object): TurnLog {
+  let log = logs.get(agent);
+  if (!log) {
+    log = { idle: null, busy: false, before: null, first: null, steady: [], screens: 0, kept: [], lastStart: 0, gaps: 0 };
+    logs.set(agent, log);
+  }
+  return log;
+}
+
+/** The reference the last turn's rows are told by (nothing before the first turn). */
+export function turnReference(agent: object): TurnReference {
+  const log = logs.get(agent);
+  return log ? referenceOf(log) : NO_REFERENCE;
+}
+
+function referenceOf(log: TurnLog): TurnReference {
+  if (log.first === null) return NO_REFERENCE;
+  return { before: log.before, steady: log.screens >= 2 ? log.steady : [] };
+}
+
+/** The prompt corral typed last: the input box held it before the turn. */
+export function lastPrompt(agent: object): string | null {
+  const prompts = submittedPrompts(agent);
+  return prompts[prompts.length - 1] ?? null;
+}
+
+/**
+ * One screen check's rows. `busy`: the agent is working or blocked. `fullScreen`: it draws on
+ * the alternate screen, so its conversation region is kept here.
+ */
+export function noteTurnScreen(agent: object, rows: readonly string[], busy: boolean, fullScreen: boolean): void {
+  const log = logOf(agent);
+  const screen = withoutBlankEnd(rows);
+  if (busy && !log.busy) {
+    log.before = log.idle;
+    log.first = screen;
+    log.steady = [...screen].reverse();
+    log.screens = 1;
+  } else if (busy) {
+    const n = screen.length;
+    const prompt = lastPrompt(agent);
+    // The input box may still have held the typed prompt on the turn's first screen: it is steady from its next one.
+    log.steady = log.steady.map((row, k) => {
+      const now = k < n ? screen[n - 1 - k]! : null;
+      if (row === null || now === null) return null;
+      return alike(now, row) ? row : holdsPrompt(row, prompt) ? now : null;
+    });
+    log.screens++;
+  }
+  const seenTurn = busy || log.busy;
+  log.busy = busy;
+  if (!busy) log.idle = screen;
+  // The screen that ends a turn is the turn's too: it holds the answer's last rows.
+  if (fullScreen && seenTurn) keep(agent, log, screen);
+}
+
+/** Adds a screen's conversation region to the rows kept. */
+function keep(agent: object, log: TurnLog, screen: readonly string[]): void {
+  const region = withoutBlankEnd(withoutSidebar(screen.slice(0, chromeCut(screen, referenceOf(log), lastPrompt(agent)).start)));
+  const { rows, start, gap } = mergeRegion(log.kept, region, log.lastStart);
+  if (gap) log.gaps++;
+  const over = Math.max(0, rows.length - MAX_KEPT_ROWS);
+  log.kept = over > 0 ? rows.slice(over) : rows;
+  log.lastStart = Math.max(0, start - over);
+}
+
+/**
+ * `kept` with a newer screen's conversation region laid over it: the region starts at the
+ * first row from `from` on where its rows repeat what is kept (all but the last few, which the
+ * screen may have redrawn), replacing what follows; with no such row it is appended (a gap).
+ */
+export function mergeRegion(kept: readonly string[], region: readonly string[], from: number): { rows: string[]; start: number; gap: boolean } {
+  if (region.length === 0) return { rows: [...kept], start: kept.length, gap: false };
+  for (let at = Math.min(from, kept.length); at < kept.length; at++) {
+    const overlap = Math.min(kept.length - at, region.length);
+    let same = 0;
+    while (same < overlap && kept[at + same] === region[same]) same++;
+    if (same > 0 && same >= overlap - REDRAWN_ROWS && region.slice(0, same).some((row) => row.trim() !== '')) {
+      return { rows: [...kept.slice(0, at), ...region], start: at, gap: false };
+    }
+  }
+  return { rows: [...kept, ...region], start: kept.length, gap: kept.length > 0 };
+}
+
+/**
+ * The agent's transcript ending with `screen` (its rows now): the rows kept with the screen's
+ * conversation region laid over them, then its input box and status rows. The screen alone
+ * when nothing was kept (an inline agent: the terminal's scrollback has its history).
+ */
+export function transcriptRows(agent: object, screen: readonly string[]): { rows: string[]; kept: number; gaps: number } {
+  const log = logs.get(agent);
+  const rows = withoutBlankEnd(screen);
+  if (!log || log.kept.length === 0) return { rows, kept: 0, gaps: 0 };
+  const cut = chromeCut(rows, referenceOf(log), lastPrompt(agent));
+  const merged = mergeRegion(log.kept, withoutBlankEnd(withoutSidebar(rows.slice(0, cut.start))), log.lastStart).rows;
+  return { rows: [...merged, ...rows.slice(cut.start)], kept: log.kept.length, gaps: log.gaps };
+}
