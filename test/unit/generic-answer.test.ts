@@ -72,10 +72,18 @@ describe('each lab kind, its rules set aside: the answer from its recorded scree
   });
 
   it('a prompt that is nowhere: no answer, and the account says which rows were searched and for what', () => {
-    const agent = recordedTurn('gemini');
-    const cut = genericAnswers(withoutBlankEnd(screenOf('gemini', 'done-text-turn')), ['Something else entirely'], turnReference(agent), CHROME, 1);
+    // pi echoes a prompt with no glyph, so no row can stand in for the echo either.
+    const agent = recordedTurn('pi');
+    const cut = genericAnswers(withoutBlankEnd(screenOf('pi', 'done-text-turn')), ['Something else entirely'], turnReference(agent), CHROME, 1);
     expect(cut.answers).toBeNull();
-    expect(cut.how[1]).toBe('prompt "Something else entirely" not found on rows 1–23 (looked for as "Somethingelseentirely", whitespace and box drawing left out, on one row or wrapped)');
+    expect(cut.how[1]).toBe('prompt "Something else entirely" not found on rows 1–24 (looked for as "Somethingelseentirely", whitespace and box drawing left out, on one row or wrapped)');
+  });
+
+  it('no prompt of corral\'s on screen (a person typed it): a row starting with a prompt glyph is taken as its echo', () => {
+    const agent = recordedTurn('gemini');
+    const cut = genericAnswers(withoutBlankEnd(screenOf('gemini', 'done-text-turn')), [], turnReference(agent), CHROME, 1);
+    expect(cut.answers).toEqual([ANSWER]);
+    expect(cut.how.at(-1)).toMatch(/^rows starting with a prompt glyph \(>, ❯, ›\) above row \d+ taken as the echoed prompts$/);
   });
 
   it('a prompt typed and not sent sits in the input box: the answer before it is the last', () => {
