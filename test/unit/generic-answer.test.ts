@@ -162,7 +162,8 @@ describe('a full-screen agent scrolling its conversation through a fixed input b
       // The answer streams in a line at a time, scrolling the conversation up.
       const answer = ANSWER_LINES.map((line, i) => (i === 0 ? `• ${line}` : `  ${line}`));
       for (let i = 1; i <= answer.length; i++) noteTurnScreen(agent, frame([...conversation, ...answer.slice(0, i), '', `• Working (${i}s • esc to interrupt)`]), true, true);
-      conversation.push(...answer, '', '─ Worked for 7s ──────────', '');
+      // Codex puts a tip under an answer now and then (seen live).
+      conversation.push(...answer, '  └ Tip: Press f3 to search this conversation.', '', '─ Worked for 7s ──────────', '');
       noteTurnScreen(agent, frame(conversation), false, true);
       const rows = transcriptRows(agent, frame(conversation)).rows;
       const cut = genericAnswers(rows, prompts, turnReference(agent), CHROME, 1);
