@@ -14,19 +14,13 @@ import { alike, chromeCut, findEcho, genericAnswers, NO_REFERENCE, withoutBlankE
 import { notePrompt } from '../../src/agents/prompt-log.js';
 import { loadAllRules } from '../../src/agents/rules.js';
 import { mergeRegion, noteTurnScreen, transcriptRows, turnReference } from '../../src/agents/turn-screens.js';
+import { ANSWER } from '../agents/model/script.mjs';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/agents');
 const GENERIC = loadAllRules().get('generic')!;
 const CHROME = GENERIC.answerScreen!.chrome;
-const ANSWER_LINES = [
-  'Here is a slowly streamed answer from the fake model.',
-  'Line two of the answer arrives a bit later.',
-  'Line three: still streaming, the agent should look busy.',
-  'Line four: chunks keep coming over a few seconds.',
-  'Line five: almost there.',
-  'Final line: Done.',
-];
-const ANSWER = ANSWER_LINES.join('\n');
+/** The lab's scripted model's answer to an ordinary prompt, as every recorded screen shows it. */
+const ANSWER_LINES = ANSWER.split('\n');
 /** Text of the agents' UI that an answer never holds. */
 const UI_TEXT = ['for shortcuts', 'Ask Codex', 'Type your message', 'ctrl+p commands', 'Worked for', 'Cooked for', 'Fake Model', 'GPT Fake', '/tmp/', 'fake-model', 'Shift+Tab', 'permissions', '────', '▀▀▀'];
 
