@@ -15,6 +15,8 @@ const TARGET_ERROR_CODES = [
   'client_not_found',
   'machine_not_found',
   'worktree_not_found',
+  // No checkpoint with that id or turn for the agent (SPEC §20).
+  'checkpoint_not_found',
 ] as const;
 
 /** Stable string codes carried in a JSON-RPC error's `data.code` (SPEC §3). */
@@ -38,8 +40,6 @@ export const ERROR_CODES = [
   'empty_agent_prompt',
   // A rewind while the agent works or waits on a question (SPEC §20): its files would move under it.
   'agent_busy',
-  // No checkpoint with that id or turn for the agent (SPEC §20).
-  'checkpoint_not_found',
   // An agent crossed a budget (SPEC §18): data.limit and data.used; a spent agent is typed nothing.
   'budget_exceeded',
   'invalid_key',

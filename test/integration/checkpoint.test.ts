@@ -114,7 +114,8 @@ describe('checkpoints of a stand-in agent editing a repository', { timeout: 120_
     expect(two).toMatchObject({ turn: 2, from: 2, to: null });
     expect(two.files.map((f: { path: string }) => f.path)).toEqual(['a.txt']);
     const missing = await server.cli(['agent', 'diff', 'ed', '--turn', '9']);
-    expect(errorOf(missing).code).toBe('checkpoint_not_found');
+    expect(missing.code).toBe(3);
+    expect(errorOf(missing)).toMatchObject({ code: 'checkpoint_not_found', message: expect.stringContaining('its turns here are 1–2') });
     expect(gitState(git)).toEqual(before);
   });
 
@@ -141,7 +142,7 @@ describe('checkpoints of a stand-in agent editing a repository', { timeout: 120_
   });
 
   it('is refused while the agent works, and asks first without --yes', async () => {
-    await server.json(['agent', 'prompt', 'ed', 'SLOW 4000', '--wait', '--until', 'working', '--timeout', '10000']);
+    await server.json(['agent', 'prompt', 'ed', 'SLOW 2500', '--wait', '--until', 'working', '--timeout', '10000']);
     const busy = await server.cli(['agent', 'rewind', 'ed', '--to', '1', '--yes']);
     expect(busy.code).not.toBe(0);
     expect(errorOf(busy)).toMatchObject({ code: 'agent_busy' });
