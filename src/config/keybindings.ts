@@ -82,7 +82,7 @@ export const COMMANDS: Readonly<Record<CommandId, CommandSpec>> = {
   mute_pane: { keys: ['m'], description: 'Mute or unmute notifications from this pane', category: 'Agents' },
   review: {
     keys: ['D'],
-    description: 'Review the pane\u2019s worktree: changed files and the coloured diff; scroll and search as in copy mode, m merges, q leaves',
+    description: 'Review the pane: its agent\u2019s turns ([ ] select, r rewinds) with the turn\u2019s diff, and its worktree\u2019s diff (m merges); scroll and search as in copy mode, q leaves',
     category: 'Agents',
   },
   toggle_scripting: { keys: ['s'], description: 'Toggle the scripting gate (lets scripts submit input)', category: 'Session' },

@@ -12,6 +12,8 @@ import type { AgentStatus, AgentUsage, MachineState, PaneRead, WorktreeDiffResul
 import type { ReadOptions } from '../actions/pane-io.js';
 import { readAgent } from '../actions/transcript.js';
 import { mergeWorktreeBack, paneWorktreeDiff, worktreeNamed } from '../actions/worktree-actions.js';
+import { checkpointDiff, listCheckpoints, rewindAgent } from '../actions/checkpoint-actions.js';
+import type { AgentCheckpointsResult, CheckpointDiffResult, RewindResult } from '../contract/checkpoints.js';
 import type { IdCounters } from '../session/ids.js';
 import type { PasteSink } from '../pty/paste-stream.js';
 import type { PaneRecord, ReadonlyModel, TabRecord, WorkspaceRecord } from '../session/model.js';
@@ -202,6 +204,12 @@ export interface ClientCore
   reviewDiff(pane: PaneRecord): Promise<WorktreeDiffResult>;
   /** Merges a worktree back, as `worktree merge` does: a person's decision, so a view-only client may not. */
   mergeWorktree(name: string): Promise<WorktreeMergeResult>;
+  /** The checkpoints of the agent in a pane with what each turn changed (the review view's turns, SPEC §20). */
+  turnCheckpoints(pane: PaneRecord): Promise<AgentCheckpointsResult>;
+  /** What one turn of the agent in a pane changed, patch included. */
+  turnDiff(pane: PaneRecord, turn: number): Promise<CheckpointDiffResult>;
+  /** Puts the pane's files back as checkpoint `id` had them: a person's decision, as a merge is. */
+  rewindTo(pane: PaneRecord, id: number): Promise<RewindResult>;
 }
 
 /** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
@@ -303,6 +311,12 @@ export class ClientCoreView implements ClientCore {
   readonly mergeWorktree: ClientCore['mergeWorktree'] = async (name) => {
     this.rights.assertMayType(this.core.scripting);
     return mergeWorktreeBack(this.core, await worktreeNamed(this.core, name), { mode: 'merge' });
+  };
+  readonly turnCheckpoints: ClientCore['turnCheckpoints'] = (pane) => listCheckpoints(this.core, pane, { counts: true });
+  readonly turnDiff: ClientCore['turnDiff'] = (pane, turn) => checkpointDiff(this.core, pane, turn, true);
+  readonly rewindTo: ClientCore['rewindTo'] = async (pane, id) => {
+    this.rights.assertMayType(this.core.scripting);
+    return rewindAgent(this.core, pane, id);
   };
   readonly writeToPane: ClientCore['writeToPane'] = (pane, data) => {
     this.rights.assertMayType(this.core.scripting);

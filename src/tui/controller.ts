@@ -27,7 +27,7 @@ import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
 import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
-import { askToMerge, openReview, type ReviewHost } from './review.js';
+import { openReview, type ReviewHost } from './review.js';
 import { TerminalPaste } from './terminal-paste.js';
 import { mebibytes } from '../pty/pane-input.js';
 
@@ -154,7 +154,6 @@ export class TuiController {
       flash: (text, error) => this.flash(text, error),
       onChange: () => this.onCopyModeChange(),
       clipboard: options.clipboard,
-      onReviewMerge: (paneId, worktree) => askToMerge(this.review, paneId, worktree),
     });
     this.paste = new TerminalPaste({
       core: this.core,

@@ -1,8 +1,8 @@
 /**
  * Worktrees in the real TUI (SPEC §15): the sidebar shows a worktree agent's branch and
  * `+added −removed`, updated when the agent settles after a turn; prefix D opens the review
- * view (files, the coloured diff, search as in copy mode), whose keys never reach the agent,
- * and `m` then `y` merges the worktree into the main checkout.
+ * view (the agent's turns, then the worktree's files and coloured diff, search as in copy mode),
+ * whose keys never reach the agent, and `m` then `y` merges the worktree into the main checkout.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -66,9 +66,12 @@ describe('worktrees in the TUI', () => {
     await tui.waitForText('\u2387 corral/alpha +2 \u22121');
 
     tui.type(`${CTRL_B}D`);
-    await tui.waitForText('review alpha (m merge, q leave)');
+    // The agent's one turn comes first (test/tui/checkpoint-review.test.ts), then the worktree.
+    await tui.waitForText('review alpha ([ ] turn, r rewind, m merge, q leave)');
+    await tui.waitForText('> #1 turn 1');
     await tui.waitForText('M shared.txt');
     await tui.waitForText('? notes.md');
+    tui.type('G');
     await tui.waitForText('+alpha line');
     // git's colours: green added, red removed.
     expect(fgOfRow(tui, '+alpha line')).toBe(2);

@@ -41,8 +41,8 @@ interface CopySession {
   state: CopyState;
   source: CopySource;
   rect: Rect | null;
-  /** A review view (prefix D) of this worktree, rather than the pane's own scrollback. */
-  review: { worktree: string } | null;
+  /** A review view (prefix D) over its own lines, rather than the pane's own scrollback. */
+  review: ReviewKeys | null;
   /**
    * Two grids drawn in turn: the compositor finds changed rows by comparing the new layer
    * grid with the one it holds, so the next frame is drawn into the other one.
@@ -60,12 +60,15 @@ export interface CopyModesOptions {
   onChange: () => void;
   /** Whether the outer terminal takes OSC 52 (default true); without it copies stay in corral's buffer. */
   clipboard?: boolean;
-  /** `m` in a review view: the person asks to merge the reviewed worktree. */
-  onReviewMerge?: (paneId: string, worktree: string) => void;
 }
 
-/** The key that asks to merge the reviewed worktree (copy mode leaves it unbound). */
-const REVIEW_MERGE_KEY = 'm';
+/** What a review view (prefix D, src/tui/review.ts) adds to copy mode: its frame label and its own keys. */
+export interface ReviewKeys {
+  /** The frame's label, e.g. `review alpha (m merge, q leave)`. */
+  label: string;
+  /** A key copy mode leaves unbound (`m`, `r`, `[`, `]`): true when the review took it. */
+  key: (key: string) => boolean;
+}
 
 const layerId = (paneId: string): string => `copy:${paneId}`;
 
@@ -93,18 +96,35 @@ export class CopyModes {
   labelOf(paneId: string): string | null {
     const session = this.sessions.get(paneId);
     if (!session) return null;
-    return session.review ? `review ${session.review.worktree} (m merge, q leave)` : 'copy mode';
+    return session.review ? session.review.label : 'copy mode';
+  }
+
+  /** The review view a pane shows, or null (not in one, or in plain copy mode). */
+  reviewOf(paneId: string): ReviewKeys | null {
+    return this.sessions.get(paneId)?.review ?? null;
   }
 
   /**
-   * A review view (prefix D): copy mode over `source` (a worktree's files and diff) instead of
-   * the pane's scrollback, from the top; scroll, search, select and copy work as in copy mode.
+   * A review view (prefix D): copy mode over `source` (a worktree's or a turn's files and diff)
+   * instead of the pane's scrollback, with the cursor on `line`; scroll, search, select and copy
+   * work as in copy mode. Shown again over a review already open (another turn selected), the
+   * view keeps its scroll position while `line` stays in sight.
    */
-  enterReview(pane: PaneRecord, source: CopySource, worktree: string): void {
+  enterReview(pane: PaneRecord, source: CopySource, review: ReviewKeys, line = 0): void {
+    const before = this.sessions.get(pane.id);
+    if (before?.review) {
+      const { top, rows } = before.state;
+      const state = enterCopyMode(source, before.state, { line, col: 0 }, { top: line >= top && line < top + rows ? top : undefined });
+      before.job?.cancel();
+      Object.assign(before, { state, source, review, job: null });
+      this.options.onChange();
+      this.draw(before);
+      return;
+    }
     this.exit(pane.id);
     const view = this.options.core.view(pane);
-    const state = enterCopyMode(source, { rows: view.rows, cols: view.cols }, { line: 0, col: 0 }, { top: 0 });
-    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null, review: { worktree } });
+    const state = enterCopyMode(source, { rows: view.rows, cols: view.cols }, { line, col: 0 }, { top: 0 });
+    this.sessions.set(pane.id, { paneId: pane.id, state, source, rect: null, grids: null, job: null, review });
     this.options.onChange();
   }
 
@@ -141,10 +161,7 @@ export class CopyModes {
       if (!session) return rest;
       const { key, rest: after } = splitFirstKey(rest);
       rest = after;
-      if (session.review && key === REVIEW_MERGE_KEY && !session.state.prompt) {
-        this.options.onReviewMerge?.(paneId, session.review.worktree);
-        continue;
-      }
+      if (session.review && !session.state.prompt && session.review.key(key)) continue;
       this.step(session, copyKey(session.state, key, session.source));
     }
     return '';
