@@ -44,7 +44,7 @@ function makeRepo(repo, files, env) {
 async function checkpointOnce(cg, ctx, repo, id) {
   const start = performance.now();
   const checkout = await cg.findCheckout(ctx, repo);
-  const tree = await cg.snapshotTree(ctx, checkout);
+  const { tree } = await cg.snapshotTree(ctx, checkout);
   const facts = { id, turn: id, at: new Date().toISOString(), prompt: 'bench', reason: 'turn', ms: 0, checkout: checkout.top, kind: 'bench' };
   const commit = await cg.commitTree(ctx, checkout, tree, cg.checkpointMessage('bench', facts));
   await cg.storeRef(ctx, checkout, cg.checkpointRef('bench', id), commit, []);

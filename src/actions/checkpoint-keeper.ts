@@ -21,6 +21,7 @@ import type { CheckpointInfo } from '../contract/checkpoints.js';
 import type { CorralCore, PaneCheckpoints } from '../core/corral-core.js';
 import type { PaneRecord } from '../session/model.js';
 import {
+  CHECKPOINT_LIMITS,
   CHECKPOINT_REFS,
   checkpointMessage,
   checkpointRef,
@@ -52,6 +53,8 @@ const PROMPT_CHARS = 80;
 export interface Capture {
   checkout: Checkout;
   tree: string;
+  /** Untracked files too large to keep (src/checkpoint/checkpoint-git.ts). */
+  leftOut: string[];
   ms: number;
 }
 
@@ -93,8 +96,8 @@ export function checkpointKey(agent: { name: string | null; kind: string }, surf
 
 /** The public view of a stored checkpoint. */
 export function checkpointInfo(record: CheckpointRecord): CheckpointInfo {
-  const { id, turn, at, prompt, commit, reason, ms, late } = record;
-  return { id, turn, at, prompt, commit, reason, ms, ...(late ? { late } : {}) };
+  const { id, turn, at, prompt, commit, reason, ms, late, left_out } = record;
+  return { id, turn, at, prompt, commit, reason, ms, ...(late ? { late } : {}), ...(left_out ? { left_out } : {}) };
 }
 
 /** A person's Enter at an idle agent: the files read then, kept once the agent is seen working. */
@@ -210,8 +213,8 @@ export class CheckpointKeeper implements PaneCheckpoints {
   /** The working tree as a tree now (the caller holds the checkout's turn in the queue). */
   private async readFiles(checkout: Checkout): Promise<Capture> {
     const started = performance.now();
-    const tree = await snapshotTree(this.ctx, checkout);
-    return { checkout, tree, ms: Math.round(performance.now() - started) };
+    const { tree, leftOut } = await snapshotTree(this.ctx, checkout);
+    return { checkout, tree, leftOut, ms: Math.round(performance.now() - started) };
   }
 
   /** Keeps a capture as the agent's next checkpoint. */
@@ -250,6 +253,7 @@ export class CheckpointKeeper implements PaneCheckpoints {
       checkout: checkout.top,
       kind: agent.kind,
       ...(how.late ? { late: true } : {}),
+      ...(taken.leftOut.length > 0 ? { left_out: taken.leftOut.slice(0, CHECKPOINT_LIMITS.maxLeftOutNamed) } : {}),
     };
     const commit = await commitTree(this.ctx, checkout, taken.tree, checkpointMessage(agent.key, facts));
     const ref = checkpointRef(agent.key, id);

@@ -62,6 +62,8 @@ export interface CheckpointFacts {
   kind: string;
   /** Finished only after the prompt was submitted (a slow disk): the agent may have begun by then. */
   late?: boolean;
+  /** Untracked files too large to keep (the first `maxLeftOutNamed`). */
+  left_out?: string[];
 }
 
 export interface CheckpointRecord extends CheckpointFacts {
@@ -104,15 +106,44 @@ async function prepareIndex(checkout: Checkout): Promise<string> {
   return index;
 }
 
+export const CHECKPOINT_LIMITS = {
+  /**
+   * An untracked file larger than this is left out of checkpoints (and named): a build output
+   * or a download nobody ignored would otherwise be copied into the object store every turn.
+   */
+  maxUntrackedFileBytes: 16 * 1024 * 1024,
+  /** Left-out paths a checkpoint names (the rest are counted in the message only). */
+  maxLeftOutNamed: 20,
+} as const;
+
+/** The untracked, not ignored files too large to checkpoint, repository-relative. */
+async function oversizeUntracked(ctx: GitContext, checkout: Checkout): Promise<string[]> {
+  const out = await git(ctx, checkout.top, ['ls-files', '-z', '--others', '--exclude-standard'], { readOnly: true });
+  const big: string[] = [];
+  for (const file of nulFields(out.stdout)) {
+    const stat = await lstat(path.join(checkout.top, file)).catch(() => null);
+    if (stat?.isFile() && stat.size > CHECKPOINT_LIMITS.maxUntrackedFileBytes) big.push(file);
+  }
+  return big;
+}
+
 /**
  * The working tree as a tree object: every file git would show (tracked, and untracked but
  * not ignored) as it is on disk now. Files it cannot read are left out (`--ignore-errors`),
- * never the whole checkpoint.
+ * never the whole checkpoint, and so are untracked files over `maxUntrackedFileBytes`
+ * (`leftOut` names them).
  */
-export async function snapshotTree(ctx: GitContext, checkout: Checkout): Promise<string> {
+export async function snapshotTree(ctx: GitContext, checkout: Checkout): Promise<{ tree: string; leftOut: string[] }> {
   const env = { GIT_INDEX_FILE: await prepareIndex(checkout) };
-  await git(ctx, checkout.top, [...OWN_INDEX_CONFIG, 'add', '--all', '--ignore-errors', '--', ':/'], { env, ok: [1] });
-  return gitText(ctx, checkout.top, [...OWN_INDEX_CONFIG, 'write-tree'], { env });
+  const leftOut = await oversizeUntracked(ctx, checkout);
+  const add = [...OWN_INDEX_CONFIG, 'add', '--all', '--ignore-errors'];
+  if (leftOut.length === 0) await git(ctx, checkout.top, [...add, '--', ':/'], { env, ok: [1] });
+  else {
+    // Pathspecs from stdin: a left-out file's name is never an option, and any number fits.
+    const pathspecs = [':/', ...leftOut.map((file) => `:(top,exclude,literal)${file}`)];
+    await git(ctx, checkout.top, [...add, '--pathspec-from-file=-', '--pathspec-file-nul'], { env, ok: [1], input: pathspecs.join('\0') });
+  }
+  return { tree: await gitText(ctx, checkout.top, [...OWN_INDEX_CONFIG, 'write-tree'], { env }), leftOut };
 }
 
 /** The commit message: a subject people read, then the facts as one JSON line. */
@@ -139,6 +170,7 @@ export function parseFacts(body: string): CheckpointFacts | null {
       checkout: facts.checkout,
       kind: typeof facts.kind === 'string' ? facts.kind : '',
       ...(facts.late === true ? { late: true } : {}),
+      ...(Array.isArray(facts.left_out) ? { left_out: facts.left_out.filter((f): f is string => typeof f === 'string') } : {}),
     };
   } catch {
     return null;

@@ -21,6 +21,8 @@ export interface CheckpointInfo {
   ms: number;
   /** It finished only after the prompt was submitted (a slow disk): the agent may have begun by then. */
   late?: boolean;
+  /** Untracked files larger than 16 MiB, left out of it (the first 20). */
+  left_out?: string[];
   /** With `counts`: what changed from this checkpoint to the next (or to the files now, for the last). */
   files_changed?: number;
   added?: number;

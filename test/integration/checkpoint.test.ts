@@ -157,13 +157,25 @@ describe('checkpoints of a stand-in agent editing a repository', { timeout: 120_
     const count = (await checkpoints()).length;
     await server.json(['pane', 'send-text', pane, 'WRITE typed.txt by a person']);
     await server.json(['pane', 'send-keys', pane, 'enter']);
-    await server.json(['agent', 'wait', 'ed', '--until', 'working', '--timeout', '10000']).catch(() => null);
-    await server.json(['agent', 'wait', 'ed', '--until', 'done', '--until', 'idle', '--timeout', '20000']);
+    // Kept once the agent is seen working on it.
     await expect.poll(async () => (await checkpoints()).length, { timeout: 10_000 }).toBe(count + 1);
+    await expect.poll(() => read(repo, 'typed.txt'), { timeout: 10_000 }).toBe('by a person\n');
+    await server.json(['agent', 'wait', 'ed', '--until', 'done', '--until', 'idle', '--timeout', '20000']);
     const last = (await checkpoints()).at(-1)!;
     expect(last).toMatchObject({ reason: 'turn', prompt: 'WRITE typed.txt by a person' });
     expect(git('ls-tree', '--name-only', last.commit)).not.toContain('typed.txt');
     expect(read(repo, 'typed.txt')).toBe('by a person\n');
+  });
+
+  it('leaves out an untracked file over 16 MiB, names it, and a rewind leaves it be', async () => {
+    writeFileSync(join(repo, 'big.bin'), Buffer.alloc(17 * 1024 * 1024, 7));
+    await prompt('WRITE small.txt next to a big file');
+    const last = (await checkpoints()).at(-1)! as { commit: string; left_out?: string[]; id: number };
+    expect(last.left_out).toEqual(['big.bin']);
+    expect(git('ls-tree', '--name-only', last.commit)).not.toContain('big.bin');
+    await server.cli(['agent', 'rewind', 'ed', '--to', String(last.id), '--yes']);
+    expect(read(repo, 'small.txt')).toBeNull();
+    expect(existsSync(join(repo, 'big.bin'))).toBe(true);
   });
 
   it('checkpoints a repository in the middle of a merge without touching it', async () => {
