@@ -2,8 +2,9 @@
  * An agent's turns in the real TUI's review view (prefix D, SPEC §20): the checkpoints newest
  * first with their prompts and counts, the selected turn's coloured diff, `]` / `[` to move to
  * another turn, and `r` then `y` rewinding the files to the selected checkpoint — the files on
- * disk are back, and the rewind's own checkpoint is listed. The stand-in agent edits files on
- * each prompt (test/fixtures/programs/edit-agent.mjs).
+ * disk are back, and the rewind's own checkpoint is listed; while the agent works a rewind is
+ * refused with the reason. The stand-in agent edits files on each prompt
+ * (test/fixtures/programs/edit-agent.mjs).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,6 +71,14 @@ describe('an agent\u2019s turns in the review view', () => {
     // The view is read again: the rewind's checkpoint on top, the selection kept on #1.
     await tui.waitForText(/#3 rewind +\d\d:\d\d {2}3 files \+2 −2 {2}the files before a rewind/);
     expect(rowWith(tui, '#1 turn 1')).toContain('> #1');
+
+    // While the agent works, a rewind is refused and says why; the files stay as they are.
+    expect((await tui.cli(['agent', 'prompt', 'ed', 'SLOW 2500', '--wait', '--until', 'working', '--timeout', '10000'])).code).toBe(0);
+    tui.type('r');
+    await tui.waitForText('Rewind ed to #1');
+    tui.type('y');
+    await tui.waitForText('is working: rewind it once it is idle or done');
+    expect(read(repo, 'a.txt')).toBe('a original\n');
 
     tui.type('q');
     await tui.waitFor((s) => !s.includes('review ed'), 'the review to close');
