@@ -6,9 +6,10 @@
  *   squeezed of whitespace and box drawing, so wrapping, borders and a leading `>` `❯` `›` do
  *   not matter;
  * - the input box and status rows below the conversation: the rows at the bottom of the screen
- *   that are alike (same text, or the same words with other numbers) in the screen from before
- *   the turn or in every screen seen while it ran (src/agents/turn-screens.ts keeps those);
- * - the generic rule file's `[answer_screen] chrome` rows (a turn's timing line).
+ *   that are alike (same text, the same words with other numbers, a long run of text in common)
+ *   on every screen seen while the turn ran and on the screen from before it
+ *   (src/agents/turn-screens.ts keeps those);
+ * - the generic rule file's `[answer_screen] chrome` rows (a turn's timing line, a tip).
  * Pure: rows in, answers and the account of the cut out (for `agent explain` and errors).
  */
 import { squeeze } from './prompt-probe.js';
@@ -106,8 +107,8 @@ export interface ChromeCut {
 /**
  * The block of input box and status rows at the bottom of `rows`: from the bottom up, the rows
  * alike on every screen seen while the turn ran (when two or more were) and on the screen before
- * it (when that one has the same bottom row: a splash screen before the first turn has another
- * layout). Both must agree where both are known: the rows of an answer that repeats the one
+ * it (when its last SAME_LAYOUT_ROWS rows are alike ours: a splash screen before the first turn
+ * has another layout); the input row may hold the typed prompt on either. Both must agree where both are known: the rows of an answer that repeats the one
  * before it are alike on the screen before, but changed while the turn drew them. With neither,
  * the bottom-most row starting with a prompt glyph (`>`, `❯`, `›`) starts the block.
  */
