@@ -19,6 +19,12 @@ const MAX_KEPT_ROWS = 5000;
  * streaming answer was writing, and the spinner or status line under it.
  */
 const REDRAWN_ROWS = 4;
+/**
+ * Rows at the top of a screen's conversation that may be a pinned copy of an earlier row, not
+ * the next one (as src/actions/transcript.ts's stitch allows): streaming into an answer whose
+ * prompt scrolled away, Codex pins that prompt ("› Say hello turn 2") on the first row.
+ */
+const MAX_PINNED_ROWS = 2;
 
 interface TurnLog {
   /** The last screen seen while the agent was not busy. */
@@ -107,16 +113,22 @@ function keep(agent: object, log: TurnLog, screen: readonly string[]): void {
 /**
  * `kept` with a newer screen's conversation region laid over it: the region starts at the
  * first row from `from` on where its rows repeat what is kept (all but the last few, which the
- * screen may have redrawn), replacing what follows; with no such row it is appended (a gap).
+ * screen may have redrawn), replacing what follows — after up to MAX_PINNED_ROWS pinned rows,
+ * left out; with no such row it is appended whole (a gap).
  */
 export function mergeRegion(kept: readonly string[], region: readonly string[], from: number): { rows: string[]; start: number; gap: boolean } {
   if (region.length === 0) return { rows: [...kept], start: kept.length, gap: false };
-  for (let at = Math.min(from, kept.length); at < kept.length; at++) {
-    const overlap = Math.min(kept.length - at, region.length);
-    let same = 0;
-    while (same < overlap && kept[at + same] === region[same]) same++;
-    if (same > 0 && same >= overlap - REDRAWN_ROWS && region.slice(0, same).some((row) => row.trim() !== '')) {
-      return { rows: [...kept.slice(0, at), ...region], start: at, gap: false };
+  for (let pinned = 0; pinned <= Math.min(MAX_PINNED_ROWS, region.length - 1); pinned++) {
+    // A pinned row is a copy of one kept already: Codex pins the prompt of the answer cut at the top.
+    if (pinned > 0 && !kept.includes(region[pinned - 1]!)) break;
+    const rest = region.slice(pinned);
+    for (let at = Math.min(from, kept.length); at < kept.length; at++) {
+      const overlap = Math.min(kept.length - at, rest.length);
+      let same = 0;
+      while (same < overlap && kept[at + same] === rest[same]) same++;
+      if (same > 0 && same >= overlap - REDRAWN_ROWS && rest.slice(0, same).some((row) => row.trim() !== '')) {
+        return { rows: [...kept.slice(0, at), ...rest], start: at, gap: false };
+      }
     }
   }
   return { rows: [...kept, ...region], start: kept.length, gap: kept.length > 0 };

@@ -133,10 +133,16 @@ const CODEX_CHROME = CODEX.slice(CODEX.findIndex((row) => row.startsWith('› As
 const CODEX_BANNER = CODEX.slice(0, CODEX.findIndex((row) => row.startsWith('› Say hello please')));
 const HEIGHT = 24;
 
-/** A full-screen frame: the end of the conversation, blank filler, the input box and status rows at the bottom. */
+/**
+ * A full-screen frame: the end of the conversation, blank filler, the input box and status rows
+ * at the bottom. As Codex does, the prompt of an answer cut at the top is pinned on the first row.
+ */
 function frame(conversation: readonly string[], input = '› Ask Codex to do anything'): string[] {
   const room = HEIGHT - CODEX_CHROME.length;
-  const shown = conversation.slice(-room);
+  const from = Math.max(0, conversation.length - room);
+  const pinned = conversation.slice(0, from + 1).reverse().find((row) => row.startsWith('› '));
+  const shown = conversation.slice(from);
+  if (from > 0 && pinned !== undefined && !shown[0]!.startsWith('› ')) shown[0] = pinned;
   return [...shown, ...Array<string>(room - shown.length).fill(''), input, ...CODEX_CHROME.slice(1)];
 }
 
