@@ -6,12 +6,11 @@
  * refused with the reason. The stand-in agent edits files on each prompt
  * (test/fixtures/programs/edit-agent.mjs).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../integration/harness.js';
-import { GIT_TEST_ENV } from '../unit/support/git-repo.js';
+import { GIT_TEST_ENV, initRepo } from '../unit/support/git-repo.js';
 import { closedAfterEach, TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
@@ -30,13 +29,7 @@ describe('an agent\u2019s turns in the review view', () => {
     const tui = closing(new TuiSession(140, 40, { ...GIT_TEST_ENV, CORRAL_SCRIPTING: '1' }));
     await tui.waitForText('w1:p1');
     const repo = join(tui.env.HOME!, 'repo');
-    mkdirSync(repo);
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    writeFileSync(join(repo, 'a.txt'), 'a original\n');
-    writeFileSync(join(repo, 'b.txt'), 'b original\n');
-    git('add', '--all');
-    git('commit', '-q', '-m', 'initial');
+    initRepo(repo, { 'a.txt': 'a original\n', 'b.txt': 'b original\n' });
 
     const pane = (await tui.json(['workspace', 'create', '--cwd', repo])).result.root_pane.pane_id as string;
     expect((await tui.cli(['agent', 'start', 'ed', '--kind', 'generic', '--pane', pane, '--', 'node', AGENT])).code).toBe(0);

@@ -230,7 +230,8 @@ export class TuiSession {
     }
     await this.cli(['kill-server']);
     this.screen.dispose();
-    rmSync(this.dir, { recursive: true, force: true });
+    // A git the server started (a worktree's status after a merge) may still write its index as the server goes.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
   }
 }
 

@@ -4,13 +4,12 @@
  * view (the agent's turns, then the worktree's files and coloured diff, search as in copy mode),
  * whose keys never reach the agent, and `m` then `y` merges the worktree into the main checkout.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROOT } from '../integration/harness.js';
-import { GIT_TEST_ENV } from '../unit/support/git-repo.js';
+import { GIT_TEST_ENV, initRepo } from '../unit/support/git-repo.js';
 import { TuiSession } from './tui-harness.js';
 
 const CTRL_B = '\x02';
@@ -47,12 +46,7 @@ describe('worktrees in the TUI', () => {
     tui = new TuiSession(140, 40, { ...GIT_TEST_ENV, CORRAL_SCRIPTING: '1', PATH: `${bin}:${process.env.PATH}` });
     await tui.waitForText('w1:p1');
     const repo = join(tui.env.HOME!, 'repo');
-    mkdirSync(repo);
-    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    writeFileSync(join(repo, 'shared.txt'), 'base line\n');
-    git('add', '--all');
-    git('commit', '-q', '-m', 'initial');
+    initRepo(repo, { 'shared.txt': 'base line\n' });
 
     const pane = (await tui.json(['workspace', 'create', '--cwd', repo])).result.root_pane.pane_id as string;
     const started = await tui.cli(['agent', 'start', 'alpha', '--kind', 'claude', '--pane', pane, '--worktree']);

@@ -17,6 +17,17 @@ export const GIT_TEST_ENV: Record<string, string> = {
   GIT_CONFIG_GLOBAL: '/dev/null',
 };
 
+/** Makes `repo` a repository holding one commit of `files` (branch main); returns a runner of git in it (its stdout). */
+export function initRepo(repo: string, files: Record<string, string>): (...args: string[]) => string {
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { env: { ...process.env, ...GIT_TEST_ENV }, encoding: 'utf8' });
+  mkdirSync(repo, { recursive: true });
+  git('init', '-q', '-b', 'main');
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(repo, name), text);
+  git('add', '--all');
+  git('commit', '-q', '-m', 'initial');
+  return git;
+}
+
 /** A scratch directory with a `repo` holding one commit of `files`. */
 export class ScratchRepo {
   readonly dir: string;
