@@ -44,6 +44,11 @@ interface TurnLog {
 
 const logs = new WeakMap<object, TurnLog>();
 
+/** Rows as kept and compared: without trailing spaces (one read pads a row to the screen's width, another not) or blank rows at the end. */
+function tidy(rows: readonly string[]): string[] {
+  return withoutBlankEnd(rows.map((row) => row.trimEnd()));
+}
+
 function logOf(agent: object): TurnLog {
   let log = logs.get(agent);
   if (!log) {
@@ -76,7 +81,7 @@ export function lastPrompt(agent: object): string | null {
  */
 export function noteTurnScreen(agent: object, rows: readonly string[], busy: boolean, fullScreen: boolean): void {
   const log = logOf(agent);
-  const screen = withoutBlankEnd(rows);
+  const screen = tidy(rows);
   if (busy && !log.busy) {
     log.before = log.idle;
     log.first = screen;
@@ -141,7 +146,7 @@ export function mergeRegion(kept: readonly string[], region: readonly string[], 
  */
 export function transcriptRows(agent: object, screen: readonly string[]): { rows: string[]; kept: number; gaps: number } {
   const log = logs.get(agent);
-  const rows = withoutBlankEnd(screen);
+  const rows = tidy(screen);
   if (!log || log.kept.length === 0) return { rows, kept: 0, gaps: 0 };
   const cut = chromeCut(rows, referenceOf(log), lastPrompt(agent));
   const merged = mergeRegion(log.kept, withoutBlankEnd(withoutSidebar(rows.slice(0, cut.start))), log.lastStart).rows;

@@ -161,7 +161,11 @@ describe('a full-screen agent scrolling its conversation through a fixed input b
       noteTurnScreen(agent, frame([...conversation, '• Working (0s • esc to interrupt)']), true, true);
       // The answer streams in a line at a time, scrolling the conversation up.
       const answer = ANSWER_LINES.map((line, i) => (i === 0 ? `• ${line}` : `  ${line}`));
-      for (let i = 1; i <= answer.length; i++) noteTurnScreen(agent, frame([...conversation, ...answer.slice(0, i), '', `• Working (${i}s • esc to interrupt)`]), true, true);
+      // Every other screen read with its rows padded to the width (as a visible read gives them, seen with Qwen Code).
+      for (let i = 1; i <= answer.length; i++) {
+        const screen = frame([...conversation, ...answer.slice(0, i), '', `• Working (${i}s • esc to interrupt)`]);
+        noteTurnScreen(agent, i % 2 === 0 ? screen.map((row) => row.padEnd(HEIGHT * 4)) : screen, true, true);
+      }
       // Codex puts a tip under an answer now and then (seen live).
       conversation.push(...answer, '  └ Tip: Press f3 to search this conversation.', '', '─ Worked for 7s ──────────', '');
       noteTurnScreen(agent, frame(conversation), false, true);
