@@ -15,7 +15,7 @@ import { visibleControls } from '../terminal/control-chars.js';
 import type { ClientCore } from './client-view.js';
 import type { CopyModes, ReviewKeys } from './copy-mode/copy-modes.js';
 import { styledSource } from './copy-mode/copy-source.js';
-import { turnDiffLines, turnListLines, turnsHeading } from './turn-lines.js';
+import { plural, turnDiffLines, turnListLines, turnsHeading } from './turn-lines.js';
 
 const BOLD = '\x1b[1m';
 const DIM = '\x1b[2m';
@@ -91,11 +91,10 @@ export async function openReview(host: ReviewHost, pane: PaneRecord): Promise<vo
   const data = await readReview(host, pane);
   if (!host.alive() || !host.core.model.findPane(pane.id)) return;
   if (typeof data === 'string') return host.flash(data, true);
-  const review = new Review(host, pane, data);
-  await review.select(0, true);
+  if (!(await new Review(host, pane, data).select(0, true))) return;
   const parts = [
-    data.turns ? `agent ${data.turns.agent}: ${data.turns.checkpoints.length} checkpoint${data.turns.checkpoints.length === 1 ? '' : 's'}` : null,
-    data.worktree ? `worktree ${data.worktree.worktree}: ${data.worktree.files.length} file${data.worktree.files.length === 1 ? '' : 's'} changed` : null,
+    data.turns ? `agent ${data.turns.agent}: ${plural(data.turns.checkpoints.length, 'checkpoint')}` : null,
+    data.worktree ? `worktree ${data.worktree.worktree}: ${plural(data.worktree.files.length, 'file')} changed` : null,
   ];
   host.flash(parts.filter((p) => p !== null).join(' · '), false);
 }
@@ -146,8 +145,8 @@ class Review {
     return false;
   }
 
-  /** Selects the checkpoint at `index` in the list, reads its turn's diff and shows the view (`first`: opens it). */
-  async select(index: number, first = false): Promise<void> {
+  /** Selects the checkpoint at `index` in the list, reads its turn's diff and shows the view (`first`: opens it); false when it was not shown. */
+  async select(index: number, first = false): Promise<boolean> {
     const checkpoint = this.list[index];
     const read = ++this.reads;
     this.selected = index;
@@ -159,9 +158,10 @@ class Review {
         turn = { error: (error as Error).message };
       }
     }
-    if (read !== this.reads || !(first ? this.host.alive() && this.host.core.model.findPane(this.pane.id) : this.showing)) return;
+    if (read !== this.reads || !(first ? this.host.alive() && this.host.core.model.findPane(this.pane.id) : this.showing)) return false;
     this.turn = turn;
     this.show();
+    return true;
   }
 
   private show(): void {
@@ -199,8 +199,7 @@ class Review {
   private async rewind(id: number): Promise<void> {
     try {
       const done = await this.host.core.rewindTo(this.pane, id);
-      const files = done.files.length;
-      this.host.flash(`${files} file${files === 1 ? '' : 's'} put back as #${id} had them; undo: checkpoint ${done.checkpoint.id}`, false);
+      this.host.flash(`${plural(done.files.length, 'file')} put back as #${id} had them; undo: checkpoint ${done.checkpoint.id}`, false);
     } catch (error) {
       this.host.flash((error as Error).message, true);
       return;

@@ -16,7 +16,8 @@ const RESET = '\x1b[0m';
 /** What marks the selected checkpoint's line (ASCII: one cell wide in every terminal). */
 export const TURN_MARK = '>';
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `1 file`, `3 files`. */
+export const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** `14:05` (local time), with the month and day before it when `at` is not on `now`'s day. */
