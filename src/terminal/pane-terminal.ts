@@ -24,6 +24,7 @@ import type { Rect } from '../contract/rect.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import { OutputLog, SHARED_HIBERNATION, type Hibernatable, type HibernationSweep } from './hibernation.js';
 import { released } from './memory-release.js';
+import { Utf8Carry } from './utf8-carry.js';
 import { buildXtermCore, disposeXtermCore, parseNow, rowsThrough, silencedWhile, type XtermCore, type XtermCoreEvents } from './xterm-core.js';
 
 /** What `write` returns when xterm parsed the output before returning. */
@@ -134,6 +135,8 @@ export class PaneTerminal implements PaneView, Hibernatable {
   private _core: XtermCore | null;
   private readonly revisionEmitter = new Emitter<number>();
   private readonly outputEmitter = new Emitter<string | Uint8Array>();
+  /** A character cut between two chunks of pty bytes waits here for its end (utf8-carry.ts). */
+  private readonly utf8 = new Utf8Carry();
   private readonly replyEmitter = new Emitter<string>();
   private readonly resizeEmitter = new Emitter<{ cols: number; rows: number }>();
   private readonly scrollEmitter = new Emitter<void>();
@@ -299,7 +302,15 @@ export class PaneTerminal implements PaneView, Hibernatable {
    * so the flag has no other effect. `parsedAll` says whether anything is still queued.
    */
   write(data: string | Uint8Array): Promise<void> {
-    if (this.disposed || data.length === 0) return PARSED;
+    if (this.disposed) return PARSED;
+    if (typeof data === 'string') {
+      const held = this.utf8.release();
+      if (held !== null) void this.parse(held);
+    } else data = this.utf8.take(data);
+    return data.length === 0 ? PARSED : this.parse(data);
+  }
+
+  private parse(data: string | Uint8Array): Promise<void> {
     const core = this.core;
     this.outputLog?.write(data);
     this.outputEmitter.fire(data);

@@ -11,6 +11,7 @@ import serializeAddon from '@xterm/addon-serialize';
 import type { Disposable } from '../contract/disposable.js';
 import { DamageTracker } from './damage.js';
 import { guardParser } from './parse-guard.js';
+import { clampCounts } from './count-clamp.js';
 import { installAsciiPrint } from './ascii-print.js';
 import { KeyboardModes } from './keyboard-modes.js';
 import { useModernUnicode } from './unicode-provider.js';
@@ -89,6 +90,8 @@ export function buildXtermCore(
     damageTracker.markAll();
   });
   core.subscriptions.push(
+    // Counts of 2^31 would hold the event loop for hours (count-clamp.ts).
+    clampCounts(xterm),
     keyboard,
     lines,
     damageTracker,
