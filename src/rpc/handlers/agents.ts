@@ -9,26 +9,11 @@ import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-
 import { readAgent } from '../../actions/transcript.js';
 import { readAnswer } from '../../actions/answer-read.js';
 import { sendKeys } from '../../actions/pane-io.js';
-import { keysParam, readOptions } from './pane-io.js';
+import { agentPane, keysParam, readOptions, worktreeOptions } from './handler-params.js';
 import { agentView } from '../../core/views.js';
-import type { CorralCore } from '../../core/corral-core.js';
-import type { PaneRecord } from '../../session/model.js';
 import type { Handler, HandlerGroup, HookHandlers, RequestContext } from './context.js';
 import { OnceLog } from '../../core/once-log.js';
 import { BOUNDS } from '../../contract/bounds.js';
-import { worktreeOptions } from './worktrees.js';
-
-/** The pane hosting the agent a `target` (agent name or pane selector) names. */
-export function agentPane(core: CorralCore, p: Params): PaneRecord {
-  const target = optStrAny(p, ['target', 'pane_id', 'name']);
-  if (!target) throw new CorralError('invalid_params', 'param "target" is required (an agent name or a pane id)');
-  const pane = core.agents.paneByAgentName(target) ?? core.resolveOne(target);
-  if (!core.agents.agentIn(pane)) {
-    throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-  }
-  return pane;
-}
-
 
 /** Hooks refused because they came from outside the pane they name (SPEC §8). */
 const refusedHooks = new OnceLog();

@@ -3,16 +3,11 @@
  * worktrees.ts, beside the worktree diff it extends). A rewind is `always` gated in the
  * method table: it rewrites files under a pane, so a caller needs the scripting gate.
  */
-import { optBool, optInt, type Params } from '../params.js';
+import { optBool } from '../params.js';
 import { listCheckpoints, rewindAgent } from '../../actions/checkpoint-actions.js';
 import { CorralError } from '../../contract/protocol.js';
-import { agentPane } from './agents.js';
+import { agentPane, checkpointNumber } from './handler-params.js';
 import type { HandlerGroup } from './context.js';
-
-/** A checkpoint id or a turn number: 1 and up. */
-export function checkpointNumber(p: Params, name: string): number | undefined {
-  return optInt(p, name, 1, Number.MAX_SAFE_INTEGER);
-}
 
 export const checkpointHandlers = {
   'agent.checkpoints': async (p, { core }) => listCheckpoints(core, agentPane(core, p), { counts: optBool(p, 'counts') ?? false }),

@@ -2,7 +2,7 @@
 import { CorralError } from '../../contract/protocol.js';
 import type { HandlerGroup, MachineService } from './context.js';
 import { str } from '../params.js';
-import { readOptions } from './pane-io.js';
+import { readOptions } from './handler-params.js';
 
 function service(machines: MachineService | null): MachineService {
   if (!machines) throw new CorralError('internal_error', 'this server does not link to machines');

@@ -1,25 +1,11 @@
 /** herdr-style pane input/output: `pane.read`, `send_text`, `send_keys`, `run`, `wait_for_output`. */
-import { CorralError, READ_SOURCES } from '../../contract/protocol.js';
-import { optBool, optInt, optOneOf, optStrings, str, text, type Params } from '../params.js';
-import { runCommand, sendKeys, typeRaw, waitForOutput, type ReadOptions } from '../../actions/pane-io.js';
-import { paneParam } from './structure.js';
+import { CorralError } from '../../contract/protocol.js';
+import { optBool, optInt, optOneOf, str, text, type Params } from '../params.js';
+import { runCommand, sendKeys, typeRaw, waitForOutput } from '../../actions/pane-io.js';
+import { keysParam, paneParam, readOptions } from './handler-params.js';
 import type { HandlerGroup } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
 import { readGathering } from '../../actions/transcript.js';
-
-function readOptions(p: Params): ReadOptions {
-  return {
-    source: optOneOf(p, 'source', READ_SOURCES),
-    lines: optInt(p, 'lines', BOUNDS.readLines.min, BOUNDS.readLines.max),
-    format: optOneOf(p, 'format', ['text', 'ansi'] as const),
-  };
-}
-
-function keysParam(p: Params): string[] {
-  const keys = optStrings(p, 'keys');
-  if (!keys || keys.length === 0) throw new CorralError('invalid_params', 'param "keys" must be a non-empty array of key names');
-  return keys;
-}
 
 export const paneIoHandlers = {
   // Gathers an idle full-screen agent's transcript like agent.read, but never refuses: a busy agent reads passively.
@@ -53,4 +39,3 @@ export const paneIoHandlers = {
   },
 } satisfies HandlerGroup;
 
-export { keysParam, readOptions };

@@ -2,12 +2,12 @@
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { CorralError } from '../../contract/protocol.js';
-import { optBool, optInt, optNumber, optOneOf, optStr, optStrAny, str, text, type Params } from '../params.js';
+import { optBool, optInt, optNumber, optOneOf, optStr, optStrAny, text, type Params } from '../params.js';
 import { paneView, tabView, workspaceView } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { HandlerGroup } from './context.js';
 import { BOUNDS } from '../../contract/bounds.js';
-import { worktreeOptions } from './worktrees.js';
+import { paneParam, worktreeOptions } from './handler-params.js';
 import { workspaceInWorktree } from '../../actions/worktree-actions.js';
 
 /** A `cwd` param must name an existing directory, so a typo fails here and not in a shell. */
@@ -35,11 +35,6 @@ const tabId = (p: Params) => {
   if (!id) throw new CorralError('invalid_params', 'param "tab_id" is required');
   return id;
 };
-
-/** The pane a `pane_id` param names (an id, an alias after a move, or any selector). */
-export function paneParam(core: CorralCore, p: Params, name = 'pane_id') {
-  return core.resolveOne(str(p, name));
-}
 
 /** The workspace a tab is created in: the given one, or the focused one. */
 function targetWorkspace(core: CorralCore, p: Params): string {

@@ -7,7 +7,7 @@ import { wrapUntrusted } from '../../core/fence.js';
 import { fleetRow, surfaceRow, surfaceStatus } from '../../core/views.js';
 import type { CorralCore } from '../../core/corral-core.js';
 import type { PaneRecord } from '../../session/model.js';
-import { keysParam } from './pane-io.js';
+import { keysParam } from './handler-params.js';
 import { BOUNDS, PARAM_DEFAULTS } from '../../contract/bounds.js';
 import { submitDelayMs } from '../../agents/kind-facts.js';
 import type { HandlerGroup } from './context.js';

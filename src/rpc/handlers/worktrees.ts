@@ -16,27 +16,12 @@ import {
   mergeWorktreeBack,
   pruneWorktrees,
   worktreeNamed,
-  type WorktreeOptions,
 } from '../../actions/worktree-actions.js';
 import type { MergeOptions } from '../../worktree/merge.js';
-import { agentPane } from './agents.js';
-import { checkpointNumber } from './checkpoints.js';
+import { agentPane, checkpointNumber } from './handler-params.js';
 import { checkpointDiff } from '../../actions/checkpoint-actions.js';
 import type { HandlerGroup, RequestContext } from './context.js';
 import { isAbsolute } from 'node:path';
-
-/** `worktree`, `branch`, `base`, `keep_going`: the worktree to make, or undefined without `worktree`. */
-export function worktreeOptions(p: Params): WorktreeOptions | undefined {
-  const name = optStr(p, 'worktree');
-  const branch = optStr(p, 'branch');
-  const base = optStr(p, 'base');
-  const keepGoing = optBool(p, 'keep_going');
-  if (name === undefined || name === '') {
-    if (branch !== undefined || base !== undefined || keepGoing !== undefined) throw new CorralError('invalid_params', '"branch", "base" and "keep_going" need "worktree"');
-    return undefined;
-  }
-  return { name, branch: branch === '' ? undefined : branch, base: base === '' ? undefined : base, keepGoing };
-}
 
 /**
  * Work leaving a worktree for the user's branch, or thrown away, is the person's call (docs/worktrees.md):
