@@ -102,6 +102,8 @@ export interface ChromeCut {
   /** Rows [start, end) are the block; rows from end on are blank. */
   end: number;
   by: ChromeBy;
+  /** With `input-glyph` or `none`: why the screens around the turn told nothing. */
+  unknown?: string;
 }
 
 /**
@@ -132,8 +134,19 @@ export function chromeCut(rows: readonly string[], ref: TurnReference, prompt: s
     while (start < end && rows[start]!.trim() === '') start++;
     if (start < end) return { start, end, by: before !== null && steady !== null ? 'before+during' : steady !== null ? 'during' : 'before' };
   }
+  const unknown = [
+    shown === null ? 'no screen from before the turn' : before === null ? 'the screen before the turn ends otherwise' : null,
+    steady === null ? 'fewer than two screens seen while it ran' : null,
+  ]
+    .filter((why) => why !== null)
+    .join(', ');
   const glyph = inputRow(rows, null);
-  return glyph < end ? { start: glyph, end, by: 'input-glyph' } : { start: end, end, by: 'none' };
+  return glyph < end ? { start: glyph, end, by: 'input-glyph', unknown: unknown || 'its bottom row changed' } : { start: end, end, by: 'none', unknown: unknown || 'its bottom row changed' };
+}
+
+/** The conversation region's rows without what is drawn beside it: a scrollbar, a sidebar. */
+export function conversationRows(rows: readonly string[]): string[] {
+  return withoutSidebar(withoutScrollbar(rows.map((row) => row.trimEnd())));
 }
 
 /** Rows that start text at one column, after a gutter no row's text crosses, to be a sidebar there. */
@@ -164,7 +177,17 @@ export function withoutSidebar(rows: readonly string[]): string[] {
   return [...rows];
 }
 
-/** Rows [start, end) echoing prompt `prompt` above row `limit`, the bottom-most; null when not shown. */
+/** A row that starts with a prompt glyph (inside a frame or not): an echoed prompt, or the input box. */
+const GLYPH_ROW_RE = /^\s*[│┃]?\s*[›❯>](\s|$)/u;
+/** Rows a prompt echoed after other text may wrap over. */
+const MAX_ECHO_ROWS = 4;
+
+/**
+ * Rows [start, end) echoing prompt `prompt` above row `limit`, the bottom-most; null when not
+ * shown. The echo starts its row (after a glyph and frame), or, on a row that starts with a
+ * prompt glyph, follows other text: Qwen Code puts a cancelled prompt back in its input box, and
+ * the next prompt typed is sent after it.
+ */
 export function findEcho(rows: readonly string[], prompt: string, limit: number): { start: number; end: number } | null {
   const whole = squeeze(prompt);
   if (whole === '') return null;
@@ -179,8 +202,37 @@ export function findEcho(rows: readonly string[], prompt: string, limit: number)
       end++;
     }
     if (text.length > 0 && text.startsWith(whole)) return { start: row, end };
+    if (!GLYPH_ROW_RE.test(rows[row]!)) continue;
+    let joined = '';
+    for (end = row; end < Math.min(limit, row + MAX_ECHO_ROWS); end++) {
+      const piece = squeeze(rows[end]!.replace(PROMPT_LEAD_RE, ''));
+      if (piece === '' || (end > row && GLYPH_ROW_RE.test(rows[end]!))) break;
+      joined += piece;
+      if (joined.endsWith(whole)) return { start: row, end: end + 1 };
+    }
   }
   return null;
+}
+
+/** Rows with a bar glyph alone in the last column, to be a scrollbar there. */
+const SCROLLBAR_MIN_ROWS = 5;
+
+/**
+ * The rows without a scrollbar in their last column (Qwen Code draws one once its conversation
+ * is longer than the screen): a box or block glyph after a blank on at least SCROLLBAR_MIN_ROWS
+ * rows, and no row with anything else there. Its thumb moves as the conversation scrolls, so
+ * it would make every row of a transcript and an answer differ.
+ */
+export function withoutScrollbar(rows: readonly string[]): string[] {
+  const col = Math.max(0, ...rows.map((row) => row.length)) - 1;
+  if (col < 1) return [...rows];
+  let bars = 0;
+  for (const row of rows) {
+    if (row.length <= col) continue;
+    if (!/[\u2500-\u259f]/u.test(row[col]!) || row[col - 1] !== ' ') return [...rows];
+    bars++;
+  }
+  return bars >= SCROLLBAR_MIN_ROWS ? rows.map((row) => row.slice(0, col).trimEnd()) : [...rows];
 }
 
 /** The answers and how they were cut. */
@@ -196,8 +248,8 @@ const CHROME_WHY: Record<ChromeBy, (rows: string, of: number) => string> = {
   'before+during': (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn and on every screen while it ran)`,
   during: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on every screen while the turn ran; the screen before it had another layout)`,
   before: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn; it was seen running on fewer than two screens)`,
-  'input-glyph': (rows, of) => `${rows} of ${of}: the input box, from the bottom-most row starting with a prompt glyph (no screen from around the turn to tell it by)`,
-  none: (_rows, of) => `no input box or status rows told apart (no screen from around the turn, no prompt glyph): the answer runs to row ${of}`,
+  'input-glyph': (rows, of) => `${rows} of ${of}: the input box, from the bottom-most row starting with a prompt glyph`,
+  none: (_rows, of) => `no input box or status rows told apart (no prompt glyph either): the answer runs to row ${of}`,
 };
 
 const span = (from: number, to: number) => (to - from <= 1 ? `row ${from + 1}` : `rows ${from + 1}–${to}`);
@@ -213,9 +265,9 @@ export function genericAnswers(rows: readonly string[], prompts: readonly string
   const last = prompts[prompts.length - 1] ?? null;
   const cut = chromeCut(rows, ref, last);
   const how: string[] = [];
-  how.push(CHROME_WHY[cut.by](span(cut.start, cut.end), cut.end));
+  how.push(CHROME_WHY[cut.by](span(cut.start, cut.end), cut.end) + (cut.unknown ? ` (the screens around the turn told nothing: ${cut.unknown})` : ''));
   const answers: string[] = [];
-  const conversation = withoutSidebar(rows.slice(0, cut.start));
+  const conversation = conversationRows(rows.slice(0, cut.start));
   let limit = cut.start;
   for (let i = prompts.length - 1; i >= 0 && answers.length < turns; i--) {
     const prompt = prompts[i]!;

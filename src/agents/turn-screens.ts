@@ -9,7 +9,7 @@
  * Fed by the registry's screen checks (busy or not); kept beside it, keyed by its tracked agent
  * object like src/agents/prompt-log.ts, so a restarted agent starts afresh.
  */
-import { alike, chromeCut, holdsPrompt, NO_REFERENCE, withoutBlankEnd, withoutSidebar, type TurnReference } from './generic-answer.js';
+import { alike, chromeCut, conversationRows, holdsPrompt, NO_REFERENCE, withoutBlankEnd, type TurnReference } from './generic-answer.js';
 import { submittedPrompts } from './prompt-log.js';
 
 /** Transcript rows kept per agent: the oldest go first (a read asks for a few hundred at most). */
@@ -107,7 +107,7 @@ export function noteTurnScreen(agent: object, rows: readonly string[], busy: boo
 
 /** Adds a screen's conversation region to the rows kept. */
 function keep(agent: object, log: TurnLog, screen: readonly string[]): void {
-  const region = withoutBlankEnd(withoutSidebar(screen.slice(0, chromeCut(screen, referenceOf(log), lastPrompt(agent)).start)));
+  const region = withoutBlankEnd(conversationRows(screen.slice(0, chromeCut(screen, referenceOf(log), lastPrompt(agent)).start)));
   const { rows, start, gap } = mergeRegion(log.kept, region, log.lastStart);
   if (gap) log.gaps++;
   const over = Math.max(0, rows.length - MAX_KEPT_ROWS);
@@ -149,6 +149,6 @@ export function transcriptRows(agent: object, screen: readonly string[]): { rows
   const rows = tidy(screen);
   if (!log || log.kept.length === 0) return { rows, kept: 0, gaps: 0 };
   const cut = chromeCut(rows, referenceOf(log), lastPrompt(agent));
-  const merged = mergeRegion(log.kept, withoutBlankEnd(withoutSidebar(rows.slice(0, cut.start))), log.lastStart).rows;
+  const merged = mergeRegion(log.kept, withoutBlankEnd(conversationRows(rows.slice(0, cut.start))), log.lastStart).rows;
   return { rows: [...merged, ...rows.slice(cut.start)], kept: log.kept.length, gaps: log.gaps };
 }

@@ -110,6 +110,11 @@ describe('finding the prompt corral typed', () => {
   it('a row that only mentions the prompt (a status line with the session title) is no echo', () => {
     expect(findEcho(['  gpt-fake default · /tmp/p · Say hello please'], 'Say hello please', 1)).toBeNull();
   });
+
+  it('after other text on a row that starts with a prompt glyph (Qwen Code sends a cancelled prompt it put back, then the new one)', () => {
+    const rows = ['  > Say hello once moreSay hello for the', '  transcript', '', '  ◆︎ The answer.'];
+    expect(findEcho(rows, 'Say hello for the transcript', rows.length)).toEqual({ start: 0, end: 2 });
+  });
 });
 
 describe('rows alike before, during and after a turn', () => {
@@ -137,7 +142,7 @@ const HEIGHT = 24;
  * A full-screen frame: the end of the conversation, blank filler, the input box and status rows
  * at the bottom. As Codex does, the prompt of an answer cut at the top is pinned on the first row.
  */
-function frame(conversation: readonly string[], input = '› Ask Codex to do anything'): string[] {
+function codexFrame(conversation: readonly string[], input = '› Ask Codex to do anything'): string[] {
   const room = HEIGHT - CODEX_CHROME.length;
   const from = Math.max(0, conversation.length - room);
   const pinned = conversation.slice(0, from + 1).reverse().find((row) => row.startsWith('› '));
@@ -147,7 +152,14 @@ function frame(conversation: readonly string[], input = '› Ask Codex to do any
 }
 
 describe('a full-screen agent scrolling its conversation through a fixed input box', () => {
-  it('three turns with the same answer: each read right, and the rows kept are the conversation in order, once', () => {
+  for (const bar of [false, true]) it(`three turns with the same answer${bar ? ', a scrollbar beside them' : ''}: each read right, and the rows kept are the conversation in order, once`, () => {
+    // Qwen Code draws a scrollbar in the last column once its conversation outgrows the screen; its thumb moves.
+    const frame = (conversation: readonly string[], input?: string) => {
+      const rows = codexFrame(conversation, input);
+      if (!bar) return rows;
+      const thumb = Math.floor((HEIGHT * Math.max(0, conversation.length - HEIGHT)) / Math.max(1, conversation.length));
+      return rows.map((row, i) => (i < HEIGHT - CODEX_CHROME.length ? `${row.padEnd(HEIGHT * 5)} ${i === thumb ? '█' : '│'}` : row));
+    };
     const agent = {};
     const conversation = [...CODEX_BANNER];
     const prompts: string[] = [];
