@@ -67,6 +67,8 @@ export class Persistence implements SessionPersistence {
       this.outcome = await restoreSavedSession(core, this.files, { resumeAgents: core.config.resume_agents, home: this.options.env.HOME });
       for (const problem of this.outcome.problems) this.options.log(problem);
       if (this.outcome.restoredFrom) {
+        // A start after a crash says what it came back to (issue 42's kill test reads this).
+        this.options.log(`restored the session from ${this.outcome.restoredFrom} (saved ${this.outcome.savedAt ?? 'at an unknown time'}): ${this.outcome.panes} pane${this.outcome.panes === 1 ? '' : 's'}`);
         core.bus.emit({ type: 'session.restored', path: this.outcome.restoredFrom, panes: this.outcome.panes, problems: [...this.outcome.problems] });
       }
       if (!this.outcome.mayWrite) return;
