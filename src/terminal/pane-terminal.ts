@@ -4,7 +4,7 @@
  * Reads always look at the live screen (the bottom of the buffer), never at a scrolled viewport.
  */
 import type { IBufferLine, ILogger, Terminal as XTerminal } from '@xterm/headless';
-import { CorralError, READ_SOURCES, type ReadFormat, type ReadSource } from '../contract/protocol.js';
+import { CorralError, READ_SOURCES, type ReadFormat } from '../contract/protocol.js';
 import { PARAM_DEFAULTS } from '../contract/bounds.js';
 import { rowToAnsi, type AnsiTrim } from './ansi-row.js';
 import { RateLimitedXtermLog } from './xterm-log.js';
@@ -15,7 +15,7 @@ import type { Disposable } from '../contract/disposable.js';
 import { compilePaneRegex } from './pane-regex.js';
 import type { LineBuffer, ScrollbackOptions, ScrollbackStats } from './scrollback.js';
 import { freezeScrollback } from './scrollback-reader.js';
-import type { MouseTracking, PaneView, ScrollbackReader } from './pane-view.js';
+import type { MouseTracking, PaneView, Progress, ReadOptions, ReadResult, ScrollbackReader, SearchMatch, SearchOptions, SearchResult } from './pane-view.js';
 import type { PrintPen } from '../screen/cell.js';
 import type { CellGrid } from '../screen/cell-grid.js';
 import type { CursorState } from '../screen/cursor.js';
@@ -41,57 +41,6 @@ const XTERM_CELL_BYTES = 12;
 
 /** The ConEmu sub-command of OSC 9 that reports progress. */
 const PROGRESS_SUBCOMMAND = '4';
-
-export interface ReadOptions {
-  source: ReadSource;
-  /** Keep only the last N rows (or logical lines for `recent-unwrapped`). */
-  lines?: number;
-  format?: ReadFormat;
-}
-
-export interface ReadResult {
-  text: string;
-  /** More rows existed in the source than were returned. */
-  truncated: boolean;
-  /** Rows in the active buffer (scrollback + screen). */
-  totalLines: number;
-  /**
-   * Absolute number (monotonic across scrollback trimming) one past the last row that has
-   * content; for `visible`/`recent`/`detection` reads the returned rows are
-   * `endLine - n … endLine - 1`. On the alternate screen, rows count on from the normal
-   * buffer's end at the time the app switched.
-   */
-  endLine: number;
-  /**
-   * `recent-unwrapped` only: the absolute row number (as `endLine`) where each returned
-   * logical line starts, so callers can key lines by position and tell which of them reach
-   * into the last N rows (wrapped-line matching, `wait --pattern`).
-   */
-  lineStarts?: number[];
-}
-
-export interface SearchOptions {
-  regex?: boolean;
-  maxMatches?: number;
-}
-
-export interface SearchMatch {
-  /** 1-based row index in the buffer of the logical line's first row. */
-  line: number;
-  /** The whole logical (unwrapped) line, plain text. */
-  text: string;
-}
-
-export interface SearchResult {
-  matches: SearchMatch[];
-  truncated: boolean;
-}
-
-/** OSC 9;4 progress: state 0 cleared, 1 normal, 2 error, 3 indeterminate, 4 paused/warning. */
-export interface Progress {
-  state: number;
-  value: number;
-}
 
 export interface PaneTerminalOptions {
   cols: number;

@@ -13,7 +13,59 @@ import type { CellGrid } from '../screen/cell-grid.js';
 import type { PaneScreen } from '../screen/pane-screen.js';
 import type { Damage } from './damage.js';
 import type { KeyboardModesView } from './keyboard-modes.js';
-import type { Progress, ReadOptions, ReadResult, SearchOptions, SearchResult } from './pane-terminal.js';
+import type { ReadFormat, ReadSource } from '../contract/protocol.js';
+
+/** A read of a pane's text (SPEC §5 `read` sources). */
+export interface ReadOptions {
+  source: ReadSource;
+  /** Keep only the last N rows (or logical lines for `recent-unwrapped`). */
+  lines?: number;
+  format?: ReadFormat;
+}
+
+export interface ReadResult {
+  text: string;
+  /** More rows existed in the source than were returned. */
+  truncated: boolean;
+  /** Rows in the active buffer (scrollback + screen). */
+  totalLines: number;
+  /**
+   * Absolute number (monotonic across scrollback trimming) one past the last row that has
+   * content; for `visible`/`recent`/`detection` reads the returned rows are
+   * `endLine - n … endLine - 1`. On the alternate screen, rows count on from the normal
+   * buffer's end at the time the app switched.
+   */
+  endLine: number;
+  /**
+   * `recent-unwrapped` only: the absolute row number (as `endLine`) where each returned
+   * logical line starts, so callers can key lines by position and tell which of them reach
+   * into the last N rows (wrapped-line matching, `wait --pattern`).
+   */
+  lineStarts?: number[];
+}
+
+export interface SearchOptions {
+  regex?: boolean;
+  maxMatches?: number;
+}
+
+export interface SearchMatch {
+  /** 1-based row index in the buffer of the logical line's first row. */
+  line: number;
+  /** The whole logical (unwrapped) line, plain text. */
+  text: string;
+}
+
+export interface SearchResult {
+  matches: SearchMatch[];
+  truncated: boolean;
+}
+
+/** OSC 9;4 progress: state 0 cleared, 1 normal, 2 error, 3 indeterminate, 4 paused/warning. */
+export interface Progress {
+  state: number;
+  value: number;
+}
 
 /** Which mouse events the application wants reported. */
 export type MouseTracking = 'none' | 'x10' | 'vt200' | 'drag' | 'any';

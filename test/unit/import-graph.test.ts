@@ -91,8 +91,8 @@ function readImports(): Edge[] {
   return edges;
 }
 
-/** The folder-level loops of a graph: strongly connected groups of more than one folder. */
-function folderLoops(edges: readonly Edge[]): string[][] {
+/** The loops of a graph (of folders, or of files): strongly connected groups of more than one node. */
+function loopsOf(edges: readonly Edge[]): string[][] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of edges) {
     if (from === to) continue;
@@ -100,7 +100,7 @@ function folderLoops(edges: readonly Edge[]): string[][] {
     if (!next.has(to)) next.set(to, new Set());
     next.get(from)!.add(to);
   }
-  // Tarjan's algorithm; the graph has a few dozen nodes, so recursion depth is no concern.
+  // Tarjan's algorithm; the graph has a few hundred nodes, so recursion depth is no concern.
   let counter = 0;
   const index = new Map<string, number>();
   const low = new Map<string, number>();
@@ -155,7 +155,12 @@ function floorViolations(fileEdges: readonly Edge[], floors: readonly (readonly 
     }
   }
   for (const folder of [...unplaced].sort()) problems.push(`folder ${folder} has no floor: add it to FLOORS in test/unit/import-graph.test.ts`);
-  for (const loop of folderLoops(folderEdges)) problems.push(`folder-level loop: ${loop.join(' ⇄ ')}`);
+  for (const loop of loopsOf(folderEdges)) problems.push(`folder-level loop: ${loop.join(' ⇄ ')}`);
+  // Inside one folder too: files that import each other in a loop (types count: they tie the files as much).
+  const asSource = (file: string) => file.replace(/\.js$/, '.ts');
+  for (const loop of loopsOf(fileEdges.map(({ from, to }) => ({ from: asSource(from), to: asSource(to) })))) {
+    if (new Set(loop.map(folderOf)).size === 1) problems.push(`file loop in ${folderOf(loop[0]!)}/: ${loop.join(' ⇄ ')}`);
+  }
   return problems;
 }
 
@@ -218,6 +223,16 @@ describe('the floors rule on synthetic graphs', () => {
     ]);
     expect(problems).toContain('src/agents/agent-actions.ts imports src/core/corral-core.js: agents (floor 3) may not import core (floor 4)');
     expect(problems).toContain('folder-level loop: agents ⇄ core');
+  });
+
+  it('fails on files of one folder that import each other in a loop', () => {
+    const problems = floorViolations([
+      e('src/terminal/pane-terminal.ts', 'src/terminal/pane-view.js'),
+      e('src/terminal/pane-view.ts', 'src/terminal/scrollback-reader.js'),
+      e('src/terminal/scrollback-reader.ts', 'src/terminal/pane-terminal.js'),
+      e('src/terminal/keys.ts', 'src/terminal/key-protocol.js'),
+    ]);
+    expect(problems).toEqual(['file loop in terminal/: src/terminal/pane-terminal.ts ⇄ src/terminal/pane-view.ts ⇄ src/terminal/scrollback-reader.ts']);
   });
 
   it('fails when anything but the TUI imports the views, or a folder has no floor', () => {

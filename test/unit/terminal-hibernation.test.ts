@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaneTerminal, type ReadOptions } from '../../src/terminal/pane-terminal.js';
+import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
+import type { ReadOptions } from '../../src/terminal/pane-view.js';
 import { RateLimitedXtermLog } from '../../src/terminal/xterm-log.js';
 import { HibernationSweep, OutputLog, type Hibernatable } from '../../src/terminal/hibernation.js';
 import { CellGrid } from '../../src/screen/index.js';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PaneTerminal, type ReadOptions } from '../../src/terminal/pane-terminal.js';
+import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
+import type { ReadOptions } from '../../src/terminal/pane-view.js';
 import type { CoreBufferLine } from '../../src/terminal/xterm-internals.js';
 
 const terminals: PaneTerminal[] = [];
