@@ -7,7 +7,7 @@
  *   not matter;
  * - the input box and status rows below the conversation: the rows at the bottom of the screen
  *   that are alike (same text, the same words with other numbers, a long run of text in common)
- *   on every screen seen while the turn ran and on the screen from before it
+ *   on the first screen seen while the turn ran and on the screen from before it
  *   (src/agents/turn-screens.ts keeps those);
  * - the generic rule file's `[answer_screen] chrome` rows (a turn's timing line, a tip).
  * Pure: rows in, answers and the account of the cut out (for `agent explain` and errors).
@@ -19,14 +19,11 @@ import { answersAfterEchoes, cleanAnswerRows, inputRow } from './screen-answer.j
 export interface TurnReference {
   /** The screen while the agent was not busy before the turn (its input box may hold the typed prompt). */
   before: readonly string[] | null;
-  /**
-   * Row k from the bottom, where every screen seen while the turn ran was alike there (null
-   * where it changed); empty when fewer than two such screens were seen.
-   */
-  steady: readonly (string | null)[];
+  /** The first screens seen while the turn ran, before much of the answer was drawn (oldest first). */
+  during: readonly (readonly string[])[];
 }
 
-export const NO_REFERENCE: TurnReference = { before: null, steady: [] };
+export const NO_REFERENCE: TurnReference = { before: null, during: [] };
 
 /** Shorter than this, a piece of a row is no evidence that two rows are the same status line. */
 const ALIKE_MIN_CHARS = 6;
@@ -108,35 +105,42 @@ export interface ChromeCut {
 
 /**
  * The block of input box and status rows at the bottom of `rows`: from the bottom up, the rows
- * alike on every screen seen while the turn ran (when two or more were) and on the screen before
- * it (when its last SAME_LAYOUT_ROWS rows are alike ours: a splash screen before the first turn
- * has another layout); the input row may hold the typed prompt on either. Both must agree where both are known: the rows of an answer that repeats the one
- * before it are alike on the screen before, but changed while the turn drew them. With neither,
- * the bottom-most row starting with a prompt glyph (`>`, `❯`, `›`) starts the block.
+ * alike on the first screen seen while the turn ran that ends like `rows` (its last
+ * SAME_LAYOUT_ROWS rows alike: a splash screen taken over by the conversation has another
+ * layout), and on the screen from before the turn, when that one ends alike too. The input row
+ * may hold the typed prompt on either. Both must agree where both are known: the rows of an
+ * answer that repeats the one before it are alike on the screen before, but not yet drawn while
+ * the turn began. With neither, the bottom-most row starting with a prompt glyph (`>`, `❯`,
+ * `›`) starts the block.
  */
 export function chromeCut(rows: readonly string[], ref: TurnReference, prompt: string | null): ChromeCut {
   const end = withoutBlankEnd(rows).length;
-  const shown = ref.before === null ? null : withoutBlankEnd(ref.before);
-  const before = shown !== null && sameLayout(rows.slice(0, end), shown) ? shown : null;
-  const steady = ref.steady.length > 0 ? ref.steady : null;
-  if (before !== null || steady !== null) {
+  const shown = rows.slice(0, end);
+  const like = (screen: readonly string[] | null) => {
+    const other = screen === null ? null : withoutBlankEnd(screen);
+    return other !== null && sameLayout(shown, other) ? other : null;
+  };
+  const before = like(ref.before);
+  const during = ref.during.map(like).find((screen) => screen !== null) ?? null;
+  const matches = (screen: readonly string[] | null, row: string, k: number) => {
+    if (screen === null) return true;
+    const was = screen[screen.length - 1 - k];
+    return was !== undefined && (alike(row, was) || holdsPrompt(was, prompt) || typedInto(row, was, prompt));
+  };
+  if (before !== null || during !== null) {
     let start = end;
     for (let k = 0; k < end; k++) {
       const row = rows[end - 1 - k]!;
-      const was = before?.[before.length - 1 - k];
-      const held = steady?.[k];
-      const byBefore = before === null || (was !== undefined && (alike(row, was) || holdsPrompt(was, prompt) || typedInto(row, was, prompt)));
-      const bySteady = steady === null || (held != null && (alike(row, held) || typedInto(row, held, prompt)));
-      if (!byBefore || !bySteady) break;
+      if (!matches(before, row, k) || !matches(during, row, k)) break;
       start = end - 1 - k;
     }
     // Blank rows on top of the block are the conversation's margin, not the UI's.
     while (start < end && rows[start]!.trim() === '') start++;
-    if (start < end) return { start, end, by: before !== null && steady !== null ? 'before+during' : steady !== null ? 'during' : 'before' };
+    if (start < end) return { start, end, by: before !== null && during !== null ? 'before+during' : during !== null ? 'during' : 'before' };
   }
   const unknown = [
-    shown === null ? 'no screen from before the turn' : before === null ? 'the screen before the turn ends otherwise' : null,
-    steady === null ? 'fewer than two screens seen while it ran' : null,
+    ref.before === null ? 'no screen from before the turn' : before === null ? 'the screen before the turn ends otherwise' : null,
+    ref.during.length === 0 ? 'no screen seen while it ran' : during === null ? 'the screens while it ran end otherwise' : null,
   ]
     .filter((why) => why !== null)
     .join(', ');
@@ -214,6 +218,8 @@ export function findEcho(rows: readonly string[], prompt: string, limit: number)
   return null;
 }
 
+/** A row drawn only of box-drawing and block characters. */
+const FRAME_ONLY_RE = /^[\s\u2500-\u259f]*$/u;
 /** Rows with a bar glyph alone in the last column, to be a scrollbar there. */
 const SCROLLBAR_MIN_ROWS = 5;
 
@@ -228,7 +234,8 @@ export function withoutScrollbar(rows: readonly string[]): string[] {
   if (col < 1) return [...rows];
   let bars = 0;
   for (const row of rows) {
-    if (row.length <= col) continue;
+    // A rule across the whole width (an input box's top border) says nothing either way.
+    if (row.length <= col || FRAME_ONLY_RE.test(row)) continue;
     if (!/[\u2500-\u259f]/u.test(row[col]!) || row[col - 1] !== ' ') return [...rows];
     bars++;
   }
@@ -245,9 +252,9 @@ export interface GenericCut {
 
 /** Why the block is what it is, for `agent explain` and errors. */
 const CHROME_WHY: Record<ChromeBy, (rows: string, of: number) => string> = {
-  'before+during': (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn and on every screen while it ran)`,
-  during: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on every screen while the turn ran; the screen before it had another layout)`,
-  before: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn; it was seen running on fewer than two screens)`,
+  'before+during': (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn and on the first one while it ran)`,
+  during: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the first screen while the turn ran; the screen before it had another layout)`,
+  before: (rows, of) => `${rows} of ${of}: the input box and status rows (alike on the screen before the turn; none while it ran had this layout)`,
   'input-glyph': (rows, of) => `${rows} of ${of}: the input box, from the bottom-most row starting with a prompt glyph`,
   none: (_rows, of) => `no input box or status rows told apart (no prompt glyph either): the answer runs to row ${of}`,
 };

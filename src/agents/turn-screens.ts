@@ -9,7 +9,7 @@
  * Fed by the registry's screen checks (busy or not); kept beside it, keyed by its tracked agent
  * object like src/agents/prompt-log.ts, so a restarted agent starts afresh.
  */
-import { alike, chromeCut, conversationRows, holdsPrompt, NO_REFERENCE, withoutBlankEnd, type TurnReference } from './generic-answer.js';
+import { chromeCut, conversationRows, NO_REFERENCE, withoutBlankEnd, type TurnReference } from './generic-answer.js';
 import { submittedPrompts } from './prompt-log.js';
 
 /** Transcript rows kept per agent: the oldest go first (a read asks for a few hundred at most). */
@@ -25,16 +25,20 @@ const REDRAWN_ROWS = 4;
  * prompt scrolled away, Codex pins that prompt ("› Say hello turn 2") on the first row.
  */
 const MAX_PINNED_ROWS = 2;
+/**
+ * Screens of a turn kept to tell its input box and status rows by: the first ones, drawn before
+ * much of the answer was (a later one may come with another layout than the first: a splash
+ * screen taken over, a dialog).
+ */
+const MAX_DURING_SCREENS = 6;
 
 interface TurnLog {
   /** The last screen seen while the agent was not busy. */
   idle: string[] | null;
   busy: boolean;
-  /** The current (or last) turn's screen from before it and its steady rows, kept as seen. */
+  /** The current (or last) turn's screen from before it, and its first screens while it ran. */
   before: string[] | null;
-  first: string[] | null;
-  steady: (string | null)[];
-  screens: number;
+  during: string[][];
   /** The conversation rows kept (full-screen agents), and where the last screen's region starts in them. */
   kept: string[];
   lastStart: number;
@@ -52,7 +56,7 @@ function tidy(rows: readonly string[]): string[] {
 function logOf(agent: object): TurnLog {
   let log = logs.get(agent);
   if (!log) {
-    log = { idle: null, busy: false, before: null, first: null, steady: [], screens: 0, kept: [], lastStart: 0, gaps: 0 };
+    log = { idle: null, busy: false, before: null, during: [], kept: [], lastStart: 0, gaps: 0 };
     logs.set(agent, log);
   }
   return log;
@@ -65,8 +69,8 @@ export function turnReference(agent: object): TurnReference {
 }
 
 function referenceOf(log: TurnLog): TurnReference {
-  if (log.first === null) return NO_REFERENCE;
-  return { before: log.before, steady: log.screens >= 2 ? log.steady : [] };
+  if (log.during.length === 0) return NO_REFERENCE;
+  return { before: log.before, during: log.during };
 }
 
 /** The prompt corral typed last: the input box held it before the turn. */
@@ -84,20 +88,9 @@ export function noteTurnScreen(agent: object, rows: readonly string[], busy: boo
   const screen = tidy(rows);
   if (busy && !log.busy) {
     log.before = log.idle;
-    log.first = screen;
-    log.steady = [...screen].reverse();
-    log.screens = 1;
-  } else if (busy) {
-    const n = screen.length;
-    const prompt = lastPrompt(agent);
-    // The input box may still have held the typed prompt on the turn's first screen: it is steady from its next one.
-    log.steady = log.steady.map((row, k) => {
-      const now = k < n ? screen[n - 1 - k]! : null;
-      if (row === null || now === null) return null;
-      return alike(now, row) ? row : holdsPrompt(row, prompt) ? now : null;
-    });
-    log.screens++;
+    log.during = [];
   }
+  if (busy && log.during.length < MAX_DURING_SCREENS) log.during.push(screen);
   const seenTurn = busy || log.busy;
   log.busy = busy;
   if (!busy) log.idle = screen;

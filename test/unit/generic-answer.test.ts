@@ -60,7 +60,7 @@ describe('each lab kind, its rules set aside: the answer from its recorded scree
     expect(cut.how[0]).toMatch(/^no input box or status rows told apart/);
   });
 
-  it('a splash screen before the first turn (Kilo) is not compared: the rows steady through the turn tell the input box', () => {
+  it('a splash screen before the first turn (Kilo) is not compared: the first screen of the turn tells the input box', () => {
     const agent = recordedTurn('kilo');
     expect(chromeCut(withoutBlankEnd(screenOf('kilo', 'done-text-turn')), turnReference(agent), 'Say hello please').by).toBe('during');
   });
