@@ -154,8 +154,9 @@ function namedValue(name: string, method: string, sandbox: string): fc.Arbitrary
     case 'target':
       return withNasty(fc.oneof(pick('pane'), pick('surface'), pick('agent'), fc.constantFrom('1', '2', 'agent:claude', 'agent:generic', 'focused')));
     case 'timeout_ms': {
+      // Never null: null is no timeout, and a wait for a line that never comes is a wait forever.
       const valid = method === 'agent.start' ? fc.integer({ min: BOUNDS.agentStartTimeoutMs.min, max: BOUNDS.agentStartTimeoutMs.min + 300 }) : fc.integer({ min: 0, max: 300 });
-      return fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, '100', null, 2 ** 31, 1e20, BOUNDS.agentStartTimeoutMs.min - 1) });
+      return fc.oneof({ weight: 8, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(-1, 1.5, '100', 2 ** 31, 1e20, BOUNDS.agentStartTimeoutMs.min - 1) });
     }
     case 'cwd':
     case 'repo':
