@@ -269,7 +269,7 @@ const read = defineCommand({
       .option('ansi', { type: 'boolean', describe: 'same as --format ansi' })
       .option('answer', { type: 'boolean', describe: 'what the agent answered, without its UI: from its session record, else its screen (the agent must be idle)' })
       .option('turns', numberOption('turns', BOUNDS.answerTurns, 'with --answer: its last N answers, 1..20 (default 1), separated by blank lines'))
-      .option('json', { type: 'boolean', describe: 'with --answer: print {"result":{"read":…}} with answer_source (session|screen) and each answer' }),
+      .option('json', { type: 'boolean', describe: 'with --answer: print {"result":{"read":…}} with answer_source (session|screen|screen-generic) and each answer' }),
   handler: (argv) => {
     if (!argv.answer) {
       return textCall(
