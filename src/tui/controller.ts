@@ -2,33 +2,37 @@
  * The TUI's controller: routes input (prefix commands, overlays, mouse, paste, plain keys to
  * the focused pane), keeps the compositor's pane layers in step with the core, and redraws
  * the chrome when what it shows changes. It is just another client of the core: every
- * action goes through the same core methods the socket uses.
+ * action goes through the same core methods the socket uses. What each prefix command does is
+ * prefix-commands.ts, the mouse pane-mouse.ts, the panes' output pane-output.ts, the status
+ * line's message status-message.ts.
  */
 import type { ClientCore } from './client-view.js';
 import type { Disposable } from '../contract/disposable.js';
 import { CorralError } from '../contract/errors.js';
 import type { PaneRecord } from '../session/model.js';
-import { neighbor } from '../session/layout.js';
-import { damagedRows } from '../terminal/damage.js';
 import { encodeKey } from '../terminal/keys.js';
 import { encodeKeyForPane, legacyBytes, type KeyPress } from '../terminal/key-protocol.js';
-import { encodePaste } from '../terminal/paste.js';
 import type { Compositor } from '../screen/compositor.js';
 import { printableAscii } from '../screen/echo-prediction.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 import type { ChromeModel } from '../../components/chrome-model.js';
-import { contains, type Rect } from '../contract/rect.js';
-import { buildChrome, nextAttention, visibleFrames, type OverlayState, type RenameTarget, type UiState } from './chrome-builder.js';
+import type { Rect } from '../contract/rect.js';
+import { buildChrome, visibleFrames, type OverlayState, type UiState } from './chrome-builder.js';
 import { frameInterior, screenGeometry, type ScreenGeometry } from '../../components/geometry.js';
-import { InputParser, type InputEvent, type MouseEvent } from './input-parser.js';
+import { InputParser, type InputEvent } from './input-parser.js';
 import { resolveBindings, type CommandId } from '../config/keybindings.js';
 import { overlayKey, routeInput, type KeyMap } from './key-routes.js';
-import { borderAt, dragBorder, type BorderGrab } from './border-drag.js';
-import { applyRename, busyProgram, currentName, FocusHistory, nextPaneInTab } from './tui-actions.js';
+import { applyRename, FocusHistory } from './tui-actions.js';
 import { Notifier } from '../notify/notifier.js';
 import { CopyModes } from './copy-mode/copy-modes.js';
-import { openReview, type ReviewHost } from './review.js';
+import type { ReviewHost } from './review.js';
+import { runPrefixCommand, type CommandHost } from './prefix-commands.js';
+import { PaneMouse } from './pane-mouse.js';
+import type { ChromeHit } from '../../components/hit-test.js';
 import { TerminalPaste } from './terminal-paste.js';
+import { PaneOutput } from './pane-output.js';
+import { MESSAGE_TIMING, StatusMessage } from './status-message.js';
+import type { PaneView } from '../terminal/pane-view.js';
 import { mebibytes } from '../pty/pane-input.js';
 
 /** Draws the chrome offscreen (the Ink views, loaded by the client hub in the server). */
@@ -39,7 +43,6 @@ export interface ChromeRenderer {
   hitTest(model: ChromeModel, x: number, y: number): ChromeHit | null;
 }
 
-export type ChromeHit = { kind: 'tab'; id: string } | { kind: 'workspace'; id: string } | { kind: 'agent'; key: string };
 
 export interface ControllerOptions {
   core: ClientCore;
@@ -84,17 +87,7 @@ export interface ControllerOptions {
 const TUNING = {
   /** A lone ESC is the Escape key if nothing follows within this time (as in tmux's escape-time). */
   escapeTimeMs: 15,
-  /** Lines one wheel notch scrolls an alternate-screen app (as arrow keys). */
-  wheelLines: 3,
-  /** Status line messages fade after this long. */
-  messageMs: 5000,
-  /** A config error at start-up is worth reading: it stays longer. */
-  startupMessageMs: 15_000,
-  /** Cells one resize key moves a border: columns are narrower than rows are tall. */
-  resizeCols: 2,
-  resizeRows: 1,
 } as const;
-
 
 export class TuiController {
   private readonly core: ClientCore;
@@ -108,18 +101,16 @@ export class TuiController {
   private escapeTimer: NodeJS.Timeout | null = null;
   private chromeScheduled = false;
   private layersScheduled = false;
-  /** The pane a keystroke was just sent to, until its next output (the echo) is drawn. */
-  private echoPending: string | null = null;
-  private readonly outputSubscriptions = new Map<string, Disposable>();
+  /** The visible panes' output, and which one a keystroke was just sent to (its echo is urgent). */
+  private readonly output: PaneOutput;
   private readonly disposers: Disposable[] = [];
   private disposed = false;
   /** The chrome last drawn, for hit-testing clicks against what is on screen. */
   private lastChrome: ChromeModel | null = null;
   /** Until when a repeatable command's keys work without the prefix (0: not repeating). */
   private repeatUntil = 0;
-  /** The border being dragged with the mouse, in its tab. */
-  private drag: { tabId: string; grab: BorderGrab } | null = null;
-  private messageTimer: NodeJS.Timeout | null = null;
+  private readonly mouse: PaneMouse;
+  private readonly status: StatusMessage;
   private readonly focusHistory = new FocusHistory();
   readonly notifier: Notifier;
   private readonly ownNotifier: boolean;
@@ -134,6 +125,7 @@ export class TuiController {
   constructor(private readonly options: ControllerOptions) {
     this.core = options.core;
     this.compositor = options.compositor;
+    this.output = new PaneOutput(this.compositor);
     this.cols = options.cols;
     this.rows = options.rows;
     const keys = this.core.config.keys;
@@ -148,6 +140,7 @@ export class TuiController {
       notify: null,
       inputRefusal: options.inputRefusal ?? (() => null),
     };
+    this.status = new StatusMessage(this.ui, () => this.renderChrome());
     this.copy = new CopyModes({
       core: this.core,
       compositor: this.compositor,
@@ -164,6 +157,14 @@ export class TuiController {
       holdInput: () => options.holdInput?.(),
       resumeInput: () => options.resumeInput?.(),
     });
+    this.mouse = new PaneMouse({
+      core: this.core,
+      copy: this.copy,
+      geometry: () => this.geometry,
+      overlayOpen: () => this.ui.overlay !== null,
+      closeOverlay: () => this.closeOverlay(),
+      chromeHit: (x, y) => (this.lastChrome ? options.renderer.hitTest(this.lastChrome, x, y) : null),
+    });
     this.ownNotifier = !options.notifier;
     this.notifier = options.notifier ?? new Notifier({ core: this.core, config: this.core.config.notify });
     this.disposers.push(
@@ -174,7 +175,7 @@ export class TuiController {
       }),
     );
     this.ui.notify = this.notifier;
-    if (this.ui.message) this.fadeMessage(TUNING.startupMessageMs);
+    if (this.ui.message) this.status.fadeAfter(MESSAGE_TIMING.startupMessageMs);
     this.focusHistory.observe(this.core.model.focusedPane()?.id ?? null);
     this.geometry = screenGeometry(this.cols, this.rows, this.core.config.ui.sidebar_width);
     this.applyViewport();
@@ -210,7 +211,7 @@ export class TuiController {
     const compositor = this.compositor;
     const id = pane.id;
     if (!this.core.typeToPane(pane, bytes, (data) => compositor.expressEcho(id, data))) return false;
-    this.echoPending = id;
+    this.output.echoPending = id;
     compositor.armEcho(id, text);
     // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
     this.core.paneKeyboard(pane);
@@ -286,7 +287,7 @@ export class TuiController {
         this.reportView();
         return;
       case 'mouse':
-        this.handleMouse(event.mouse);
+        this.mouse.handle(event.mouse);
         return;
     }
   }
@@ -348,7 +349,7 @@ export class TuiController {
     if (!pane || data === '') return;
     // Drops a keyboard request its app left behind when it died (see CorralCore.paneKeyboard).
     this.core.paneKeyboard(pane);
-    this.echoPending = pane.id;
+    this.output.echoPending = pane.id;
     ECHO_TRACE?.mark(HOP.routed);
     try {
       this.core.writeToPane(pane, data);
@@ -357,10 +358,10 @@ export class TuiController {
       // its input (their keys did not go); a pane that exited between the key and the write
       // says nothing here, its close event follows.
       if (error instanceof CorralError && (error.code === 'scripting_disabled' || error.code === 'machine_unreachable')) {
-        this.echoPending = null;
+        this.output.echoPending = null;
         this.flash(error.message, true);
       } else if (error instanceof CorralError && error.code === 'pane_input_full') {
-        this.echoPending = null;
+        this.output.echoPending = null;
         this.flash(`pane ${pane.id} is not reading its input (${mebibytes(Number(error.data.queued_bytes))} wait for it): keys not sent`, true);
       }
     }
@@ -382,143 +383,9 @@ export class TuiController {
       return;
     }
     try {
-      this.execute(route.command, route.key);
+      runPrefixCommand(this.commandHost, route.command, route.key);
     } catch (error) {
       this.flash((error as Error).message, true);
-    }
-  }
-
-  private execute(command: CommandId, key: string): void {
-    const core = this.core;
-    const pane = core.model.focusedPane();
-    switch (command) {
-      case 'send_prefix':
-        this.sendToFocused(this.keyMap.prefixBytes);
-        return;
-      case 'help':
-        this.openOverlay({ kind: 'help' });
-        return;
-      case 'detach':
-        // Ends nothing, so asks nothing: the panes keep running in the server.
-        return this.options.onDetach();
-      case 'toggle_scripting':
-        core.setScripting(!core.scripting);
-        this.flash(`scripting gate ${core.scripting ? 'open: scripts may submit input' : 'closed'}`, false);
-        return;
-      case 'new_workspace':
-        core.createWorkspace({ cwd: pane ? core.paneCwd(pane) : process.cwd() });
-        return;
-      case 'workspace_switcher': {
-        const ids = [...core.model.workspaces.keys()];
-        this.openOverlay({ kind: 'workspace-switcher', selected: Math.max(0, ids.indexOf(core.model.focusedWorkspace ?? '')) });
-        return;
-      }
-      case 'next_workspace':
-      case 'prev_workspace': {
-        const ids = [...core.model.workspaces.keys()];
-        if (ids.length === 0) return;
-        const at = ids.indexOf(core.model.focusedWorkspace ?? '');
-        const step = command === 'next_workspace' ? 1 : -1;
-        core.focusWorkspace(ids[(at + step + ids.length) % ids.length]!);
-        return;
-      }
-      case 'next_attention': {
-        const target = nextAttention(core, pane?.id ?? null);
-        if (target) core.focusPane(target);
-        else this.flash('no agent needs attention', false);
-        return;
-      }
-    }
-    if (!pane) return;
-    const tab = core.model.tab(pane.tabId);
-    const workspace = core.model.workspace(pane.workspaceId);
-    switch (command) {
-      case 'new_tab':
-        core.createTab({ workspaceId: workspace.id, cwd: core.paneCwd(pane) });
-        return;
-      case 'split_right':
-      case 'split_down':
-        core.splitPane(pane.id, command === 'split_right' ? 'right' : 'down');
-        return;
-      case 'focus_left':
-      case 'focus_right':
-      case 'focus_up':
-      case 'focus_down': {
-        const direction = command.slice('focus_'.length) as 'left' | 'right' | 'up' | 'down';
-        const target = neighbor(core.tabRects(tab), pane.id, direction);
-        if (target) core.focusPane(target);
-        return;
-      }
-      case 'close_pane': {
-        const busy = busyProgram(core, pane);
-        if (busy === null) core.closePane(pane.id);
-        else this.openOverlay({ kind: 'confirm', question: `Close pane ${pane.id}? ${busy} is running in it`, onYes: () => core.closePane(pane.id) });
-        return;
-      }
-      case 'last_pane': {
-        const last = this.focusHistory.last(core);
-        if (last) core.focusPane(last);
-        else this.flash('no last pane', false);
-        return;
-      }
-      case 'next_pane': {
-        const next = nextPaneInTab(core, pane);
-        if (next) core.focusPane(next);
-        return;
-      }
-      case 'resize_left':
-      case 'resize_right':
-      case 'resize_up':
-      case 'resize_down': {
-        const direction = command.slice('resize_'.length) as 'left' | 'right' | 'up' | 'down';
-        const cells = direction === 'left' || direction === 'right' ? TUNING.resizeCols : TUNING.resizeRows;
-        if (tab.zoomedPane) core.zoomPane(pane.id, false);
-        core.resizePane(pane.id, direction, cells);
-        return;
-      }
-      case 'rename_tab':
-        this.openRename({ kind: 'tab', id: tab.id });
-        return;
-      case 'rename_workspace':
-        this.openRename({ kind: 'workspace', id: workspace.id });
-        return;
-      case 'mute_pane': {
-        const muted = this.notifier.toggleMute(pane.surfaceId);
-        this.flash(`notifications from ${pane.id} ${muted ? 'muted' : 'on'}`, false);
-        return;
-      }
-      case 'zoom':
-        core.zoomPane(pane.id);
-        return;
-      case 'next_tab':
-      case 'prev_tab': {
-        const tabs = workspace.tabs;
-        const at = tabs.indexOf(tab.id);
-        const step = command === 'next_tab' ? 1 : -1;
-        core.focusTab(tabs[(at + step + tabs.length) % tabs.length]!);
-        return;
-      }
-      case 'select_tab': {
-        const target = workspace.tabs[Number(key) - 1];
-        if (target) core.focusTab(target);
-        else this.flash(`no tab ${key}`, true);
-        return;
-      }
-      case 'rename':
-        this.openRename({ kind: 'pane', id: pane.id });
-        return;
-      case 'copy_mode':
-        this.copy.enter(pane);
-        return;
-      case 'review':
-        void openReview(this.review, pane);
-        return;
-      case 'paste_buffer':
-        if (this.copy.buffer === '') return this.flash('the paste buffer is empty: copy something in copy mode first', false);
-        this.copy.exit(pane.id);
-        // As a paste from the outer terminal: bracketed when the app asked for it.
-        this.sendToFocused(encodePaste(this.copy.buffer, this.core.view(pane).bracketedPasteMode), pane);
-        return;
     }
   }
 
@@ -527,10 +394,6 @@ export class TuiController {
   private openOverlay(overlay: OverlayState): void {
     this.ui.overlay = overlay;
     this.renderChrome();
-  }
-
-  private openRename(target: RenameTarget): void {
-    this.openOverlay({ kind: 'rename', target, value: currentName(this.core, target) });
   }
 
   private closeOverlay(): void {
@@ -555,68 +418,23 @@ export class TuiController {
     else if (effect?.kind === 'rename') applyRename(this.core, effect.target, effect.value);
   }
 
-  // -- mouse ----------------------------------------------------------------
-
-  private handleMouse(mouse: MouseEvent): void {
-    if (this.ui.overlay) {
-      if (mouse.action === 'press') this.closeOverlay();
-      return;
-    }
-    if (this.dragBorderMouse(mouse)) return;
-    const frame = visibleFrames(this.core, this.geometry).find((f) => contains(f.rect, mouse.x, mouse.y));
-    if (frame) {
-      const pane = this.core.model.pane(frame.paneId);
-      if (mouse.action === 'press' && !this.core.model.isPaneFocused(pane)) this.core.focusPane(pane.id);
-      const inner = frameInterior(frame.rect);
-      if (this.copy.mouse(pane, mouse, inner)) return;
-      const view = this.core.view(pane);
-      if (view.mouseTrackingMode !== 'none' && contains(inner, mouse.x, mouse.y)) {
-        // The app asked for the mouse: pass the report on in pane coordinates (SGR encoding).
-        const x = mouse.x - inner.x + 1;
-        const y = mouse.y - inner.y + 1;
-        this.core.writeToPane(pane, `\x1b[<${mouse.raw.code};${x};${y}${mouse.raw.final}`);
-        return;
-      }
-      if ((mouse.action === 'wheel-up' || mouse.action === 'wheel-down') && view.isAlternateScreen) {
-        // Full-screen apps without mouse support scroll with arrow keys, as in tmux.
-        const arrow = encodeKey(mouse.action === 'wheel-up' ? 'up' : 'down', { applicationCursor: view.applicationCursorKeys });
-        this.core.writeToPane(pane, arrow.repeat(TUNING.wheelLines));
-      }
-      return;
-    }
-    if (mouse.action !== 'press' || !this.lastChrome) return;
-    const hit = this.options.renderer.hitTest(this.lastChrome, mouse.x, mouse.y);
-    if (hit?.kind === 'tab') this.core.focusTab(hit.id);
-    else if (hit?.kind === 'workspace') this.core.focusWorkspace(hit.id);
-    else if (hit?.kind === 'agent' && this.core.model.findPane(hit.key)) this.core.focusPane(hit.key);
-  }
-
-  /** Pressing on a border between panes grabs it; dragging moves it; releasing lets go. */
-  private dragBorderMouse(mouse: MouseEvent): boolean {
-    const x = mouse.x - this.geometry.main.x;
-    const y = mouse.y - this.geometry.main.y;
-    if (this.drag) {
-      if (mouse.action === 'release') this.drag = null;
-      else if (mouse.action === 'drag' && this.core.model.tabs.has(this.drag.tabId)) {
-        const tab = this.core.model.tab(this.drag.tabId);
-        const next = dragBorder(tab.layout, this.drag.grab, x, y);
-        if (next !== tab.layout) this.core.setTabLayout(tab.id, next);
-      }
-      return true;
-    }
-    if (mouse.action !== 'press' || mouse.button !== 0) return false;
-    const pane = this.core.model.focusedPane();
-    if (!pane) return false;
-    const tab = this.core.model.tab(pane.tabId);
-    if (tab.zoomedPane) return false;
-    const area = { x: 0, y: 0, cols: this.geometry.main.cols, rows: this.geometry.main.rows };
-    const grab = borderAt(tab.layout, area, x, y);
-    if (!grab) return false;
-    this.drag = { tabId: tab.id, grab };
-    return true;
-  }
-
   // -- copy mode ------------------------------------------------------------
+
+  /** What a prefix command (src/tui/prefix-commands.ts) needs of this controller. */
+  private get commandHost(): CommandHost {
+    return {
+      core: this.core,
+      copy: this.copy,
+      notifier: this.notifier,
+      focusHistory: this.focusHistory,
+      review: this.review,
+      prefixBytes: this.keyMap.prefixBytes,
+      sendToFocused: (data, pane) => this.sendToFocused(data, pane),
+      openOverlay: (overlay) => this.openOverlay(overlay),
+      flash: (text, error) => this.flash(text, error),
+      detach: () => this.options.onDetach(),
+    };
+  }
 
   /** What the review view (prefix D, src/tui/review.ts) needs of this controller. */
   private get review(): ReviewHost {
@@ -704,7 +522,7 @@ export class TuiController {
     const frames = visibleFrames(this.core, this.geometry);
     const focused = this.core.model.focusedPane();
     const layers = [];
-    const visible = new Set<string>();
+    const visible = new Map<string, PaneView>();
     const rects = new Map<string, ReturnType<typeof frameInterior>>();
     for (const frame of frames) {
       const pane = this.core.model.pane(frame.paneId);
@@ -714,29 +532,12 @@ export class TuiController {
       } catch {
         continue;
       }
-      visible.add(pane.id);
+      visible.set(pane.id, view);
       const rect = frameInterior(frame.rect);
       rects.set(pane.id, rect);
       layers.push({ id: pane.id, screen: view, rect, focused: focused?.id === pane.id });
-      if (!this.outputSubscriptions.has(pane.id)) {
-        const id = pane.id;
-        const paneView = view;
-        const parsed = paneView.onRevision(() => {
-          // The first output after a keystroke is its echo: it is drawn at once, never paced.
-          const urgent = this.echoPending === id;
-          if (urgent) this.echoPending = null;
-          this.compositor.markPaneDirty(id, damagedRows(paneView.lastDamage), { urgent });
-        });
-        const arriving = paneView.onBeforeParse((data) => this.compositor.beforePaneParse(id, data));
-        this.outputSubscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose()) });
-      }
     }
-    for (const [id, subscription] of this.outputSubscriptions) {
-      if (!visible.has(id)) {
-        subscription.dispose();
-        this.outputSubscriptions.delete(id);
-      }
-    }
+    this.output.follow(visible);
     this.compositor.setPaneLayers(layers);
     this.copy.layout(rects);
     this.compositor.requestFrame();
@@ -767,27 +568,7 @@ export class TuiController {
 
   /** A status-line message; a `sticky` one stays until the next message replaces it. */
   private flash(text: string, error: boolean, sticky = false): void {
-    this.ui.message = { text, error };
-    if (sticky) {
-      if (this.messageTimer) clearTimeout(this.messageTimer);
-      this.messageTimer = null;
-    } else {
-      this.fadeMessage(TUNING.messageMs);
-    }
-    this.renderChrome();
-  }
-
-  /** Clears the status line message after `ms`, unless a newer message replaced it. */
-  private fadeMessage(ms: number): void {
-    if (this.messageTimer) clearTimeout(this.messageTimer);
-    const message = this.ui.message;
-    this.messageTimer = setTimeout(() => {
-      this.messageTimer = null;
-      if (this.ui.message !== message || this.disposed) return;
-      this.ui.message = null;
-      this.renderChrome();
-    }, ms);
-    this.messageTimer.unref();
+    this.status.show(text, error, sticky);
   }
 
   dispose(): void {
@@ -798,9 +579,8 @@ export class TuiController {
     this.copy.dispose();
     if (this.ownNotifier) this.notifier.dispose();
     if (this.escapeTimer) clearTimeout(this.escapeTimer);
-    if (this.messageTimer) clearTimeout(this.messageTimer);
-    for (const subscription of this.outputSubscriptions.values()) subscription.dispose();
-    this.outputSubscriptions.clear();
+    this.status.dispose();
+    this.output.dispose();
     for (const disposer of this.disposers) disposer.dispose();
   }
 }
