@@ -7,11 +7,12 @@
  * event latency every `sampleEverySec`. Run by bench/soak.mjs (`npm run soak -- --minutes 3`);
  * not part of `npm test`.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, TestServer, type RawClient } from '../integration/harness.js';
+import { sampleProcess } from './rpc-fuzz.js';
 
 export interface SoakOptions {
   minutes: number;
@@ -56,11 +57,6 @@ function cpuTicks(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]);
-}
-
-function processSample(pid: number): { rssMiB: number; fds: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { rssMiB: Math.round((Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024) * 10) / 10, fds: readdirSync(`/proc/${pid}/fd`).length };
 }
 
 /** Slope per hour of `ys` over `xs` (minutes), least squares. */
@@ -212,7 +208,7 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
         const sample: SoakSample = {
           minute: Math.round(((now - started) / 60_000) * 100) / 100,
           life,
-          ...processSample(server.pid!),
+          ...sampleProcess(server.pid!),
           cpuPercent: Math.round(((ticks - lastCpu.ticks) / CLK_TCK / ((now - lastCpu.at) / 1000)) * 1000) / 10,
           eventP50Ms: Math.round((sorted[Math.floor(sorted.length / 2)] ?? 0) * 10) / 10,
           eventMaxMs: Math.round((sorted.at(-1) ?? 0) * 10) / 10,

@@ -17,7 +17,7 @@ const PANES = 4;
 /** Output in every pane, and a round trip that shows the shell ran it. */
 async function printInPanes(client: RawClient, panes: string[], round: number): Promise<void> {
   for (const pane_id of panes) {
-    await client.call('pane.send_text', { pane_id, text: `seq 1 4000; echo done-${round}` });
+    await client.call('pane.send_text', { pane_id, text: `seq 1 2000; echo done-${round}` });
     await client.call('pane.send_keys', { pane_id, keys: ['Enter'] });
   }
   for (const pane_id of panes) await client.call('pane.wait_for_output', { pane_id, match: { value: `done-${round}` }, timeout_ms: 10_000 });
