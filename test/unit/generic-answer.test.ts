@@ -14,10 +14,12 @@ import { alike, chromeCut, findEcho, genericAnswers, NO_REFERENCE, withoutBlankE
 import { notePrompt } from '../../src/agents/prompt-log.js';
 import { loadAllRules } from '../../src/agents/rules.js';
 import { mergeRegion, noteTurnScreen, transcriptRows, turnReference } from '../../src/agents/turn-screens.js';
+import { explainCuts } from '../../src/agents/cut-explain.js';
 import { ANSWER } from '../agents/model/script.mjs';
 
 const FIXTURES = join(import.meta.dirname, '../fixtures/agents');
-const GENERIC = loadAllRules().get('generic')!;
+const RULES = loadAllRules();
+const GENERIC = RULES.get('generic')!;
 const CHROME = GENERIC.answerScreen!.chrome;
 /** The lab's scripted model's answer to an ordinary prompt, as every recorded screen shows it. */
 const ANSWER_LINES = ANSWER.split('\n');
@@ -198,5 +200,32 @@ describe('a full-screen agent scrolling its conversation through a fixed input b
     expect(mergeRegion(kept, ['x', 'y'], 0)).toEqual({ rows: ['a', 'b', 'c', 'd partial', 'x', 'y'], start: 4, gap: true });
     // Never laid over rows before the last screen's start: an answer repeated further up is not the place.
     expect(mergeRegion(['b', 'c', 'q', 'b', 'c'], ['b', 'c', 'z'], 3).start).toBe(3);
+  });
+});
+
+describe('agent explain: how the answer and the transcript are cut', () => {
+  it('an unknown full-screen agent: the input box rows and why, the echo and the answer rows, the rows kept', () => {
+    const agent = recordedTurn('kilo');
+    const text = explainCuts(agent, GENERIC, screenOf('kilo', 'done-text-turn'), true);
+    expect(text.split('\n')).toEqual([
+      'answer: screen-generic, from the 19 rows of its transcript (rows kept, then the screen):',
+      '  rows 14–19 of 19: the input box and status rows (alike on the first screen while the turn ran; the screen before it had another layout)',
+      '  answer on rows 4–13, below prompt "Say hello please" echoed on row 3',
+      '  the answer: 6 lines (frame rows, [answer_screen] chrome of assets/agents/generic.toml, blank edges, bullet and indent taken out)',
+      expect.stringMatching(/^transcript: 13 rows kept from the screens seen while it worked: each screen's rows above its input box and status rows/),
+    ]);
+  });
+
+  it('an unknown inline agent: its screen, and the scrollback for a transcript', () => {
+    const text = explainCuts(recordedTurn('pi'), GENERIC, screenOf('pi', 'done-text-turn'), false);
+    expect(text).toMatch(/^answer: screen-generic, from the \d+ rows of its screen:/);
+    expect(text).toContain("transcript: the terminal's scrollback (it draws inline)");
+  });
+
+  it('a known kind: where its rule file says its answers are', () => {
+    expect(explainCuts({}, RULES.get('claude')!, [], false)).toBe(
+      "answer: from its session record ([answer_session]) in assets/agents/claude.toml\ntranscript: the terminal's scrollback (it draws inline)",
+    );
+    expect(explainCuts({}, RULES.get('kilo')!, [], true)).toContain('answer: from its screen, by [answer_screen] in assets/agents/kilo.toml\ntranscript: gathered by scrolling its view (transcript_scroll = "page-keys")');
   });
 });
