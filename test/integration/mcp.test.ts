@@ -130,7 +130,7 @@ describe('corral mcp over stdio, gate open', () => {
     expect(answer.isError, answer.text).toBeFalsy();
     expect(answer.text).toMatch(FENCE_OPEN);
     expect(answer.text).toContain('Answer to: a slow question\nIt has a second line.');
-    expect(answer.structuredContent).toMatchObject({ answer_source: 'screen', fenced: true, text: answer.text });
+    expect(answer.structuredContent).toMatchObject({ answer_source: 'screen-generic', fenced: true, text: answer.text });
 
     const waited = await call(client, 'agent_wait', { name: 'helper', until: 'done' });
     expect(waited.structuredContent.agent.agent_status).toBe('done');
