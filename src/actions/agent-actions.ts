@@ -148,7 +148,7 @@ export async function startAgent(core: CorralCore, pane: PaneRecord, opts: Start
     notFound.dispose();
     const current = core.paneBySurface(pane.surfaceId)!;
     if (opts.name) core.agents.rename(current, opts.name);
-    core.agents.noteStarted(current, argv);
+    core.agents.sessions.noteStarted(current, argv);
     const agent = await waitForAgent(core, current, {
       until: (a) => {
         if (a.agent_status === 'blocked') {

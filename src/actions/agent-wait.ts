@@ -55,7 +55,7 @@ export function waitForAgent(core: CorralCore, pane: PaneRecord, opts: WaitOptio
       const current = core.paneBySurface(surfaceId);
       if (!current || current.workspaceId !== workspaceId || core.agents.agentIn(current) !== tracked) throw notRunning(pane);
       // The record may hold a call its watch has not reported yet: read it before answering (SPEC §18).
-      core.agents.usage.refreshNow(tracked);
+      core.agents.budgets.usage.refreshNow(tracked);
       const exceeded = tracked.usage.exceeded;
       if (exceeded && exceeded.at >= budgetSince) {
         throw new CorralError('budget_exceeded', `the agent in ${pane.id} crossed its ${exceeded.scope} budget (${exceeded.used} of ${exceeded.limit} tokens) and was interrupted`, { limit: exceeded.limit, used: exceeded.used, scope: exceeded.scope, pane_id: pane.id });

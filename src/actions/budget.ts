@@ -10,12 +10,12 @@ import { agentView } from '../core/views.js';
 
 /** Throws `budget_exceeded` when the pane's agent has spent its budget: called before anything is typed. */
 export function checkBudget(core: CorralCore, pane: PaneRecord): void {
-  core.agents.checkBudget(pane);
+  core.agents.budgets.checkBudget(pane);
 }
 
 /** A prompt is about to be submitted: its turn begins now, bounded by `maxTokens` when given. */
 export function openTurn(core: CorralCore, pane: PaneRecord, maxTokens: number | null): void {
-  core.agents.openTurnIn(pane, maxTokens);
+  core.agents.budgets.openTurnIn(pane, maxTokens);
 }
 
 /** Whether setting the agent's budget to `tokens` (null: clearing it) lifts a limit: that needs the gate. */
@@ -26,12 +26,12 @@ export function budgetRaises(core: CorralCore, pane: PaneRecord, tokens: number 
 
 /** The agent's next turn, whoever submits it, is bounded by `maxTokens`. */
 export function limitNextTurn(core: CorralCore, pane: PaneRecord, maxTokens: number): void {
-  core.agents.limitNextTurn(pane, maxTokens);
+  core.agents.budgets.limitNextTurn(pane, maxTokens);
 }
 
 /** Whether setting the shared budget `name` to `tokens` lifts its limit (that needs the gate). */
 export function sharedBudgetRaises(core: CorralCore, name: string, tokens: number): boolean {
-  const budget = core.agents.findSharedBudget(name);
+  const budget = core.agents.budgets.findSharedBudget(name);
   return budget !== undefined && tokens > budget.limit;
 }
 
@@ -39,9 +39,9 @@ export function sharedBudgetRaises(core: CorralCore, name: string, tokens: numbe
 export function joinSharedBudget(core: CorralCore, pane: PaneRecord, name: string, tokens: number): AgentInfo {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-  const budget = core.agents.sharedBudget(name, tokens);
-  core.agents.usage.joinShared(agent, budget);
-  core.agents.usage.setSharedLimit(budget, tokens);
+  const budget = core.agents.budgets.sharedBudget(name, tokens);
+  core.agents.budgets.usage.joinShared(agent, budget);
+  core.agents.budgets.usage.setSharedLimit(budget, tokens);
   return agentView(core, pane);
 }
 
@@ -49,7 +49,7 @@ export function joinSharedBudget(core: CorralCore, pane: PaneRecord, name: strin
 export function setAgentBudget(core: CorralCore, pane: PaneRecord, tokens: number | null): AgentInfo {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-  core.agents.usage.setBudget(agent, tokens);
+  core.agents.budgets.usage.setBudget(agent, tokens);
   return agentView(core, pane);
 }
 
@@ -57,13 +57,13 @@ export function setAgentBudget(core: CorralCore, pane: PaneRecord, tokens: numbe
 export function usageReport(core: CorralCore, pane: PaneRecord): AgentUsageReport {
   const agent = core.agents.agentIn(pane);
   if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-  core.agents.usage.refreshNow(agent);
+  core.agents.budgets.usage.refreshNow(agent);
   return {
     agent: agent.name ?? pane.id,
     pane_id: pane.id,
-    usage_source: core.agents.usage.sourceKind(agent),
-    total: core.agents.usage.usage(agent),
-    turns: core.agents.usage.turns(agent),
+    usage_source: core.agents.budgets.usage.sourceKind(agent),
+    total: core.agents.budgets.usage.usage(agent),
+    turns: core.agents.budgets.usage.turns(agent),
     budget_tokens: agent.usage.agentLimit,
   };
 }

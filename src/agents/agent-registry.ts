@@ -2,186 +2,60 @@
  * Which agent runs in which pane, and in what state. Watches each pane cheaply — a process
  * check only after output (throttled), a screen check only on settled output of panes that
  * host an agent — and turns what it sees, plus hook events, into each agent's state machine
- * and into `agent.*` and `ai.*` events.
+ * and into `agent.*` and `ai.*` events. Its parts: tracked-agent.ts (what it keeps), agent-info.ts,
+ * hook-state.ts, agent-budgets.ts (SPEC §18) and agent-sessions.ts (SPEC §13).
  */
 import { isAgentKind } from './kinds.js';
-import { CONDUCTOR_STATE, CorralError, type AgentInfo, type AiEventType, type EventInput } from '../contract/protocol.js';
+import { CorralError, type AgentInfo, type AiEventType } from '../contract/protocol.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { PaneRecord } from '../session/model.js';
 import type { PaneHost } from '../pty/pane-host.js';
 import { AgentState, SequenceCounter, type DetectedStatus, type StatusChange } from './agent-state.js';
 import { foregroundProcess, processArgv, PROC, type ProcessTable } from '../pty/foreground.js';
-import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
+import { SYSTEM_CLOCK, type Clock } from '../clock.js';
 import { detectForeground, programName } from './process-detect.js';
-import { evaluateRules, explainRules, GENERIC_KIND, matchingRules, provenanceOf, ruleTrust, type AgentRules, type Rule, type RuleTrust, type RuleVerdict, type ScreenSnapshot } from './rules.js';
+import { evaluateRules, GENERIC_KIND, type AgentRules, type ScreenSnapshot } from './rules.js';
 import { progressString, snapshotFromText } from './screen-snapshot.js';
-import { isValidSessionId, resumeArgv, resumedSessionId, resumeSpec } from './resume.js';
+import { isValidSessionId } from './resume.js';
 import { readsKeysItself } from '../pty/line-mode.js';
-import { decide, FALLBACK, newPromptTrack, notePrompt, type PromptTrack } from './rule-fallback.js';
-import { explainCuts } from './cut-explain.js';
+import { decide, FALLBACK, notePrompt } from './rule-fallback.js';
 import { noteTurnScreen } from './turn-screens.js';
-import { agentProcessFacts, findSessionId } from './session-files.js';
 import { rowsBelowStartLine, startLineAtAdoption, type StartLine } from './start-line.js';
-import { newUsageTrack, UsageTracker, type SharedBudget, type UsageTrack } from './usage-tracker.js';
-import type { AgentUsage, BudgetExceeded } from '../contract/objects.js';
-
-export const TRACKING = {
-  /** Output this quiet makes a screen "settled" enough to classify (a redraw is done by then). */
-  screenSettleMs: 40,
-  /** …but a screen that never stops changing (a spinner) is still classified this often. */
-  screenMaxWaitMs: 150,
-  /** Process checks after output are throttled to one per this interval per pane. */
-  processCheckMs: 400,
-  /** How often working agents are checked for a stall. */
-  stallCheckMs: 1000,
-  /** Used when a kind's rules give no confirmation window. */
-  defaultIdleConfirmMs: 500,
-  /** An Esc or ctrl+c sent to a working agent makes the idle that follows within this long an interrupt. */
-  interruptWindowMs: 5000,
-  /**
-   * An agent read with the generic rules is ready for input once its program reads keys itself
-   * (the terminal left canonical mode); checked this often while it has not…
-   */
-  genericReadyPollMs: 250,
-  /** …and taken as ready after this long anyway: a line-mode program never leaves it. */
-  genericLineModeReadyMs: 5000,
-  /**
-   * Read with the generic rules, a working spell shorter than this may be a step before the
-   * turn rather than the turn (Qwen Code shows "⠋ Initializing..." for a second, then nothing
-   * for two while its first request waits for a token), so the idle after it must hold for
-   * `genericShortTurnConfirmMs` before it counts. Own rules know their agent's gaps.
-   */
-  genericShortTurnMs: 4000,
-  genericShortTurnConfirmMs: 3000,
-} as const;
-
-/** How long an idle screen must hold after `workedMs` of working before it counts as idle. */
-function idleConfirmMs(rules: AgentRules, workedMs: number): number {
-  const own = rules.idleConfirmMs ?? TRACKING.defaultIdleConfirmMs;
-  if (!rules.generic || workedMs >= TRACKING.genericShortTurnMs) return own;
-  return Math.max(own, TRACKING.genericShortTurnConfirmMs);
-}
-
-/** Keys that interrupt a turn in every supported agent: Esc and ctrl+c, sent on their own. */
-const INTERRUPT_KEYS: ReadonlySet<string> = new Set(['\x1b', '\x03']);
-
-const AGENT_NAME = /^[a-z][a-z0-9_-]{0,31}$/;
-
-/** What the registry needs from the core, so it never reaches into it. */
-export interface RegistryHost {
-  panes(): Iterable<PaneRecord>;
-  findPane(surfaceId: number): PaneRecord | undefined;
-  host(pane: PaneRecord): PaneHost | null;
-  /** The pane is visible in the focused tab of an attached, focused TUI (SPEC §4 seen rule). */
-  isWatched(pane: PaneRecord): boolean;
-  emit(event: EventInput): void;
-  stallThresholdMs(): number;
-  /** The pane's live cwd, where an agent's session files are matched (optional: /proc is read first). */
-  paneCwd?(pane: PaneRecord): string;
-  /** Presses named keys in the pane, one at a time `gapMs` apart (a budget's interrupt). */
-  pressKeys?(pane: PaneRecord, keys: readonly string[], gapMs: number): void;
-}
-
-/** Keys pressed to interrupt a kind whose rule file names none (SPEC §18). */
-const DEFAULT_INTERRUPT_KEYS: readonly string[] = ['esc'];
-/** Between two interrupt keys (Kilo and OpenCode take Esc twice; one burst reads as one key). */
-const INTERRUPT_KEY_GAP_MS = 300;
-
-/** What the registry reads time and processes through: the real ones unless a test brings its own. */
-export interface RegistrySeams {
-  clock?: Clock;
-  processes?: ProcessTable;
-}
-
-interface TrackedAgent {
-  kind: string;
-  pid: number | null;
-  name: string | null;
-  /** The rules its screen is read with: its kind's own, or the generic set (no rules for it). */
-  rules: AgentRules | null;
-  /**
-   * The agent's own session id (SPEC §13): from its hook payloads, else the id its argv
-   * resumes, else its session files (looked up after it starts and after each turn).
-   */
-  sessionId: string | null;
-  /** Where `sessionId` came from: a hook's word outranks a guess from files. */
-  sessionIdFrom: 'hook' | 'argv' | 'files' | null;
-  /** A session-file lookup is running. */
-  sessionLookup: boolean;
-  /** The command line it was started with (program first), when corral started it. */
-  argv: string[] | null;
-  /** When corral first saw it: session files older than this (and untouched since) are not its. */
-  startedAt: number;
-  state: AgentState;
-  /** The verdict and evidence behind the current screen status, for `agent explain`. */
-  lastVerdict: ReturnType<typeof evaluateRules> | null;
-  /** The rule set behind `lastVerdict`: its own, or the generic set (src/agents/rule-fallback.ts). */
-  decidedBy: AgentRules | null;
-  /** Why the generic set decided in place of its own rules; null when its own did. */
-  fallback: string | null;
-  /** The rule set that saw the current working or blocked spell: its idle window applies. */
-  busyRules: AgentRules | null;
-  /** The last prompt corral submitted to it, for the rule fallback. */
-  prompt: PromptTrack;
-  pendingIdleSince: number | null;
-  /** When an interrupt key was last sent to it while it worked. */
-  interruptedAt: number;
-  /**
-   * The row where the shell echoed the command corral typed to start it: rows above it are
-   * not its screen while it is still there (src/agents/start-line.ts); null once gone.
-   */
-  startLine: StartLine | null;
-  /** What it spends and its budgets (SPEC §18, src/agents/usage-tracker.ts). */
-  usage: UsageTrack;
-  /** A turn is open for usage: corral prompted it, or it was seen working since it was last idle. */
-  turnOpen: boolean;
-}
-
-/** Who a restored pane's agent was (SPEC §13): its kind, corral name, command line and session. */
-export interface ExpectedAgent {
-  kind: string;
-  name: string | null;
-  argv: readonly string[];
-  sessionId: string | null;
-}
-
-/** An unrecognised foreground program, watched with the generic rules until it acts like an agent. */
-interface Candidate {
-  pid: number;
-  name: string;
-}
-
-interface PaneWatch {
-  agent: TrackedAgent | null;
-  candidate: Candidate | null;
-  /** When the pane last rang a bare BEL (only listened to for agents read with generic rules). */
-  lastBellAt: number;
-  bell: { dispose(): void } | null;
-  screenTimer: ClockTimer | null;
-  screenDeadline: number;
-  processTimer: ClockTimer | null;
-  lastProcessCheck: number;
-  confirmTimer: ClockTimer | null;
-  /** Re-checks a generic agent's readiness while its program has not taken its keys over. */
-  readyTimer: ClockTimer | null;
-  /** Checks the screen when a prompt's own-rules window ends (src/agents/rule-fallback.ts). */
-  promptTimer: ClockTimer | null;
-}
+import { AgentBudgets } from './agent-budgets.js';
+import { AgentSessions } from './agent-sessions.js';
+import { observeHook } from './hook-state.js';
+import { agentInfo, agentTimings, explainAgent } from './agent-info.js';
+import { WhileWorking } from './while-working.js';
+import {
+  agentEventFields,
+  newTrackedAgent,
+  AGENT_NAME,
+  AI_EVENT_FOR,
+  idleConfirmMs,
+  INTERRUPT_KEYS,
+  paneRef,
+  showsReady,
+  TRACKING,
+  type Candidate,
+  type PaneWatch,
+  type RegistryHost,
+  type RegistrySeams,
+  type TrackedAgent,
+} from './tracked-agent.js';
 
 export class AgentRegistry {
   private readonly counter = new SequenceCounter();
   private readonly watches = new Map<number, PaneWatch>();
-  /** Agents a restore started again, by surface id: who they were, given when they show up. */
-  private readonly expected = new Map<number, ExpectedAgent>();
   /** The command line corral last typed to start an agent, by surface id, until one shows up. */
   private readonly startCommands = new Map<number, { command: string; beforeShell: boolean; adoptAnyProgram: boolean }>();
-  private stallTimer: ClockTimer | null = null;
+  /** The stall check, on a timer only while some agent works. */
+  private readonly stalls: WhileWorking;
   private readonly clock: Clock;
   private readonly processes: ProcessTable;
-  /** What agents spend, and their budgets (SPEC §18). */
-  readonly usage: UsageTracker;
-  /** Budgets over several agents (flows' `budget_tokens`, `up` files'), by name. */
-  private readonly shared = new Map<string, SharedBudget>();
+  /** What agents spend, and their budgets (SPEC §18, src/agents/agent-budgets.ts). */
+  readonly budgets: AgentBudgets;
+  /** Each agent's own session: its command line, its session id, a restored agent's identity (SPEC §13). */
+  readonly sessions: AgentSessions;
 
   constructor(
     private readonly core: RegistryHost,
@@ -190,18 +64,23 @@ export class AgentRegistry {
   ) {
     this.clock = seams.clock ?? SYSTEM_CLOCK;
     this.processes = seams.processes ?? PROC;
-    this.usage = new UsageTracker(
-      {
-        usageChanged: (agent) => this.emitUsage(agent as TrackedAgent),
-        budgetExceeded: (agent, exceeded) => this.budgetExceeded(agent as TrackedAgent, exceeded),
-        agents: () => [...this.watches.values()].flatMap((w) => (w.agent ? [w.agent] : [])),
-        lookUpSession: (agent) => {
-          const pane = this.paneOf(agent as TrackedAgent);
-          if (pane) this.lookUpSessionId(pane, agent as TrackedAgent);
-        },
-      },
-      this.clock,
-    );
+    this.stalls = new WhileWorking(this.clock, TRACKING.stallCheckMs, () => this.checkStalls());
+    this.budgets = new AgentBudgets({
+      clock: this.clock,
+      agentIn: (pane) => this.agentIn(pane),
+      paneOf: (agent) => this.paneOf(agent),
+      trackedAgents: () => [...this.watches.values()].flatMap((w) => (w.agent ? [w.agent] : [])),
+      emit: (event) => core.emit(event),
+      pressKeys: core.pressKeys ? (pane, keys, gapMs) => core.pressKeys!(pane, keys, gapMs) : undefined,
+      lookUpSession: (pane, agent) => this.sessions.lookUp(pane, agent),
+    });
+    this.sessions = new AgentSessions({
+      agentIn: (pane) => this.agentIn(pane),
+      agents: () => this.agents(),
+      paneByAgentName: (name) => this.paneByAgentName(name),
+      paneCwd: core.paneCwd ? (pane) => core.paneCwd!(pane) : undefined,
+      sessionResolved: (agent) => this.budgets.usage.resolve(agent),
+    });
   }
 
   // -- inputs from the core --------------------------------------------------
@@ -226,11 +105,11 @@ export class AgentRegistry {
   }
 
   paneClosed(surfaceId: number): void {
-    this.expected.delete(surfaceId);
+    this.sessions.forget(surfaceId);
     this.startCommands.delete(surfaceId);
     const watch = this.watches.get(surfaceId);
     if (!watch) return;
-    if (watch.agent) this.stopUsage(watch.agent);
+    if (watch.agent) this.budgets.stop(watch.agent);
     this.clearTimers(watch);
     this.watches.delete(surfaceId);
   }
@@ -271,44 +150,15 @@ export class AgentRegistry {
     if (hookSession !== null && isValidSessionId(hookSession)) {
       agent.sessionId = hookSession;
       agent.sessionIdFrom = 'hook';
-      this.usage.resolve(agent);
+      this.budgets.usage.resolve(agent);
     }
-    let change: StatusChange | null = null;
-    switch (event) {
-      case 'ai.prompt_submit':
-        change = agent.state.observeHook('working', now, { visible, tool: null });
-        break;
-      case 'ai.tool_use':
-        change = agent.state.observeHook('working', now, { visible, tool: text('tool_name') ?? text('active_tool_name') });
-        break;
-      case 'ai.notification':
-        change = agent.state.observeHook('blocked', now, { visible, message: text('message') });
-        break;
-      case 'ai.stop':
-        change = agent.state.observeHook('idle', now, { visible, lastResult: text('last_result') });
-        break;
-      case 'ai.exit': {
-        const code = typeof params.exit_code === 'number' ? params.exit_code : 0;
-        change = agent.state.exited(code, now, visible);
-        break;
-      }
-      case 'ai.session_start': {
-        // Codex 0.171 fires SessionStart lazily, with the first prompt, after that turn began:
-        // a session starting says nothing of a turn in progress, and must not finish it (it
-        // read as done 0.1 s into the answer, with no last_result).
-        const current = agent.state.snapshot().detected;
-        if (current !== 'working' && current !== 'blocked') change = agent.state.observeHook('idle', now, { visible });
-        break;
-      }
-      default:
-        break;
-    }
-    this.core.emit({ type: event as AiEventType, ...this.ref(pane), ...this.eventFields(agent), source: 'hook' });
+    const change = observeHook(agent.state, event, params, now, visible);
+    this.core.emit({ type: event as AiEventType, ...paneRef(pane), ...agentEventFields(agent), source: 'hook' });
     if (change) this.publish(pane, agent, change, null);
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status (Qwen's SessionStart hook on an idle screen), but its input just became
       // live: `agent start` waits on status changes and must hear of it, as from the screen.
-      this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), interactive_ready: true });
+      this.core.emit({ type: 'agent.status_changed', ...paneRef(pane), ...agentEventFields(agent), interactive_ready: true });
     }
   }
 
@@ -334,55 +184,20 @@ export class AgentRegistry {
 
   /** The `agent` object of SPEC §5. */
   info(pane: PaneRecord, cwd: string): AgentInfo {
-    const agent = this.agentIn(pane);
-    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-    const snap = agent.state.snapshot();
-    const info: AgentInfo = {
-      pane_id: pane.id,
-      surface_id: pane.surfaceId,
-      workspace_id: pane.workspaceId,
-      tab_id: pane.tabId,
-      name: agent.name,
-      kind: agent.kind,
-      pid: agent.pid,
-      agent_status: snap.status,
-      state: CONDUCTOR_STATE[snap.status],
-      seen: snap.seen,
-      hooked: snap.hooked,
-      interactive_ready: snap.interactiveReady,
-      state_change_seq: snap.stateChangeSeq,
-      cwd,
-      message: snap.message,
-      active_tool_name: snap.activeToolName,
-      last_result: snap.lastResult,
-      resume: resumeSpec(agent.kind) ? 'supported' : 'unsupported',
-      usage: null,
-      turn_usage: null,
-      usage_source: 'unsupported',
-      budget_tokens: null,
-      budget_exceeded: null,
-    };
-    if (snap.completionSeq !== undefined) info.completion_seq = snap.completionSeq;
-    if (agent.sessionId !== null) info.session_id = agent.sessionId;
-    info.usage = this.usage.usage(agent);
-    info.turn_usage = this.usage.turnUsage(agent);
-    info.usage_source = this.usage.sourceKind(agent);
-    info.budget_tokens = agent.usage.agentLimit;
-    info.budget_exceeded = agent.usage.exceeded;
-    const trust = this.ruleTrust(pane);
-    if (trust !== null) info.rules = trust;
-    return info;
+    return agentInfo(pane, this.requireAgent(pane), cwd, this.budgets.usage);
   }
 
-  /**
-   * How far the current screen verdict can be trusted: `verified`, `unverified` (the kind's
-   * rules are guesses) or `generic` (common idioms, not the agent's own); null when no screen
-   * rule decided (hooked, or nothing matched yet).
-   */
-  ruleTrust(pane: PaneRecord): RuleTrust | null {
+  /** Milliseconds blocked and since the last activity (fleet rows). */
+  timings(pane: PaneRecord): { waiting_ms: number; idle_ms: number } {
     const agent = this.agentIn(pane);
-    if (!agent?.rules || !agent.lastVerdict?.rule || agent.state.snapshot().hooked) return null;
-    return ruleTrust(agent.decidedBy ?? agent.rules);
+    return agent ? agentTimings(agent, this.clock.now()) : { waiting_ms: 0, idle_ms: 0 };
+  }
+
+  /** The pane's agent; `agent_not_found` when none runs there. */
+  private requireAgent(pane: PaneRecord): TrackedAgent {
+    const agent = this.agentIn(pane);
+    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
+    return agent;
   }
 
   /**
@@ -423,14 +238,6 @@ export class AgentRegistry {
     }, FALLBACK.missAfterMs);
   }
 
-  /** Milliseconds blocked and since the last activity (fleet rows). */
-  timings(pane: PaneRecord): { waiting_ms: number; idle_ms: number } {
-    const snap = this.agentIn(pane)?.state.snapshot();
-    if (!snap) return { waiting_ms: 0, idle_ms: 0 };
-    const now = this.clock.now();
-    return { waiting_ms: snap.status === 'blocked' ? now - snap.statusSince : 0, idle_ms: now - snap.lastActivityAt };
-  }
-
   /**
    * Throws `invalid_agent_name` or `agent_name_taken` unless `name` may name the agent in
    * `pane` (null: an agent not started yet, so any live holder is a clash).
@@ -451,31 +258,16 @@ export class AgentRegistry {
     if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
     if (name !== null) this.checkName(name, pane);
     agent.name = name;
-    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), renamed: true });
+    this.core.emit({ type: 'agent.status_changed', ...paneRef(pane), ...agentEventFields(agent), renamed: true });
     return agent;
   }
 
   /** What decided the current status, for `agent explain`. */
   explain(pane: PaneRecord): string {
-    const agent = this.agentIn(pane);
-    if (!agent) throw new CorralError('agent_not_found', `no agent runs in pane ${pane.id}`, { pane_id: pane.id });
-    const snap = agent.state.snapshot();
-    const rules = agent.rules;
-    const fallback = agent.fallback !== null && agent.decidedBy !== null && agent.decidedBy !== rules ? agent.decidedBy : null;
-    const source = snap.hooked
-      ? ' — hooked: hook events take precedence'
-      : fallback
-        ? ` — screen read with ${provenanceOf(fallback)}, because ${agent.fallback}`
-        : rules
-          ? ` — screen read with ${provenanceOf(rules)}`
-          : '';
-    const head = `${pane.id} ${agent.kind}${agent.name ? ` (${agent.name})` : ''}: ${snap.status}${source}`;
+    const agent = this.requireAgent(pane);
     const host = this.core.host(pane);
-    if (!rules || !host) return `${head}\nno screen rules for ${agent.kind}`;
-    const screen = this.readScreen(host, agent).snap;
-    const cuts = explainCuts(agent, rules, screen.lines, host.terminal.isAlternateScreen);
-    if (!fallback) return `${head}\n${explainRules(rules, screen)}\n${cuts}`;
-    return `${head}\ndecided by the generic rules:\n${explainRules(fallback, screen)}\n\nthe kind's own rules:\n${explainRules(rules, screen)}\n${cuts}`;
+    const screen = agent.rules && host ? this.readScreen(host, agent).snap : null;
+    return explainAgent(pane, agent, screen, host?.terminal.isAlternateScreen ?? false);
   }
 
   /** Forces a process check now (agent start polls through this). */
@@ -488,13 +280,12 @@ export class AgentRegistry {
 
   dispose(): void {
     for (const watch of this.watches.values()) {
-      if (watch.agent) this.stopUsage(watch.agent);
+      if (watch.agent) this.budgets.stop(watch.agent);
       this.clearTimers(watch);
     }
-    this.usage.dispose();
+    this.budgets.usage.dispose();
     this.watches.clear();
-    if (this.stallTimer) this.clock.clear(this.stallTimer);
-    this.stallTimer = null;
+    this.stalls.dispose();
   }
 
   // -- detection --------------------------------------------------------------
@@ -577,30 +368,9 @@ export class AgentRegistry {
   }
 
   private adopt(pane: PaneRecord, watch: PaneWatch, kind: string, pid: number | null): void {
-    const agent: TrackedAgent = {
-      kind,
-      pid,
-      name: null,
-      rules: this.rulesFor(kind),
-      sessionId: null,
-      sessionIdFrom: null,
-      sessionLookup: false,
-      argv: null,
-      startedAt: this.clock.now(),
-      state: new AgentState(this.counter, this.clock.now()),
-      lastVerdict: null,
-      decidedBy: null,
-      fallback: null,
-      busyRules: null,
-      prompt: newPromptTrack(),
-      pendingIdleSince: null,
-      interruptedAt: -Infinity,
-      startLine: null,
-      usage: newUsageTrack(),
-      turnOpen: false,
-    };
+    const agent = newTrackedAgent(kind, pid, this.rulesFor(kind), new AgentState(this.counter, this.clock.now()), this.clock.now());
     watch.agent = agent;
-    this.applyExpected(pane, agent);
+    this.sessions.applyExpected(pane, agent);
     const host = this.core.host(pane);
     const command = this.startCommands.get(pane.surfaceId);
     this.startCommands.delete(pane.surfaceId);
@@ -613,24 +383,24 @@ export class AgentRegistry {
         watch.lastBellAt = this.clock.now();
       });
     }
-    this.usage.resolve(agent);
-    this.core.emit({ type: 'agent.detected', ...this.ref(pane), ...this.eventFields(agent) });
-    this.core.emit({ type: 'ai.session_start', ...this.ref(pane), ...this.eventFields(agent), source: 'screen' });
+    this.budgets.usage.resolve(agent);
+    this.core.emit({ type: 'agent.detected', ...paneRef(pane), ...agentEventFields(agent) });
+    this.core.emit({ type: 'ai.session_start', ...paneRef(pane), ...agentEventFields(agent), source: 'screen' });
   }
 
   /** The agent left the pane's foreground (exited, or replaced by another program). */
   private drop(pane: PaneRecord, watch: PaneWatch): void {
     const agent = watch.agent!;
     watch.agent = null;
-    this.stopUsage(agent);
+    this.budgets.stop(agent);
     watch.bell?.dispose();
     watch.bell = null;
     for (const timer of [watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
     watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
-    const fields = this.eventFields(agent);
-    this.core.emit({ type: 'ai.exit', ...this.ref(pane), ...fields, source: agent.state.hooked ? 'hook' : 'screen' });
-    this.core.emit({ type: 'ai.session_end', ...this.ref(pane), ...fields, source: 'screen' });
-    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, gone: true });
+    const fields = agentEventFields(agent);
+    this.core.emit({ type: 'ai.exit', ...paneRef(pane), ...fields, source: agent.state.hooked ? 'hook' : 'screen' });
+    this.core.emit({ type: 'ai.session_end', ...paneRef(pane), ...fields, source: 'screen' });
+    this.core.emit({ type: 'agent.status_changed', ...paneRef(pane), ...fields, gone: true });
   }
 
   private scheduleScreenCheck(surfaceId: number, now: number): void {
@@ -738,7 +508,7 @@ export class AgentRegistry {
     if (change) this.publish(pane, agent, change, 'screen');
     else if (!wasReady && agent.state.snapshot().interactiveReady) {
       // Same status, but its input just became live: waiters on readiness must hear of it.
-      this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...this.eventFields(agent), interactive_ready: true });
+      this.core.emit({ type: 'agent.status_changed', ...paneRef(pane), ...agentEventFields(agent), interactive_ready: true });
     }
   }
 
@@ -768,129 +538,30 @@ export class AgentRegistry {
 
   /** Emits `agent.status_changed`, plus the matching `ai.*` for screen-detected transitions. */
   private publish(pane: PaneRecord, agent: TrackedAgent, change: StatusChange, source: 'screen' | null): void {
-    const fields = this.eventFields(agent);
+    const fields = agentEventFields(agent);
     if (source === 'screen') {
       const aiType = AI_EVENT_FOR[change.to];
       const fromWork = change.from === 'working' || change.from === 'blocked' || change.from === 'stalled';
-      if (aiType && (aiType !== 'ai.stop' || fromWork)) this.core.emit({ type: aiType, ...this.ref(pane), ...fields, source });
+      if (aiType && (aiType !== 'ai.stop' || fromWork)) this.core.emit({ type: aiType, ...paneRef(pane), ...fields, source });
     }
-    this.core.emit({ type: 'agent.status_changed', ...this.ref(pane), ...fields, previous_status: change.from });
-    this.updateStallTimer();
+    this.core.emit({ type: 'agent.status_changed', ...paneRef(pane), ...fields, previous_status: change.from });
+    this.stalls.update([...this.watches.values()].some((w) => w.agent?.state.snapshot().detected === 'working'));
     if (change.to === 'idle' || change.to === 'done') {
       agent.turnOpen = false;
-      this.lookUpSessionId(pane, agent);
+      this.sessions.lookUp(pane, agent);
     }
     if (change.to === 'working') {
       // Work nobody here prompted (a person typed): its usage is a turn of its own.
-      if (!agent.turnOpen) this.openTurn(agent, null);
+      if (!agent.turnOpen) this.budgets.openTurn(agent, null);
       // Its record exists once it works: a budget needs it during this first turn already.
-      this.lookUpSessionId(pane, agent);
+      this.sessions.lookUp(pane, agent);
     }
   }
 
-  // -- usage and budgets (SPEC §18) ---------------------------------------------
-
-  /** A turn begins for the pane's agent (corral submits a prompt), with its own limit or none. */
-  openTurnIn(pane: PaneRecord, maxTokens: number | null): void {
-    const agent = this.agentIn(pane);
-    if (agent) this.openTurn(agent, maxTokens);
-  }
-
-  private openTurn(agent: TrackedAgent, maxTokens: number | null): void {
-    agent.turnOpen = true;
-    this.usage.openTurn(agent, maxTokens);
-  }
-
-  /** What the pane's agent spent (SPEC §18); null when unknown. */
-  usageOf(pane: PaneRecord): AgentUsage | null {
-    const agent = this.agentIn(pane);
-    return agent ? this.usage.usage(agent) : null;
-  }
-
-  /** The pane's agent's next turn nobody here prompts is bounded by `maxTokens` (an `up` pane's prompt). */
-  limitNextTurn(pane: PaneRecord, maxTokens: number): void {
-    const agent = this.agentIn(pane);
-    if (agent) agent.usage.pendingTurnLimit = maxTokens;
-  }
-
-  /** The shared budget named `name` (a flow's, an `up` workspace's), made on first use. */
-  sharedBudget(name: string, limit: number): SharedBudget {
-    let budget = this.shared.get(name);
-    if (!budget) {
-      budget = { limit, base: new Map(), exceeded: null };
-      this.shared.set(name, budget);
-    }
-    return budget;
-  }
-
-  /** The agent is gone: its usage tracking ends, and a shared budget it was the last member of is forgotten. */
-  private stopUsage(agent: TrackedAgent): void {
-    for (const budget of this.usage.stop(agent)) {
-      for (const [name, known] of this.shared) if (known === budget) this.shared.delete(name);
-    }
-  }
-
-  /** The shared budget named `name`, if made. */
-  findSharedBudget(name: string): SharedBudget | undefined {
-    return this.shared.get(name);
-  }
-
-  /** Throws `budget_exceeded` when the pane's agent has spent its budget: nothing may be typed. */
-  checkBudget(pane: PaneRecord): void {
-    const agent = this.agentIn(pane);
-    const spent = agent ? this.usage.spent(agent) : null;
-    if (!spent) return;
-    throw new CorralError('budget_exceeded', `the agent in ${pane.id} has spent its ${spent.scope === 'flow' ? "flow's " : ''}budget (${spent.used} of ${spent.limit} tokens); nothing was sent — raise or clear it with agent budget`, { limit: spent.limit, used: spent.used, scope: spent.scope, pane_id: pane.id });
-  }
-
-  private paneOf(agent: TrackedAgent): PaneRecord | null {
+  /** The pane an agent runs in, or null once it is gone. */
+  paneOf(agent: TrackedAgent): PaneRecord | null {
     for (const [surfaceId, watch] of this.watches) if (watch.agent === agent) return this.core.findPane(surfaceId) ?? null;
     return null;
-  }
-
-  private emitUsage(agent: TrackedAgent): void {
-    const pane = this.paneOf(agent);
-    if (!pane) return;
-    this.core.emit({ type: 'agent.usage', ...this.ref(pane), agent: agent.name ?? pane.id, usage: this.usage.usage(agent), turn_usage: this.usage.turnUsage(agent) });
-  }
-
-  /** Presses the kind's interrupt keys (the agent is interrupted, never killed) and tells everyone. */
-  private budgetExceeded(agent: TrackedAgent, exceeded: BudgetExceeded): void {
-    const pane = this.paneOf(agent);
-    if (!pane) return;
-    const detected = agent.state.snapshot().detected;
-    if (detected === 'working' || detected === 'blocked') {
-      const keys = agent.rules?.interruptKeys.length ? agent.rules.interruptKeys : DEFAULT_INTERRUPT_KEYS;
-      this.core.pressKeys?.(pane, keys, INTERRUPT_KEY_GAP_MS);
-    }
-    this.core.emit({ type: 'agent.budget_exceeded', ...this.ref(pane), ...this.eventFields(agent), agent: agent.name ?? pane.id, ...exceeded });
-  }
-
-  // -- the agent's own session (SPEC §13) ---------------------------------------
-
-  /**
-   * Records the command line `agent start` typed: what a restore resumes with. An argv that
-   * already resumes a session (`--resume <id>`) names that session.
-   */
-  noteStarted(pane: PaneRecord, argv: readonly string[]): void {
-    const agent = this.agentIn(pane);
-    if (!agent) return;
-    agent.argv = [...argv];
-    const resumed = resumedSessionId(agent.kind, argv);
-    if (resumed !== null && agent.sessionIdFrom !== 'hook') {
-      agent.sessionId = resumed;
-      agent.sessionIdFrom = 'argv';
-      this.usage.resolve(agent);
-    }
-    this.lookUpSessionId(pane, agent);
-  }
-
-  /**
-   * A restore typed the command that resumes an agent in this pane: when an agent of that
-   * kind shows up there it gets back its name, its command line and its session id.
-   */
-  expectAgent(pane: PaneRecord, expected: ExpectedAgent): void {
-    this.expected.set(pane.surfaceId, expected);
   }
 
   /**
@@ -905,80 +576,6 @@ export class AgentRegistry {
   expectCommand(pane: PaneRecord, command: string | null, opts: { beforeShell?: boolean; adoptAnyProgram?: boolean } = {}): void {
     if (command === null) this.startCommands.delete(pane.surfaceId);
     else this.startCommands.set(pane.surfaceId, { command, beforeShell: opts.beforeShell ?? false, adoptAnyProgram: opts.adoptAnyProgram ?? false });
-  }
-
-  /** Gives a freshly adopted agent what a restore said it was (its kind must match). */
-  private applyExpected(pane: PaneRecord, agent: TrackedAgent): void {
-    const expected = this.expected.get(pane.surfaceId);
-    if (!expected) return;
-    this.expected.delete(pane.surfaceId);
-    if (expected.kind !== agent.kind) return;
-    agent.argv = [...expected.argv];
-    if (expected.sessionId !== null) {
-      agent.sessionId = expected.sessionId;
-      agent.sessionIdFrom = 'argv';
-    }
-    if (expected.name !== null && AGENT_NAME.test(expected.name) && !this.paneByAgentName(expected.name)) agent.name = expected.name;
-  }
-
-  /** The argv that resumes the pane's agent in its own session, or null (no id, no resume form). */
-  resumeCommand(pane: PaneRecord): string[] | null {
-    const agent = this.agentIn(pane);
-    if (!agent?.sessionId) return null;
-    const argv = agent.argv ?? [agent.kind];
-    return resumeArgv(agent.kind, agent.sessionId, argv);
-  }
-
-  /** Looks for the agent's session id in its session files, when nothing better named it. */
-  private lookUpSessionId(pane: PaneRecord, agent: TrackedAgent): void {
-    const specs = resumeSpec(agent.kind)?.sessionFiles ?? [];
-    if (agent.sessionIdFrom !== null || agent.sessionLookup || agent.pid === null || specs.length === 0) return;
-    const claimed = new Set<string>();
-    for (const other of this.agents()) if (other.agent !== agent && other.agent.sessionId) claimed.add(other.agent.sessionId);
-    const facts = agentProcessFacts(agent.pid, this.core.paneCwd?.(pane) ?? '', agent.startedAt, claimed);
-    if (!facts) return;
-    agent.sessionLookup = true;
-    findSessionId(specs, facts)
-      .then((id) => {
-        if (id === null || agent.sessionIdFrom !== null || this.agentIn(pane) !== agent) return;
-        agent.sessionId = id;
-        agent.sessionIdFrom = 'files';
-        this.usage.resolve(agent);
-      })
-      .catch(() => {})
-      .finally(() => {
-        agent.sessionLookup = false;
-      });
-  }
-
-  private eventFields(agent: TrackedAgent) {
-    const snap = agent.state.snapshot();
-    return {
-      state: CONDUCTOR_STATE[snap.status],
-      agent_status: snap.status,
-      tool: agent.kind,
-      name: agent.name,
-      message: snap.message,
-      active_tool_name: snap.activeToolName,
-      state_change_seq: snap.stateChangeSeq,
-      ...(snap.completionSeq !== undefined ? { completion_seq: snap.completionSeq } : {}),
-    };
-  }
-
-  private ref(pane: PaneRecord) {
-    return { surface_id: pane.surfaceId, pane_id: pane.id, workspace: pane.workspaceId };
-  }
-
-  /** Runs the stall check only while some agent is working. */
-  private updateStallTimer(): void {
-    const anyWorking = [...this.watches.values()].some((w) => w.agent?.state.snapshot().detected === 'working');
-    if (anyWorking && !this.stallTimer) {
-      this.stallTimer = this.clock.setInterval(() => this.checkStalls(), TRACKING.stallCheckMs);
-      this.stallTimer.unref();
-    } else if (!anyWorking && this.stallTimer) {
-      this.clock.clear(this.stallTimer);
-      this.stallTimer = null;
-    }
   }
 
   private checkStalls(): void {
@@ -999,27 +596,3 @@ export class AgentRegistry {
     watch.screenTimer = watch.processTimer = watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
   }
 }
-
-/** An idle rule that is not an interrupt: positive evidence that the agent's input is live. */
-function isReadyRule(rule: Rule): boolean {
-  return rule.state === 'idle' && !rule.interrupted;
-}
-
-/**
- * Whether the screen shows the agent's input is live: a ready rule matches, even under a
- * higher interrupt rule (a resumed pi redraws an old "Operation aborted" above its editor,
- * which alone says nothing of readiness); a kind with no ready rule is ready when idle.
- */
-function showsReady(rules: AgentRules, verdict: RuleVerdict, snap: ScreenSnapshot): boolean {
-  if (verdict.rule && isReadyRule(verdict.rule)) return true;
-  if (!rules.rules.some(isReadyRule)) return true;
-  return verdict.rule?.interrupted === true && matchingRules(rules, snap).some(({ rule }) => isReadyRule(rule));
-}
-
-/** The `ai.*` event a screen-detected transition stands for (SPEC §7: emitted for both sources). */
-const AI_EVENT_FOR: Partial<Record<string, AiEventType>> = {
-  working: 'ai.prompt_submit',
-  blocked: 'ai.notification',
-  idle: 'ai.stop',
-  done: 'ai.stop',
-};

@@ -146,7 +146,7 @@ export async function restoreSavedSession(
       const agent = saved.agent;
       const argv = agent && opts.resumeAgents && plan.input !== null ? resumeArgv(agent.kind, agent.session_id, agent.argv) : null;
       if (agent && argv) {
-        core.agents.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
+        core.agents.sessions.expectAgent(pane, { kind: agent.kind, name: agent.name, argv, sessionId: agent.session_id });
         // Its screen is what it draws below that command, not the saved lines above it.
         if (plan.input !== null) core.agents.expectCommand(pane, plan.input.trimEnd(), { beforeShell: true });
       }

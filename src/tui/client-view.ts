@@ -242,7 +242,7 @@ export class ClientCoreView implements ClientCore {
     const foreign = this.foreign;
     this.agents = {
       agentIn: (pane) => (isForeign(pane) ? foreignAgent(pane as ForeignPane) : core.agents.agentIn(pane as PaneRecord)),
-      usageOf: (pane) => (isForeign(pane) ? null : core.agents.usageOf(pane as PaneRecord)),
+      usageOf: (pane) => (isForeign(pane) ? null : core.agents.budgets.usageOf(pane as PaneRecord)),
       *agents() {
         yield* core.agents.agents();
         for (const map of foreign.paneMaps()) {

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AgentRegistry, TRACKING } from '../../src/agents/agent-registry.js';
+import { AgentRegistry } from '../../src/agents/agent-registry.js';
+import { TRACKING } from '../../src/agents/tracked-agent.js';
 import { HOOK_PRECEDENCE_MS } from '../../src/agents/agent-state.js';
 import { parseRules } from '../../src/agents/rules.js';
 import { PaneHost } from '../../src/pty/pane-host.js';
