@@ -35,7 +35,7 @@ try {
   log(`soak: ${minutes} min, a restart every ${restartEveryMin} min, a sample every ${sampleEverySec} s`);
   const result = await mod.soak({ minutes, restartEveryMin, sampleEverySec, log });
   log(`\n${result.cycles} cycles, ${result.agentTurns} agent turns, ${result.restarts} restarts, ${result.samples.length} samples`);
-  log(`drift per hour (each server life after its first minute): RSS ${result.driftPerHour.rssMiB} MiB, fds ${result.driftPerHour.fds}, event latency p50 ${result.driftPerHour.eventMs} ms`);
+  log(`drift per hour (every sample after the warm-up, across restarts): RSS ${result.driftPerHour.rssMiB} MiB, fds ${result.driftPerHour.fds}, event latency p50 ${result.driftPerHour.eventMs} ms`);
   log(result.failures.length === 0 ? 'no failures' : `${result.failures.length} FAILURES:\n${result.failures.join('\n')}`);
   process.exitCode = result.failures.length === 0 ? 0 : 1;
 } finally {

@@ -41,15 +41,15 @@ export interface SoakResult {
   restarts: number;
   agentTurns: number;
   failures: string[];
-  /** Least-squares slope per hour over each life's samples after its first minutes, averaged over lives. */
+  /** Least-squares slope per hour over the samples after the warm-up, across restarts. */
   driftPerHour: { rssMiB: number; fds: number; eventMs: number };
 }
 
 const AGENT = join(ROOT, 'test', 'fixtures', 'programs', 'soak-agent.mjs');
 /** Panes kept at most; the oldest go first. */
 const MAX_PANES = 8;
-/** Samples of a life's first minutes are warm-up: not counted in its drift. */
-const WARM_UP_MIN = 1;
+/** Samples before this minute are warm-up, not drift (the issue: flat from the fifth minute on; a short run from the first). */
+const WARM_UP_MIN = { long: 5, short: 1 } as const;
 /** CPU ticks per second on Linux (getconf CLK_TCK). */
 const CLK_TCK = 100;
 
@@ -229,18 +229,11 @@ export async function soak(options: SoakOptions): Promise<SoakResult> {
     rmSync(sandbox, { recursive: true, force: true });
   }
 
-  // Drift: each life's own slope after its warm-up, averaged over the lives long enough to have one.
-  const lives = [...new Set(samples.map((s) => s.life))].map((l) => {
-    const own = samples.filter((s) => s.life === l);
-    const first = own[0]?.minute ?? 0;
-    return own.filter((s) => s.minute - first >= WARM_UP_MIN);
-  });
-  const counted = lives.filter((l) => l.length >= 3);
-  const average = (f: (l: SoakSample[]) => number) => (counted.length === 0 ? 0 : Math.round((counted.reduce((n, l) => n + f(l), 0) / counted.length) * 10) / 10);
-  const driftPerHour = {
-    rssMiB: average((l) => slopePerHour(l.map((s) => s.minute), l.map((s) => s.rssMiB))),
-    fds: average((l) => slopePerHour(l.map((s) => s.minute), l.map((s) => s.fds))),
-    eventMs: average((l) => slopePerHour(l.map((s) => s.minute), l.map((s) => s.eventP50Ms))),
-  };
+  // Drift: the slope over every sample from the warm-up on, restarts included — a life of a few
+  // minutes is too short for a slope of its own, and what a restart does not give back counts.
+  const warmUp = options.minutes >= 10 ? WARM_UP_MIN.long : WARM_UP_MIN.short;
+  const counted = samples.filter((s) => s.minute >= warmUp);
+  const drift = (f: (s: SoakSample) => number) => Math.round(slopePerHour(counted.map((s) => s.minute), counted.map(f)) * 10) / 10;
+  const driftPerHour = { rssMiB: drift((s) => s.rssMiB), fds: drift((s) => s.fds), eventMs: drift((s) => s.eventP50Ms) };
   return { samples, cycles, restarts, agentTurns, failures, driftPerHour };
 }
