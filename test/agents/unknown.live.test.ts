@@ -105,7 +105,8 @@ for (const { agent, label, opts, permits, asks, escapes = 1, startMs = 90_000 } 
 
     it('check 6: agent read --answer is the model\'s answer and none of the UI (screen-generic)', async () => {
       // Check 1's turn, finished even where check 1 failed its 5 s activity window (OpenCode's first turn at load 9).
-      expect((await cli('wait', '--match', pane, '--pattern', 'Final line: Done', '--timeout', '90')).code).toBe(0);
+      // `pane wait-output` (not `wait --pattern`, which counts only lines drawn after it began): the answer may be there already.
+      expect((await cli('pane', 'wait-output', pane, '--match', 'Final line: Done', '--timeout', '90000')).code).toBe(0);
       await waitUntil('done', 'idle');
       const read = (await json('agent', 'read', name, '--answer', '--json')).result.read;
       expect(read.answer_source).toBe('screen-generic');
