@@ -1,9 +1,9 @@
 /**
- * The corral core: the session model plus one live pty + headless terminal per pane, the
- * event stream, the scripting gate and every action a client can take. The RPC handlers and
- * the TUI both call these methods; nothing here knows a UI exists.
+ * The corral core: the session model plus one live pty + headless terminal per pane (kept by
+ * live-panes.ts), the event stream, the scripting gate and every action a client can take. The
+ * RPC handlers and the TUI both call these methods; nothing here knows a UI exists.
  */
-import { CorralError, LIMITS, type AgentWorktree, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
+import { CorralError, type AgentWorktree, type SplitDirection, type CorralEvent, type EventInput } from '../contract/protocol.js';
 import type { Config } from '../config/schema.js';
 import { SessionModel, type CloseResult, type PaneRecord, type ReadonlyModel, type TabRecord } from '../session/model.js';
 import { computeRects, leaves, resizeLeaf, type LayoutNode } from '../session/layout.js';
@@ -12,19 +12,18 @@ import { resolveSelector, type SelectorCandidate } from '../session/selectors.js
 import { isPaneId } from '../session/ids.js';
 import { spawnPaneHost, type PaneFactory, type PaneHost } from '../pty/pane-host.js';
 import type { ProcessTable } from '../pty/foreground.js';
-import { PEER_PROC, placeProcess, type PaneProcess, type PeerPlace, type PeerProcfs } from '../pty/peer-place.js';
-import { SYSTEM_CLOCK, type Clock, type ClockTimer } from '../clock.js';
+import type { PeerPlace, PeerProcfs } from '../pty/peer-place.js';
+import { SYSTEM_CLOCK, type Clock } from '../clock.js';
 import type { PaneView } from '../terminal/pane-view.js';
 import { encodeKey } from '../terminal/keys.js';
 import type { KeyboardModesView } from '../terminal/keyboard-modes.js';
-import { keyboardInForce, NO_ENHANCEMENT } from './pane-keyboard.js';
 import type { ExitInfo, PtyOutput } from '../pty/pane-process.js';
 import type { PasteStream } from '../pty/paste-stream.js';
 import { mebibytes } from '../pty/pane-input.js';
 import { findExecutable } from '../pty/isolated-exec.js';
 import { EventBus } from './event-bus.js';
+import { LivePanes } from './live-panes.js';
 import type { Disposable } from '../contract/disposable.js';
-import { paneEnvironment } from './pane-env.js';
 import { AgentRegistry } from '../agents/agent-registry.js';
 import type { AgentRules } from '../agents/rules.js';
 
@@ -56,31 +55,6 @@ export interface ClientView {
   focused: boolean;
   /** Surface ids of the panes drawn on screen (the focused tab's). */
   visibleSurfaces: ReadonlySet<number>;
-}
-
-/** A pane's live half: the pty/terminal pair plus bookkeeping for events. */
-interface LivePane {
-  host: PaneHost;
-  /** The program the pane was spawned with (its shell). */
-  shell: string;
-  surfaceChangedTimer: ClockTimer | null;
-  lastSurfaceChangedAt: number;
-  /** Variables given at creation (an `up` file's `env`): saved with the session (SPEC §13). */
-  createdEnv: Record<string, string>;
-  /** A command re-run when the session is restored (`up` file `restore = true`). */
-  restoreCommand: string | null;
-  /** The pane's pty as a device number, once read from its shell (it never changes). */
-  ttyRdev: number | null;
-}
-
-/**
- * A pane's pty, read from its shell: once the shell leads its own session (forkpty's setsid)
- * with a controlling terminal (its TIOCSCTTY), that terminal is the pane's for good. Read
- * earlier, the forked child still has the server's session and terminal: null, try again.
- */
-function paneTty(procfs: PeerProcfs, pid: number): number | null {
-  const stat = procfs.stat(pid);
-  return stat && stat.session === pid && stat.ttyNr !== 0 ? stat.ttyNr : null;
 }
 
 /** How one pane of a saved session starts again (src/persist/restore.ts decides). */
@@ -123,7 +97,8 @@ export class CorralCore {
   /** The session model for readers (the TUI, handlers, views): change it through the actions. */
   readonly model: ReadonlyModel = this.session;
   readonly bus = new EventBus();
-  private readonly live = new Map<number, LivePane>();
+  /** Each pane's pty and terminal (src/core/live-panes.ts). */
+  private readonly live: LivePanes;
   private viewport: { cols: number; rows: number };
   /** Maps a tab's pane rectangle to the pty's size; the TUI takes away room for borders. */
   private contentRect: (rect: Rect) => Rect = (rect) => rect;
@@ -138,19 +113,30 @@ export class CorralCore {
   worktrees: PaneWorktrees | null = null;
   /** Set by the server (src/actions/checkpoint-keeper.ts); null in tests and before it starts. */
   checkpoints: PaneCheckpoints | null = null;
-  private readonly panes: PaneFactory;
   private readonly clock: Clock;
 
   constructor(readonly options: CoreOptions) {
-    this.panes = options.panes ?? spawnPaneHost;
     this.clock = options.clock ?? SYSTEM_CLOCK;
+    this.live = new LivePanes({
+      factory: options.panes ?? spawnPaneHost,
+      clock: this.clock,
+      baseEnv: options.baseEnv,
+      socketPath: options.socketPath,
+      launcherDir: options.launcherDir,
+      processes: options.processes,
+      peers: options.peers,
+      paneBySurface: (surfaceId) => this.paneBySurface(surfaceId),
+      emit: (event) => this.emit(event),
+      onOutput: (surfaceId) => this.agents.paneOutput(surfaceId),
+      onExit: (surfaceId, info) => this.onPaneExit(surfaceId, info),
+    });
     this.scripting = options.scripting || options.config.ai_unrestricted;
     this.viewport = { ...(options.viewport ?? HEADLESS_VIEWPORT) };
     this.agents = new AgentRegistry(
       {
         panes: () => this.model.panes.values(),
         findPane: (surfaceId) => this.paneBySurface(surfaceId),
-        host: (pane) => this.live.get(pane.surfaceId)?.host ?? null,
+        host: (pane) => this.live.find(pane),
         isWatched: (pane) => this.isWatched(pane),
         emit: (event) => this.emit(event),
         stallThresholdMs: () => this.config.agent_stall_threshold_secs * 1000,
@@ -398,45 +384,28 @@ export class CorralCore {
 
   // -- panes: I/O -----------------------------------------------------------
 
-  /**
-   * The read interface of a pane's screen, modes and history (src/terminal/pane-view.ts):
-   * what the TUI, the compositor and other clients read a pane through.
-   */
+  /** The read interface of a pane (src/terminal/pane-view.ts): what the TUI, the compositor and other clients read. */
   view(pane: PaneRecord): PaneView {
     return this.host(pane).terminal;
   }
 
   /** The live pty/terminal of a pane (for the core's own floors: actions, detection). */
   host(pane: PaneRecord): PaneHost {
-    const live = this.live.get(pane.surfaceId);
-    if (!live) throw new CorralError('pane_not_found', `pane ${pane.id} has no process`, { pane_id: pane.id });
-    return live.host;
+    return this.live.get(pane);
   }
 
   /** The pid of each pane's process that is still live (e.g. to tell a pane's own tty from a client's). */
-  *panePids(): Iterable<number> {
-    for (const live of this.live.values()) yield live.host.pid;
+  panePids(): Iterable<number> {
+    return this.live.pids();
   }
 
-  /**
-   * Where process `pid` stands relative to this server's panes (src/pty/peer-place.ts): what
-   * a client's rights, a hook's pane and a detach's reach are decided by (SPEC §8).
-   */
+  /** Where process `pid` stands relative to the panes: a client's rights, a hook's pane, a detach's reach (SPEC §8). */
   placeProcess(pid: number, followTerminal: boolean): PeerPlace {
-    const procfs = this.options.peers ?? PEER_PROC;
-    const panes: PaneProcess[] = [];
-    for (const [surfaceId, live] of this.live) {
-      live.ttyRdev ??= paneTty(procfs, live.host.pid);
-      panes.push({ surfaceId, pid: live.host.pid, ttyRdev: live.ttyRdev });
-    }
-    return placeProcess(pid, panes, procfs, { followTerminal, serverPid: process.pid, uid: process.getuid?.() ?? -1 });
+    return this.live.place(pid, followTerminal);
   }
 
   paneExit(pane: PaneRecord): { exited: boolean; exitCode: number | null; exitSignal: string | null } {
-    const live = this.live.get(pane.surfaceId);
-    // The host holds the exit (once its output is parsed); a pane without one has gone.
-    const exit = live ? live.host.exitInfo : null;
-    return { exited: live ? exit !== null : true, exitCode: exit?.exitCode ?? null, exitSignal: exit?.signal ?? null };
+    return this.live.exit(pane);
   }
 
   /** Opens or closes the scripting gate (SPEC §8); src/rpc/gate.ts checks it on every request. */
@@ -453,7 +422,7 @@ export class CorralCore {
     keys.forEach((key, index) => {
       const press = (): void => {
         const current = this.paneBySurface(pane.surfaceId);
-        const host = current ? this.live.get(current.surfaceId)?.host : undefined;
+        const host = current ? this.live.find(current) : null;
         if (!current || !host || host.exited) return;
         try {
           this.writeToPane(current, encodeKey(key, { applicationCursor: host.terminal.applicationCursorKeys }));
@@ -472,7 +441,7 @@ export class CorralCore {
    * `pane_input_full`, nothing sent.
    */
   writeToPane(pane: PaneRecord, data: string): void {
-    const host = this.liveHost(pane);
+    const host = this.live.running(pane);
     if (!host.write(data)) throw paneInputFull(pane, host);
     this.agents.paneInput(pane, data);
     this.checkpoints?.input(pane, data);
@@ -485,7 +454,7 @@ export class CorralCore {
    */
   typeLine(pane: PaneRecord, line: string): void {
     this.writeToPane(pane, `${line}\r`);
-    const host = this.liveHost(pane);
+    const host = this.live.running(pane);
     // Read now, not from the process cache: the agent a line started a moment ago keeps paste mode on.
     if (host.isShellAtPrompt(0)) host.typedLine.typed();
   }
@@ -495,13 +464,7 @@ export class CorralCore {
    * input: nothing else gets between its pieces); bracketed if the pane's program asks for it now.
    */
   openPaste(pane: PaneRecord): PasteStream {
-    return this.liveHost(pane).openPaste();
-  }
-
-  private liveHost(pane: PaneRecord): PaneHost {
-    const live = this.live.get(pane.surfaceId);
-    if (!live || live.host.exited) throw new CorralError('pane_not_found', `pane ${pane.id} has exited`, { pane_id: pane.id });
-    return live.host;
+    return this.live.running(pane).openPaste();
   }
 
   /**
@@ -510,17 +473,12 @@ export class CorralCore {
    * for printable text, which `writeToPane`'s agent bookkeeping (interrupt keys) never needs.
    */
   typeToPane(pane: PaneRecord, bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
-    const live = this.live.get(pane.surfaceId);
-    return live !== undefined && !live.host.exited && live.host.typeKeys(bytes, onEcho);
+    return this.live.typeKeys(pane, bytes, onEcho);
   }
 
   /** The pane's live working directory (its foreground process's, else its shell's). */
   paneCwd(pane: PaneRecord, maxAgeMs?: number): string {
-    const live = this.live.get(pane.surfaceId);
-    // Until the shell has printed anything it may not even have exec'd yet, and /proc would
-    // show the server's own cwd: the directory it was started in is the truth then.
-    if (!live || live.host.exited || live.host.lastOutputAt === null) return pane.startCwd;
-    return live.host.cwd(maxAgeMs) || pane.startCwd;
+    return this.live.cwd(pane, maxAgeMs);
   }
 
   /**
@@ -531,10 +489,7 @@ export class CorralCore {
    * whenever /proc cannot tell, the program the pane was spawned with is the answer.
    */
   paneCommand(pane: PaneRecord, maxAgeMs?: number): string {
-    const live = this.live.get(pane.surfaceId);
-    if (!live || live.host.exited) return '';
-    if (live.host.lastOutputAt === null) return live.shell;
-    return live.host.commandLine(maxAgeMs) || live.shell;
+    return this.live.command(pane, maxAgeMs);
   }
 
   /**
@@ -542,15 +497,12 @@ export class CorralCore {
    * cannot tell, null when the shell sits at its prompt or the pane's process exited.
    */
   paneForegroundProgram(pane: PaneRecord): string | null {
-    const live = this.live.get(pane.surfaceId);
-    if (!live || live.host.exited || live.host.isShellAtPrompt(0)) return null;
-    return live.host.foreground(0)?.argv[0] ?? '';
+    return this.live.foregroundProgram(pane);
   }
 
   /** The keyboard reporting the pane's application asked for; a request its app left behind is dropped (pane-keyboard.ts). */
   paneKeyboard(pane: PaneRecord): KeyboardModesView {
-    const live = this.live.get(pane.surfaceId);
-    return live ? keyboardInForce(live.host) : NO_ENHANCEMENT;
+    return this.live.keyboard(pane);
   }
 
   // -- selectors ------------------------------------------------------------
@@ -583,14 +535,12 @@ export class CorralCore {
 
   /** What a pane was created with, for the saved session. */
   paneLaunch(pane: PaneRecord): { env: Record<string, string>; restoreCommand: string | null } {
-    const live = this.live.get(pane.surfaceId);
-    return { env: { ...live?.createdEnv }, restoreCommand: live?.restoreCommand ?? null };
+    return this.live.launch(pane);
   }
 
   /** Marks the command a pane re-runs when the session is restored (`up` file `restore = true`). */
   setRestoreCommand(pane: PaneRecord, command: string | null): void {
-    const live = this.live.get(pane.surfaceId);
-    if (live) live.restoreCommand = command;
+    this.live.setRestoreCommand(pane, command);
   }
 
   /**
@@ -609,9 +559,8 @@ export class CorralCore {
           const start = plan(pane);
           pane.startCwd = start.cwd;
           this.startPane(pane, start.env, start.preamble);
-          const live = this.live.get(pane.surfaceId)!;
-          live.restoreCommand = start.restoreCommand;
-          if (start.input !== null) live.host.write(start.input);
+          this.live.setRestoreCommand(pane, start.restoreCommand);
+          if (start.input !== null) this.live.get(pane).write(start.input);
           this.emitPaneCreated(pane);
         }
         this.layoutTab(tab);
@@ -627,8 +576,7 @@ export class CorralCore {
     if (this.closed) return;
     this.closed = true;
     this.agents.dispose();
-    await Promise.all([...this.live.values()].map((live) => this.stopLive(live)));
-    this.live.clear();
+    await this.live.stopAll();
   }
 
   // -- internals ------------------------------------------------------------
@@ -652,69 +600,14 @@ export class CorralCore {
     );
   }
 
-  private area(): Rect {
-    return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
-  }
-
   private startPane(pane: PaneRecord, extraEnv?: Record<string, string>, preamble?: string): void {
-    const tab = this.model.tab(pane.tabId);
-    const rect = this.tabRects(tab).get(pane.id) ?? this.area();
+    const rect = this.tabRects(this.model.tab(pane.tabId)).get(pane.id) ?? this.area();
     const size = this.contentRect(rect);
-    const host = this.panes({
-      shell: this.config.shell,
-      cwd: pane.startCwd,
-      env: paneEnvironment({
-        base: this.options.baseEnv,
-        socketPath: this.options.socketPath,
-        launcherDir: this.options.launcherDir,
-        pane,
-        extra: extraEnv,
-      }),
-      cols: Math.max(1, size.cols),
-      rows: Math.max(1, size.rows),
-      scrollback: this.config.scrollback_lines,
-      processes: this.options.processes,
-      clock: this.clock,
-    });
-    host.terminal.log.label = `surface ${pane.surfaceId}`;
-    const live: LivePane = {
-      host,
-      shell: this.config.shell,
-      surfaceChangedTimer: null,
-      lastSurfaceChangedAt: 0,
-      createdEnv: { ...extraEnv },
-      restoreCommand: null,
-      ttyRdev: null,
-    };
-    // Before the shell can print: the pty's first output arrives on a later turn of the loop.
-    if (preamble) void host.terminal.write(preamble);
-    this.live.set(pane.surfaceId, live);
-    host.onOutput(() => {
-      this.onPaneOutput(pane.surfaceId);
-      this.agents.paneOutput(pane.surfaceId);
-    });
-    host.onExit((info) => this.onPaneExit(pane.surfaceId, info));
+    this.live.start(pane, { shell: this.config.shell, cols: size.cols, rows: size.rows, scrollback: this.config.scrollback_lines, env: extraEnv, preamble });
     this.agents.paneStarted(pane);
   }
 
-  /** Coalesces output into at most one `surface_changed` per pane per interval. */
-  private onPaneOutput(surfaceId: number): void {
-    const live = this.live.get(surfaceId);
-    if (!live || live.surfaceChangedTimer) return;
-    const wait = live.lastSurfaceChangedAt + LIMITS.surfaceChangedMs - this.clock.now();
-    const fire = () => {
-      live.surfaceChangedTimer = null;
-      live.lastSurfaceChangedAt = this.clock.now();
-      const pane = this.paneBySurface(surfaceId);
-      if (pane) this.emit({ type: 'surface_changed', ...this.paneRef(pane), output_generation: live.host.outputGeneration });
-    };
-    if (wait <= 0) fire();
-    else live.surfaceChangedTimer = this.clock.setTimeout(fire, wait);
-  }
-
   private onPaneExit(surfaceId: number, info: ExitInfo): void {
-    const live = this.live.get(surfaceId);
-    if (!live) return;
     const pane = this.paneBySurface(surfaceId);
     if (!pane) return;
     this.emit({ type: 'pane.exited', ...this.paneRef(pane), exit_code: info.exitCode, exit_signal: info.signal });
@@ -726,15 +619,10 @@ export class CorralCore {
     return this.model.paneBySurface(surfaceId);
   }
 
-
   private finishClose(closed: CloseResult): void {
     for (const pane of closed.panes) {
       this.agents.paneClosed(pane.surfaceId);
-      const live = this.live.get(pane.surfaceId);
-      if (live) {
-        this.live.delete(pane.surfaceId);
-        void this.stopLive(live);
-      }
+      this.live.stop(pane.surfaceId);
     }
     this.emitStructureClosed(closed);
     for (const tab of this.model.tabs.values()) this.layoutTab(tab);
@@ -747,13 +635,8 @@ export class CorralCore {
     for (const workspace of closed.workspaces) this.emit({ type: 'workspace.closed', workspace: workspace.id });
   }
 
-  private async stopLive(live: LivePane): Promise<void> {
-    if (live.surfaceChangedTimer) this.clock.clear(live.surfaceChangedTimer);
-    try {
-      if (!live.host.exited) await live.host.kill();
-    } finally {
-      live.host.dispose();
-    }
+  private area(): Rect {
+    return { x: 0, y: 0, cols: this.viewport.cols, rows: this.viewport.rows };
   }
 
   /** Resizes every pty of a tab to its slot in the layout. */
@@ -763,10 +646,9 @@ export class CorralCore {
     for (const paneId of leaves(tab.layout)) {
       const pane = this.model.findPane(paneId);
       const rect = rects.get(paneId);
-      const live = pane && this.live.get(pane.surfaceId);
-      if (!live || !rect || live.host.exited) continue;
+      if (!pane || !rect) continue;
       const size = this.contentRect(rect);
-      live.host.resize(Math.max(1, size.cols), Math.max(1, size.rows));
+      this.live.resize(pane, size.cols, size.rows);
     }
   }
 
