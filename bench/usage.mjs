@@ -16,7 +16,7 @@
  * Target (issue): none given; recorded in docs/bench.md.
  */
 import { chmodSync, copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { RpcClient, stats } from './agent-lib.mjs';
 import { CLK_TCK, CorralServer, ROOT, cpuSeconds, round, sleep } from './lib.mjs';
 
@@ -40,6 +40,8 @@ export async function run({ quick = false } = {}) {
   const bin = join(server.dir, 'bin');
   mkdirSync(bin, { recursive: true });
   copyFileSync(PROGRAM, join(bin, 'claude'));
+  // Its input line is a module beside it (test/fixtures/programs/input-line.mjs).
+  copyFileSync(join(dirname(PROGRAM), 'input-line.mjs'), join(bin, 'input-line.mjs'));
   chmodSync(join(bin, 'claude'), 0o755);
   const callLog = join(server.dir, 'calls.log');
   server.env.PATH = `${bin}:${server.env.PATH}`;

@@ -7,7 +7,7 @@
  * spent agent refused before anything is typed, and the gate on raising or clearing.
  */
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, TestServer } from './harness.js';
 
@@ -19,6 +19,8 @@ function standInServer(scripting: boolean): TestServer {
   const bin = join(server.dir, 'bin');
   mkdirSync(bin);
   copyFileSync(PROGRAM, join(bin, 'claude'));
+  // Its input line is a module beside it (test/fixtures/programs/input-line.mjs).
+  copyFileSync(join(dirname(PROGRAM), 'input-line.mjs'), join(bin, 'input-line.mjs'));
   chmodSync(join(bin, 'claude'), 0o755);
   server.env.PATH = `${bin}:${process.env.PATH}`;
   server.env.USAGE_CALL_LOG = join(server.dir, 'calls.log');
