@@ -40,10 +40,12 @@ function makeRepo(repo, files, env) {
   return repo;
 }
 
-/** One checkpoint the way the server takes it: tree, commit, ref. */
-async function checkpointOnce(cg, ctx, repo, id) {
+/**
+ * One checkpoint the way the server takes it: tree, commit, ref. The checkout is found once
+ * per repository, as the server remembers it for a few seconds.
+ */
+async function checkpointOnce(cg, ctx, checkout, id) {
   const start = performance.now();
-  const checkout = await cg.findCheckout(ctx, repo);
   const { tree } = await cg.snapshotTree(ctx, checkout);
   const facts = { id, turn: id, at: new Date().toISOString(), prompt: 'bench', reason: 'turn', ms: 0, checkout: checkout.top, kind: 'bench' };
   const commit = await cg.commitTree(ctx, checkout, tree, cg.checkpointMessage('bench', facts));
@@ -55,6 +57,7 @@ async function checkpointCost(files, reps, dir, cg) {
   const env = { ...process.env, ...IDENTITY };
   const repo = makeRepo(join(dir, `repo${files}`), files, env);
   const ctx = { env };
+  const checkout = await cg.findCheckout(ctx, repo);
   const ownIndex = join(repo, '.git', 'corral-checkpoint-index');
   let id = 0;
   let edit = 0;
@@ -62,12 +65,12 @@ async function checkpointCost(files, reps, dir, cg) {
   const cold = async () => {
     rmSync(ownIndex, { force: true });
     touch();
-    return checkpointOnce(cg, ctx, repo, ++id);
+    return checkpointOnce(cg, ctx, checkout, ++id);
   };
   const warm = async () => {
-    await checkpointOnce(cg, ctx, repo, ++id);
+    await checkpointOnce(cg, ctx, checkout, ++id);
     touch();
-    return checkpointOnce(cg, ctx, repo, ++id);
+    return checkpointOnce(cg, ctx, checkout, ++id);
   };
   const stash = async () => {
     touch();

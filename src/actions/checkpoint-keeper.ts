@@ -44,7 +44,12 @@ export const CHECKPOINT_TIMING = {
   promptWaitMs: 100,
   /** A person's Enter starts a turn when the agent is seen working within this long. */
   personConfirmMs: 15_000,
+  /** Which checkout a directory is in, as last found, is trusted this long. */
+  checkoutTtlMs: 5000,
 } as const;
+
+/** Directories whose checkout is remembered; past it the memory starts again (panes wander). */
+const MAX_KNOWN_CHECKOUTS = 256;
 
 /** How much of the prompt a checkpoint keeps (SPEC §20: its first 80 characters). */
 const PROMPT_CHARS = 80;
@@ -114,6 +119,8 @@ export class CheckpointKeeper implements PaneCheckpoints {
   /** Panes where corral itself is typing a prompt: its Enter is not a person's. */
   private readonly corralTyping = new Set<number>();
   private readonly pending = new Map<number, PendingTurn>();
+  /** The checkout each directory was last found in, and when. */
+  private readonly checkouts = new Map<string, { checkout: Checkout | null; at: number }>();
   /** Checkpoints that could not be taken: said once each in the server log (a repository may fail every time). */
   private readonly problems: OnceLog;
   private listener: Disposable | null = null;
@@ -206,8 +213,18 @@ export class CheckpointKeeper implements PaneCheckpoints {
 
   /** Reads the files of the checkout holding `dir`. */
   async captureIn(dir: string): Promise<Capture | null> {
-    const checkout = await findCheckout(this.ctx, dir);
+    const checkout = await this.checkoutOf(dir);
     return checkout ? this.queue.run(checkout.top, () => this.readFiles(checkout)) : null;
+  }
+
+  /** The checkout holding `dir`, as found at most `checkoutTtlMs` ago: one git run less per turn. */
+  private async checkoutOf(dir: string): Promise<Checkout | null> {
+    const known = this.checkouts.get(dir);
+    if (known && Date.now() - known.at < CHECKPOINT_TIMING.checkoutTtlMs) return known.checkout;
+    const checkout = await findCheckout(this.ctx, dir);
+    if (this.checkouts.size >= MAX_KNOWN_CHECKOUTS) this.checkouts.clear();
+    this.checkouts.set(dir, { checkout, at: Date.now() });
+    return checkout;
   }
 
   /** The working tree as a tree now (the caller holds the checkout's turn in the queue). */

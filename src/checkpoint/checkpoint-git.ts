@@ -28,8 +28,12 @@ const CHECKPOINT_IDENT = {
   GIT_COMMITTER_EMAIL: 'corral@localhost',
 } as const;
 
-/** Settings for runs on corral's own index: no split index (its shared files would land in the git dir). */
-const OWN_INDEX_CONFIG = ['-c', 'core.splitIndex=false', '-c', 'advice.addEmbeddedRepo=false'] as const;
+/**
+ * Settings for runs on corral's own index: no split index (its shared files would land in the
+ * git dir); the untracked cache on, kept in that index, so a directory unchanged since the last
+ * checkpoint is not read again for untracked files.
+ */
+const OWN_INDEX_CONFIG = ['-c', 'core.splitIndex=false', '-c', 'core.untrackedCache=true', '-c', 'advice.addEmbeddedRepo=false'] as const;
 
 /** A lock on corral's index older than this was left by a run that died: removed before the next. */
 const STALE_LOCK_MS = 30_000;
@@ -116,9 +120,12 @@ export const CHECKPOINT_LIMITS = {
   maxLeftOutNamed: 20,
 } as const;
 
-/** The untracked, not ignored files too large to checkpoint, repository-relative. */
-async function oversizeUntracked(ctx: GitContext, checkout: Checkout): Promise<string[]> {
-  const out = await git(ctx, checkout.top, ['ls-files', '-z', '--others', '--exclude-standard'], { readOnly: true });
+/**
+ * The files too large to checkpoint that are not in corral's index yet (untracked, not
+ * ignored, new since the last checkpoint), repository-relative.
+ */
+async function oversizeUntracked(ctx: GitContext, checkout: Checkout, env: Record<string, string>): Promise<string[]> {
+  const out = await git(ctx, checkout.top, [...OWN_INDEX_CONFIG, 'ls-files', '-z', '--others', '--exclude-standard'], { env });
   const big: string[] = [];
   for (const file of nulFields(out.stdout)) {
     const stat = await lstat(path.join(checkout.top, file)).catch(() => null);
@@ -135,7 +142,7 @@ async function oversizeUntracked(ctx: GitContext, checkout: Checkout): Promise<s
  */
 export async function snapshotTree(ctx: GitContext, checkout: Checkout): Promise<{ tree: string; leftOut: string[] }> {
   const env = { GIT_INDEX_FILE: await prepareIndex(checkout) };
-  const leftOut = await oversizeUntracked(ctx, checkout);
+  const leftOut = await oversizeUntracked(ctx, checkout, env);
   const add = [...OWN_INDEX_CONFIG, 'add', '--all', '--ignore-errors'];
   if (leftOut.length === 0) await git(ctx, checkout.top, [...add, '--', ':/'], { env, ok: [1] });
   else {
@@ -179,7 +186,8 @@ export function parseFacts(body: string): CheckpointFacts | null {
 
 /** A commit of `tree` with the facts as its message; its parent is HEAD when there is one. */
 export async function commitTree(ctx: GitContext, checkout: Checkout, tree: string, message: string): Promise<string> {
-  const parent = checkout.head ? ['-p', checkout.head] : [];
+  // HEAD by name: it is read as the commit is made, so a checkout found a moment ago is not stale.
+  const parent = checkout.head ? ['-p', 'HEAD'] : [];
   // commit.gpgSign would ask for a passphrase or a key: a checkpoint is never signed.
   return gitText(ctx, checkout.top, ['commit-tree', '--no-gpg-sign', ...parent, '-m', message, tree], { env: CHECKPOINT_IDENT });
 }
@@ -189,6 +197,11 @@ export async function commitTree(ctx: GitContext, checkout: Checkout, tree: stri
  * and deletes `drop`, in one transaction.
  */
 export async function storeRef(ctx: GitContext, checkout: Checkout, ref: string, commit: string, drop: readonly string[]): Promise<void> {
+  // An empty old value: the ref must not exist yet. Without refs to drop, no stdin is needed.
+  if (drop.length === 0) {
+    await git(ctx, checkout.top, ['update-ref', '--no-deref', ref, commit, '']);
+    return;
+  }
   const lines = [`create ${ref} ${commit}`, ...drop.map((old) => `delete ${old}`)];
   await git(ctx, checkout.top, ['update-ref', '--no-deref', '--stdin'], { input: `${lines.join('\n')}\n` });
 }
