@@ -5,14 +5,14 @@
  *
  * Two install rows: every install script run for real (re2 and better-sqlite3 compiled from
  * their sources, as on a machine that cannot reach their download hosts, like this one), and
- * their prebuilt binaries taken from mirrors (scripts/package-install.mjs; what a connected
+ * their prebuilt binaries taken from mirrors (test/package/package-install.mjs; what a connected
  * Linux x64 machine downloads) — node-pty and corral's own addon are compiled in both.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from '../scripts/package-install.mjs';
+import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from '../test/package/package-install.mjs';
 import { BIN, CorralServer, interleaved, median, percentile, ROOT, round, timeSpawn } from './lib.mjs';
 
 export const description = 'npm pack size, npm install -g time (cache warm), installed ps --json start vs the checkout';

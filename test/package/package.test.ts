@@ -6,7 +6,7 @@
  *
  * One install serves every case. It is the user's path but for one shortcut: re2's and
  * better-sqlite3's install scripts take this checkout's compiled binaries through their own
- * mirror settings (scripts/package-install.mjs) instead of compiling them again; node-pty and
+ * mirror settings (test/package/package-install.mjs) instead of compiling them again; node-pty and
  * corral's own addon are compiled by the install. `.ci/run` installs with no shortcut at all
  * before the suite (scripts/smoke-installed.sh).
  */
@@ -22,7 +22,7 @@ import { ROOT, TestServer } from '../integration/harness.js';
 import { TuiSession } from '../tui/tui-harness.js';
 import { VERSION } from '../../src/version.js';
 import { runtimePackages } from '../../src/machines/machine-install.js';
-import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from '../../scripts/package-install.mjs';
+import { freshHomeNpmEnv, installArgs, prebuiltMirrorEnv } from './package-install.mjs';
 
 const run = promisify(execFile);
 
