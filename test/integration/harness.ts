@@ -63,10 +63,12 @@ export class TestServer {
     const args = [this.options.bin ?? BIN, 'server', ...(this.options.scripting ? ['--scripting'] : []), ...(this.options.extraArgs ?? []), ...moreArgs];
     const child = spawn(process.execPath, args, { env: this.env, cwd: this.options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
+    // This start's own line: what an earlier server of this sandbox printed (kept in `stderr`) is not it.
+    const from = this.stderr.length;
     await new Promise<void>((resolveReady, reject) => {
       const onData = (chunk: Buffer) => {
         this.stderr += chunk.toString();
-        if (this.stderr.includes('listening on')) resolveReady();
+        if (this.stderr.includes('listening on', from)) resolveReady();
       };
       child.stderr!.on('data', onData);
       child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${this.stderr}`)));
