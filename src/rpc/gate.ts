@@ -10,10 +10,7 @@ import { codePointId, controlName, firstControl } from '../terminal/control-char
 import type { Params } from './params.js';
 import { GENERIC_KIND } from '../agents/rules.js';
 import type { Handler, HandlerTable } from './handlers/context.js';
-
-/** How to open the gate, in every refusal. */
-export const GATE_HOW_TO_OPEN =
-  'start the server with --scripting (or CORRAL_SCRIPTING=1), set ai_unrestricted = true in config.toml, or press ctrl+b s in the TUI';
+import { GATE_HOW_TO_OPEN } from './gate-refusal.js';
 
 /**
  * The strings at a param path: `text`, `args` (each item of a string array), `panes.*.prompt`
@@ -88,15 +85,6 @@ export function enforceGate(method: string, params: Params, scripting: boolean):
       { param: text.param, character: codePointId(text.codePoint), index: text.index },
     );
   }
-}
-
-/**
- * For `when-raising` methods (SPEC §18): the handler knows whether the call lifts a limit;
- * lifting one (raising or clearing a budget) needs the gate open.
- */
-export function requireGateToRaise(method: string, raising: boolean, scripting: boolean, what: string): void {
-  if (!raising || scripting) return;
-  throw new CorralError('scripting_disabled', `${methodVerb(method)}: ${what} needs the scripting gate (setting or lowering one does not): ${GATE_HOW_TO_OPEN}`);
 }
 
 /**

@@ -4,7 +4,7 @@ import { optBool, optInt, optStrAny, optStrings, str, text, type Params } from '
 import { AGENT_STATUSES, HOOK_METHODS, type AgentStatus } from '../../contract/protocol.js';
 import { promptAgent, startAgent } from '../../actions/agent-actions.js';
 import { budgetRaises, joinSharedBudget, setAgentBudget, sharedBudgetRaises, usageReport } from '../../actions/budget.js';
-import { requireGateToRaise } from '../gate.js';
+import { requireGateToRaise } from '../gate-refusal.js';
 import { DEFAULT_UNTIL, statusMatches, waitForAgent } from '../../actions/agent-wait.js';
 import { readAgent } from '../../actions/transcript.js';
 import { readAnswer } from '../../actions/answer-read.js';

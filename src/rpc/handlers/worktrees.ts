@@ -7,7 +7,7 @@
  */
 import { CorralError } from '../../contract/protocol.js';
 import { optBool, optOneOf, optStr, str, type Params } from '../params.js';
-import { GATE_HOW_TO_OPEN } from '../gate.js';
+import { GATE_HOW_TO_OPEN } from '../gate-refusal.js';
 import {
   agentWorktree,
   diffWorktree,
