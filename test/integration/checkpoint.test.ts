@@ -142,7 +142,7 @@ describe('checkpoints of a stand-in agent editing a repository', { timeout: 120_
   });
 
   it('is refused while the agent works, and asks first without --yes', async () => {
-    await server.json(['agent', 'prompt', 'ed', 'SLOW 2500', '--wait', '--until', 'working', '--timeout', '10000']);
+    await server.json(['agent', 'prompt', 'ed', 'SLOW 1500', '--wait', '--until', 'working', '--timeout', '10000']);
     const busy = await server.cli(['agent', 'rewind', 'ed', '--to', '1', '--yes']);
     expect(busy.code).not.toBe(0);
     expect(errorOf(busy)).toMatchObject({ code: 'agent_busy' });

@@ -140,7 +140,7 @@ describe('checkpoint and rewind on random edits', () => {
         }
         expect({ head: scratch.git(repo, 'rev-parse', 'HEAD'), index: scratch.git(repo, 'ls-files', '-s') }).toEqual(user);
       }),
-      { numRuns: 20, seed: 4141, endOnFailure: true },
+      { numRuns: 12, seed: 4141, endOnFailure: true },
     );
   }, 120_000);
 });
