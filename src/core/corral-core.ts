@@ -470,10 +470,14 @@ export class CorralCore {
   /**
    * Typed keys to a pane's pty now, the echo's head start (PaneHost.typeKeys); false when the
    * pane cannot take them this way (exited, input queued, a paste open): `writeToPane` then. Only
-   * for printable text, which `writeToPane`'s agent bookkeeping (interrupt keys) never needs.
+   * for printable text, which `writeToPane`'s interrupt-key bookkeeping never needs; the
+   * checkpoint keeper's prompt line does, and is told after the write.
    */
   typeToPane(pane: PaneRecord, bytes: Uint8Array, onEcho: (data: PtyOutput) => void): boolean {
-    return this.live.typeKeys(pane, bytes, onEcho);
+    if (!this.live.typeKeys(pane, bytes, onEcho)) return false;
+    // After the write, off the echo's path: a person's prompt is typed this way (SPEC §20 names the turn by it).
+    this.checkpoints?.input(pane, String.fromCharCode(...bytes));
+    return true;
   }
 
   /** The pane's live working directory (its foreground process's, else its shell's). */
