@@ -104,7 +104,7 @@ export function readResize(payload: Buffer): { cols: number; rows: number } | nu
   if (payload.length !== 4) return null;
   const cols = payload.readUInt16BE(0);
   const rows = payload.readUInt16BE(2);
-  return cols > 0 && rows > 0 ? { cols: clampSize(cols), rows: clampSize(rows) } : null;
+  return cols > 0 && rows > 0 ? fitTerminalSize(cols, rows) : null;
 }
 
 export function exitPayload(code: number, text: string): Buffer {
@@ -125,6 +125,29 @@ export const MAX_TERMINAL_SIDE = 2000;
 /** Terminal sizes are kept within 1 … MAX_TERMINAL_SIDE cells per side. */
 export function clampSize(n: number): number {
   return Math.max(1, Math.min(MAX_TERMINAL_SIDE, Math.floor(Number.isFinite(n) ? n : 1)));
+}
+
+/**
+ * The most cells corral draws for one client. Everything a client's size touches costs per
+ * cell: its frame grids, the chrome, each shown pane's terminal (resized, reflowed, redrawn).
+ * A 2000×2000 client took 4 s of the server's event loop and 680 MB that glibc kept after it
+ * left; 500×500 takes 0.4 s. A 4K screen at an 8-pixel font is 480×135 (65k cells), an
+ * 8K one at 6 pixels 1280×360, so this bounds what a client can cost, not what people see.
+ */
+export const MAX_TERMINAL_CELLS = 250_000;
+
+/**
+ * The size corral draws for a terminal that claims `cols`×`rows`: each side clamped, then,
+ * past MAX_TERMINAL_CELLS, both sides scaled down by the same factor (the aspect kept). The
+ * rest of a larger terminal stays blank (docs/clients.md, "Size").
+ */
+export function fitTerminalSize(cols: number, rows: number): { cols: number; rows: number } {
+  const c = clampSize(cols);
+  const r = clampSize(rows);
+  if (c * r <= MAX_TERMINAL_CELLS) return { cols: c, rows: r };
+  const scale = Math.sqrt(MAX_TERMINAL_CELLS / (c * r));
+  const fitCols = Math.max(1, Math.floor(c * scale));
+  return { cols: fitCols, rows: Math.max(1, Math.min(r, Math.floor(MAX_TERMINAL_CELLS / fitCols))) };
 }
 
 /**

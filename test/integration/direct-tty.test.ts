@@ -9,7 +9,7 @@ import { readlinkSync, statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import * as pty from 'node-pty';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, type DirectClaim } from '../../src/contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, MSG, MessageReader, message, resizePayload, type DirectClaim } from '../../src/contract/frame-protocol.js';
 import { bootId } from '../../src/boot-id.js';
 import { TestServer, eventually } from './harness.js';
 
@@ -98,6 +98,24 @@ describe.skipIf(process.platform !== 'linux')('direct tty over the real socket',
     expect(await eventually(() => screen.includes('TYPED-42'), 10_000)).toBe(true);
     // Nothing of that went through the socket: the server wrote the tty itself.
     expect(peer.output().slice(before)).not.toContain('TYPED-42');
+    peer.socket.destroy();
+  });
+
+  it('draws a terminal that claims more than 250,000 cells at the bound, its aspect kept, and keeps answering', async () => {
+    const peer = await Peer.attach(server.socketPath, { cols: 2000, rows: 2000 });
+    await eventually(() => peer.output().includes('w1:p1'), 20_000);
+    expect((await clients(server))[0]).toMatchObject({ cols: 500, rows: 500 });
+    const panes = (await server.json(['pane', 'list'])).result.panes;
+    expect(Math.max(...panes.map((p: any) => p.cols))).toBeLessThanOrEqual(500);
+    // A resize past the bound is scaled the same way.
+    peer.send(MSG.resize, resizePayload(2000, 500));
+    let size: unknown;
+    for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+      const client = (await clients(server))[0];
+      size = { cols: client.cols, rows: client.rows };
+      if (client.cols !== 500) break;
+    }
+    expect(size).toEqual({ cols: 1000, rows: 250 });
     peer.socket.destroy();
   });
 

@@ -6,7 +6,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_PROTOCOL_VERSION, HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, header, message, readExit, readResize, resizePayload, writeMessage } from '../../src/contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, HEADER_BYTES, MAX_MESSAGE_BYTES, MAX_TERMINAL_CELLS, MAX_TERMINAL_SIDE, MSG, MessageReader, exitPayload, fitTerminalSize, header, message, readExit, readResize, resizePayload, writeMessage } from '../../src/contract/frame-protocol.js';
 import { matchClientArgs } from '../../src/client/client-main.js';
 import { detectCapabilities } from '../../src/client/capabilities.js';
 import { parseHello } from '../../src/rpc/handlers/clients.js';
@@ -47,12 +47,35 @@ describe('MessageReader', () => {
 
   it('round-trips resize and exit payloads, and rejects a zero size', () => {
     expect(readResize(resizePayload(300, 80))).toEqual({ cols: 300, rows: 80 });
-    // A client cannot make the server allocate a 65535×65535 screen.
-    expect(readResize(Buffer.from([0xff, 0xff, 0xff, 0xff]))).toEqual({ cols: MAX_TERMINAL_SIDE, rows: MAX_TERMINAL_SIDE });
+    // A client cannot make the server allocate a 65535×65535 screen, nor a 2000×2000 one.
+    expect(readResize(Buffer.from([0xff, 0xff, 0xff, 0xff]))).toEqual({ cols: 500, rows: 500 });
+    expect(readResize(resizePayload(2000, 500))).toEqual({ cols: 1000, rows: 250 });
     expect(readResize(resizePayload(0, 10))).toEqual({ cols: 1, rows: 10 });
     expect(readResize(Buffer.from([0, 0, 0, 5]))).toBeNull();
     expect(readResize(Buffer.from([1, 2, 3]))).toBeNull();
     expect(readExit(exitPayload(1, 'gone — bye'))).toEqual({ code: 1, text: 'gone — bye' });
+  });
+});
+
+describe('fitTerminalSize', () => {
+  it('keeps every real size, and draws a larger claim within the bounds at its aspect', () => {
+    expect(fitTerminalSize(480, 135)).toEqual({ cols: 480, rows: 135 });
+    expect(fitTerminalSize(MAX_TERMINAL_SIDE, 100)).toEqual({ cols: MAX_TERMINAL_SIDE, rows: 100 });
+    fc.assert(
+      fc.property(fc.integer({ min: -5, max: 70_000 }), fc.integer({ min: -5, max: 70_000 }), (cols, rows) => {
+        const fit = fitTerminalSize(cols, rows);
+        const claim = { cols: Math.max(1, Math.min(MAX_TERMINAL_SIDE, cols)), rows: Math.max(1, Math.min(MAX_TERMINAL_SIDE, rows)) };
+        expect(fit.cols * fit.rows).toBeLessThanOrEqual(MAX_TERMINAL_CELLS);
+        expect(fit.cols).toBeGreaterThanOrEqual(1);
+        expect(fit.rows).toBeGreaterThanOrEqual(1);
+        expect(fit.cols).toBeLessThanOrEqual(claim.cols);
+        expect(fit.rows).toBeLessThanOrEqual(claim.rows);
+        if (claim.cols * claim.rows <= MAX_TERMINAL_CELLS) expect(fit).toEqual(claim);
+        // Scaled, not cut to a sliver: the aspect stays within a cell's rounding.
+        else expect(Math.abs(fit.cols / fit.rows - claim.cols / claim.rows)).toBeLessThan((claim.cols / claim.rows) * 0.05 + 1 / fit.rows + 0.01);
+      }),
+      { seed: 42, numRuns: 2000 },
+    );
   });
 });
 

@@ -1,6 +1,6 @@
 /** `client.*` (SPEC §1): attach a thin client, list and detach attached clients. */
 import { CorralError } from '../../contract/protocol.js';
-import { CLIENT_PROTOCOL_VERSION, clampSize, type ClientCapabilities, type ClientHello } from '../../contract/frame-protocol.js';
+import { CLIENT_PROTOCOL_VERSION, fitTerminalSize, type ClientCapabilities, type ClientHello } from '../../contract/frame-protocol.js';
 import { optBool, optStr, type Params } from '../params.js';
 import type { ClientService, HandlerGroup } from './context.js';
 
@@ -40,8 +40,7 @@ export function parseHello(p: Params): ClientHello {
   const capabilities: ClientCapabilities = { ...flags, truecolor: colors === 16777216, colors };
   return {
     protocol,
-    cols: clampSize(helloInt(p, 'cols')),
-    rows: clampSize(helloInt(p, 'rows')),
+    ...fitTerminalSize(helloInt(p, 'cols'), helloInt(p, 'rows')),
     pid: typeof p.pid === 'number' && Number.isInteger(p.pid) ? p.pid : 0,
     tty: helloString(p, 'tty'),
     cwd: helloString(p, 'cwd'),

@@ -5,7 +5,7 @@
  * mirrored pane over there.
  */
 import { CorralError } from '../../contract/protocol.js';
-import { MAX_TERMINAL_SIDE } from '../../contract/frame-protocol.js';
+import { MAX_TERMINAL_SIDE, fitTerminalSize } from '../../contract/frame-protocol.js';
 import { optInt, str, type Params } from '../params.js';
 import { mirrorLogOf } from '../mirror-log.js';
 import { MirrorPublisher } from '../mirror-publisher.js';
@@ -57,7 +57,9 @@ export const mirrorHandlers = {
     const cols = optInt(p, 'cols', 1, MAX_TERMINAL_SIDE) ?? 0;
     const rows = optInt(p, 'rows', 1, MAX_TERMINAL_SIDE) ?? 0;
     if (cols === 0 || rows === 0) throw new CorralError('invalid_params', 'params "cols" and "rows" are required');
-    return { applied: ctx.clients?.layOutForLink(cols, rows) ?? false };
+    // Laid out as a client of that size would be: no more cells than one client may cost.
+    const fit = fitTerminalSize(cols, rows);
+    return { applied: ctx.clients?.layOutForLink(fit.cols, fit.rows) ?? false };
   },
   'pane.input': (p, ctx) => {
     try {
