@@ -75,8 +75,12 @@ export class SessionSaver {
   /** The next scrollback pass, armed by output (see schedulePass). */
   private passTimer: NodeJS.Timeout | null = null;
   private listener: Disposable | null = null;
-  /** Serialises writes: one at a time, in order. */
-  private chain: Promise<unknown> = Promise.resolve();
+  /**
+   * Serialise writes, one at a time and in order, in two lines that never wait for each
+   * other: the state file (SPEC §13: within 1 s of a change) must not queue behind a pass
+   * converting and compressing many panes' lines, which takes seconds after a flood.
+   */
+  private readonly chains = { state: Promise.resolve() as Promise<unknown>, scrollback: Promise.resolve() as Promise<unknown> };
   /** The last state written, without its timestamp, so an unchanged one is not rewritten. */
   private lastWritten = '';
   /** Output generation of each pane's last saved scrollback. */
@@ -159,10 +163,10 @@ export class SessionSaver {
     return { text, compare: JSON.stringify({ ...state, saved_at: '' }) };
   }
 
-  /** Queues `work` after every earlier write. */
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.chain.then(work, work);
-    this.chain = run.catch(() => {});
+  /** Queues `work` after every earlier write of its line. */
+  private enqueue<T>(line: keyof SessionSaver['chains'], work: () => Promise<T>): Promise<T> {
+    const run = this.chains[line].then(work, work);
+    this.chains[line] = run.catch(() => {});
     return run;
   }
 
@@ -180,7 +184,7 @@ export class SessionSaver {
 
   /** Writes the state file when it changed (or always, with `force`). */
   saveState(force = false, fresh = false): Promise<{ path: string; bytes: number } | null> {
-    return this.enqueue(async () => {
+    return this.enqueue('state', async () => {
       const started = performance.now();
       if (this.discarded) return null;
       const { text, compare } = this.stateText(fresh);
@@ -262,7 +266,7 @@ export class SessionSaver {
    */
   private saveChangedScrollback(force = false, fresh = false): Promise<number> {
     this.passRunning = true;
-    return this.enqueue(async () => {
+    return this.enqueue('scrollback', async () => {
       let total = 0;
       this.rowsThisPass = 0;
       try {
@@ -292,7 +296,7 @@ export class SessionSaver {
     this.savedGeneration.delete(surfaceId);
     this.logs.delete(surfaceId);
     this.deferredSince.delete(surfaceId);
-    void this.enqueue(() => rm(scrollbackFile(this.options.files, surfaceId), { force: true }).catch(() => {}));
+    void this.enqueue('scrollback', () => rm(scrollbackFile(this.options.files, surfaceId), { force: true }).catch(() => {}));
   }
 
   /** `session.save`: the state and every pane's scrollback now. */
@@ -317,7 +321,7 @@ export class SessionSaver {
   discard(): Promise<void> {
     this.discarded = true;
     this.dispose();
-    return this.chain.then(() => {});
+    return Promise.all([this.chains.state, this.chains.scrollback]).then(() => {});
   }
 
   dispose(): void {

@@ -17,6 +17,11 @@ export interface KillRound {
   restored: number;
   panes: number;
   killAfterMs: number;
+  /**
+   * How long before the kill the restored structure stopped being the session's (0: it was
+   * the structure at the kill), or null for an empty start. SPEC §13: at most 1 s.
+   */
+  staleMs: number | null;
   failures: string[];
 }
 
@@ -57,33 +62,60 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
   let everSaved = false;
   const dirs = ['a', 'b', 'c'].map((d) => join(server.home, 'work', d));
   for (const dir of dirs) mkdirSync(dir, { recursive: true });
-  for (const [round, plan] of plans.entries()) {
-    const failures: string[] = [];
+  /** The round before this start: when it was killed, and when each of its moments ended. */
+  let last: { result: KillRound; killedAt: number; current: string; endedAt: Map<string, number> } | null = null;
+
+  /** Starts the server and checks what it restored after the kill that ended `last`. */
+  const checkStart = async (round: number): Promise<void> => {
+    const from = server.stderr.length;
     if (!server.alive) await server.start();
-    const log = server.stderr;
+    const log = server.stderr.slice(from);
     const client = await server.connect();
-    // What came back.
     const restored = await panesOf(client);
     const info = await client.call('session.info', {});
-    const at = restored.length === 0 ? -1 : (moments.get(key(restored)) ?? -2);
-    if (at === -2) failures.push(`round ${round}: restored panes ${key(restored)} were never a state of the session`);
-    if (restored.length === 0 && everSaved) failures.push(`round ${round}: started empty after a save was reported`);
-    if (info.problems.length > 0) failures.push(`round ${round}: problems at start: ${info.problems.join('; ')}`);
-    if (restored.length > 0 && !/restored the session from/.test(log)) failures.push(`round ${round}: the log does not say it restored: ${log.slice(-500)}`);
-    if (/could not be restored|moved to/.test(log)) failures.push(`round ${round}: the saved session was refused: ${log.slice(-500)}`);
+    client.close();
+    const failures = last?.result.failures ?? [];
+    const restoredKey = key(restored);
+    const at = restored.length === 0 ? -1 : (moments.get(restoredKey) ?? -2);
+    if (at === -2) failures.push(`start ${round}: restored panes ${restoredKey} were never a state of the session`);
+    if (restored.length === 0 && everSaved) failures.push(`start ${round}: started empty after a save was reported`);
+    if (info.problems.length > 0) failures.push(`start ${round}: problems at start: ${info.problems.join('; ')}`);
+    if (restored.length > 0 && !/restored the session from/.test(log)) failures.push(`start ${round}: the log does not say it restored: ${log.slice(-500)}`);
+    if (/could not be restored|moved to/.test(log)) failures.push(`start ${round}: the saved session was refused: ${log.slice(-500)}`);
+    if (!last) return;
+    const ended = last.endedAt.get(restoredKey);
+    last.result.restored = at;
+    last.result.panes = restored.length;
+    last.result.staleMs = restored.length === 0 ? null : restoredKey === last.current ? 0 : ended !== undefined ? Math.round(last.killedAt - ended) : Number.POSITIVE_INFINITY;
+    const r = last.result;
+    options.log?.(`round ${r.round}: killed after ${r.killAfterMs} ms; the next start restored ${r.panes} panes (moment ${r.restored}), ${r.staleMs} ms behind the kill${r.failures.length ? `: ${r.failures.join('; ')}` : ''}`);
+  };
+
+  for (const [round, plan] of plans.entries()) {
+    await checkStart(round);
+    const failures: string[] = [];
+    const client = await server.connect();
     // Churn until the kill.
     const events = await server.connect();
     await events.call('events.subscribe', { types: ['session.saved'] });
     let saves = 0;
+    /** When each moment (by key) last stopped being the structure, within this round. */
+    const endedAt = new Map<string, number>();
+    let current = '';
     const record = async () => {
-      const now = await panesOf(client);
-      if (!moments.has(key(now))) moments.set(key(now), moments.size);
+      const now = key(await panesOf(client));
+      if (!moments.has(now)) moments.set(now, moments.size);
+      if (current !== now && current !== '') endedAt.set(current, performance.now());
+      endedAt.delete(now);
+      current = now;
     };
     await record();
     let dead = false;
+    let killedAt = 0;
     const killed = new Promise<void>((resolve) => {
       setTimeout(() => {
         dead = true;
+        killedAt = performance.now();
         void server.halt('SIGKILL').then(() => resolve());
       }, plan.killAfterMs);
     });
@@ -119,8 +151,11 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
     client.close();
     events.close();
     if (saves > 0) everSaved = true;
-    results.push({ round, restored: at, panes: restored.length, killAfterMs: plan.killAfterMs, failures });
-    options.log?.(`round ${round}: restored ${restored.length} panes (moment ${at}), ${saves} saves seen, killed after ${plan.killAfterMs} ms${failures.length ? `: ${failures.join('; ')}` : ''}`);
+    const result: KillRound = { round, restored: -1, panes: 0, killAfterMs: plan.killAfterMs, staleMs: null, failures };
+    results.push(result);
+    last = { result, killedAt, current, endedAt };
   }
+  // The start after the last kill.
+  await checkStart(plans.length);
   return results;
 }
