@@ -468,13 +468,21 @@ export class PaneTerminal implements PaneView, Hibernatable {
    * What a mirror writes into a fresh terminal of this size to show this pane as it is now
    * (SPEC §14): up to `historyLines` rows of the normal screen's scrollback as coloured lines
    * (the compact store's rows included), then the screens and modes as the serializer writes them.
+   *
+   * Between the two, the replaying terminal is scrolled so that its whole screen is blank rows
+   * below the history, and the cursor sent home: the serializer leaves out the screen's blank
+   * rows at the bottom and ends with a relative cursor move, so written straight after the
+   * history a screen whose cursor sat on a blank last row came back one row too high, the
+   * cursor pinned to the bottom, and the next line overwrote the one above it (the web view's
+   * and a machine mirror's stream lost a line at each snapshot taken that way).
    */
   mirrorSnapshot(historyLines: number): string {
     const normal = this.core.lines.normal;
     const top = normal.baseY;
     const start = Math.max(0, top - Math.max(0, historyLines));
     const history = top > start ? `${this.rowsText(normal, start, top, 'ansi').replace(/\n/g, '\r\n')}\x1b[0m\r\n` : '';
-    return history + this.core.serializer.serialize({ scrollback: 0 });
+    const blankScreen = `${'\r\n'.repeat(Math.max(0, this.core.xterm.rows - 1))}\x1b[H`;
+    return history + blankScreen + this.core.serializer.serialize({ scrollback: 0 });
   }
 
   /** Read one of the SPEC §5 sources. */

@@ -7,6 +7,9 @@
  * mirror once, in order. A machine that never answers (its packets dropped from the start) is
  * `unreachable` within 10 s with a `last_error` that says what to check, while local verbs stay fast.
  */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestServer } from './harness.js';
 import { LINK_TIMING } from '../../src/machines/machine-link.js';
@@ -24,6 +27,37 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, wh
     if (Date.now() > deadline) throw new Error(`expected ${what}; read ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The highest ML-n line in a read. */
+function highest(text: string): number {
+  return Math.max(0, ...text.split('\n').flatMap((l) => (/^ML-(\d+)$/.exec(l) ? [Number(/^ML-(\d+)$/.exec(l)![1])] : [])));
+}
+
+/** Processes whose parent is `parent` and whose name is `name`, from /proc. */
+function childrenNamed(parent: number | null, name: string, uid?: number): number[] {
+  return readdirSync('/proc').flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent !== null && ppid !== parent) return [];
+      if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) return [];
+      return comm === name || readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(name) ? [Number(entry)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** The ssh processes this server runs for its links. */
+const linkSsh = (serverPid: number) => childrenNamed(serverPid, 'ssh');
+
+/** How many `corral … bridge` processes the remote user runs (one per live link). */
+function remoteBridges(user: string): number {
+  const uid = Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+  return childrenNamed(null, 'bridge', uid).length;
 }
 
 describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
@@ -70,6 +104,36 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
     const lines = text.split('\n').filter((line) => /^CUT-LINE-\d+$/.test(line));
     expect(lines).toEqual(Array.from({ length: 60 }, (_, i) => `CUT-LINE-${i + 1}`));
     expect(text).toBe(sshd.corral(['pane', 'read', pane, '--lines', '200']));
+  }, 120_000);
+
+  it('a link killed mid-stream, three times at seeded moments, loses no line and doubles none, and leaves no bridge behind', async () => {
+    if (!(await machine(server, 'far'))) await server.cli(['machine', 'add', 'far', target, '--corral', sshd.remoteCorral]);
+    await until(() => machine(server, 'far'), (m) => m?.state === 'connected', 'far to be connected', 40_000);
+    const pane = JSON.parse((await server.cli(['--machine', 'far', 'workspace', 'create', '--cwd', '/tmp'])).stdout).result.root_pane.pane_id;
+    const read = async (lines: number) => (await server.cli(['machine', 'read', `far/${pane}`, '--lines', String(lines)])).stdout;
+    await until(() => read(5), (text) => text.includes('$'), 'the remote prompt in the mirror', 10_000);
+    const bridgesBefore = remoteBridges(sshd.user);
+    expect(bridgesBefore).toBeGreaterThan(0);
+    // Paced, so the kills fall while it streams: 3,000 lines over ~6 s.
+    sshd.corral(['pane', 'run', pane, 'for i in $(seq 1 3000); do echo ML-$i; [ $((i % 100)) = 0 ] && sleep 0.2; done; echo KILL-$((6*7))-END']);
+    const killAt = fc.sample(fc.integer({ min: 100, max: 2800 }), { seed: 4204, numRuns: 3 }).sort((a, b) => a - b);
+    for (const [round, line] of killAt.entries()) {
+      await until(() => read(3), (text) => highest(text) >= line || text.includes('KILL-42-END'), `ML-${line} in the mirror`, 30_000);
+      const ssh = linkSsh(server.pid!);
+      expect(ssh.length, `round ${round}: the link's ssh`).toBe(1);
+      process.kill(ssh[0]!, 'SIGKILL');
+      await until(() => machine(server, 'far'), (m) => m?.state === 'connected' && linkSsh(server.pid!).some((pid) => pid !== ssh[0]), `far to reconnect after kill ${round}`, 30_000);
+    }
+    const text = await until(() => read(3500), (t) => t.includes('KILL-42-END'), 'the end of the output', 60_000);
+    const numbers = text.split('\n').flatMap((l) => (/^ML-(\d+)$/.exec(l) ? [Number(/^ML-(\d+)$/.exec(l)![1])] : []));
+    // Every line the mirror holds runs on from the one before (it holds the last 2,000 after a re-snapshot).
+    for (let i = 1; i < numbers.length; i++) expect(numbers[i], `after ML-${numbers[i - 1]}`).toBe(numbers[i - 1]! + 1);
+    expect(numbers.at(-1)).toBe(3000);
+    expect(numbers.length).toBeGreaterThanOrEqual(1000);
+    expect(await read(200)).toBe(sshd.corral(['pane', 'read', pane, '--lines', '200']));
+    // The far side's bridges of the killed links ended with their connections.
+    await until(async () => remoteBridges(sshd.user), (n) => n <= bridgesBefore, 'the killed links\' bridges to end', 10_000);
+    expect(server.alive).toBe(true);
   }, 120_000);
 
   it('a machine whose packets are dropped from the start is unreachable within 10 s, and local verbs stay fast', async () => {

@@ -79,6 +79,13 @@ export class WebProcess {
     });
   }
 
+  /** Ends `corral web` with `signal` (SIGKILL: no clean-up of its own) and waits for it to go. */
+  async kill(signal: NodeJS.Signals): Promise<void> {
+    if (this.exitCode !== null) return;
+    this.proc.kill(signal);
+    await this.exited;
+  }
+
   async stop(): Promise<void> {
     if (this.exitCode === null) {
       this.proc.kill('SIGTERM');
