@@ -76,7 +76,9 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
     server = new TestServer();
     // The port is the target's: drop the harness's -p.
     const words = sshd.sshWords.filter((word, i, all) => word !== '-p' && all[i - 1] !== '-p');
-    (server.env as Record<string, string>).CORRAL_SSH = words.join(' ');
+    // ssh takes the first value given for an option, and these words come before corral's own
+    // (5 s × 3): the same keep-alives, given up after ~3 s instead of ~15, so the cut is seen sooner.
+    (server.env as Record<string, string>).CORRAL_SSH = [...words, '-o', 'ServerAliveInterval=1', '-o', 'ServerAliveCountMax=3'].join(' ');
     await server.start();
   }, 60_000);
   afterAll(async () => {
