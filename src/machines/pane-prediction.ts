@@ -82,6 +82,11 @@ export class PanePrediction {
     this.after(() => this.predictor.linkRtt(ms));
   }
 
+  /** Raises a late prediction's underline, judges keys never acknowledged (its timer calls it). */
+  tick(): void {
+    this.after(() => this.predictor.tick(this.now()));
+  }
+
   /** A snapshot or resize replaced the screen, or the link went: nothing predicted holds. */
   reset(): void {
     this.after(() => this.predictor.reset());
@@ -121,7 +126,7 @@ export class PanePrediction {
     if (at === null) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.after(() => this.predictor.tick(this.now()));
+      this.tick();
     }, Math.max(0, at - this.now()) + 1);
     this.timer.unref();
   }

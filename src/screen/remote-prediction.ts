@@ -70,6 +70,8 @@ export interface EchoScreen {
 
 /** A predicted cell as drawn: underlined (`flagged`) while unconfirmed on a slow link. */
 export interface PredictedCell {
+  /** The key (its input number) the character came with. */
+  seq: number;
   x: number;
   y: number;
   char: string;
@@ -238,7 +240,7 @@ export class EchoPredictor {
       // Epochs only grow along the list: the shown ones are a prefix.
       if (!this.visibleEpoch(p)) break;
       const flagged = this.flagging || now - p.sentAt >= PREDICTION.glitchMs;
-      out.push({ x: p.x, y: p.y, char: p.char, pen: flagged ? { ...p.pen, attrs: p.pen.attrs | ATTR.underline } : p.pen });
+      out.push({ seq: p.seq, x: p.x, y: p.y, char: p.char, pen: flagged ? { ...p.pen, attrs: p.pen.attrs | ATTR.underline } : p.pen });
     }
     return out;
   }
