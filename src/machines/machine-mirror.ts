@@ -234,7 +234,7 @@ export class MachineMirror {
         return;
       }
       case 'ack':
-        this.screens.get(message.surface_id)?.prediction.ack(message.input);
+        this.screens.get(message.surface_id)?.prediction.ack(message.input, message.quiet === true);
         return;
     }
   }

@@ -74,8 +74,9 @@ export class PanePrediction {
     this.after(() => this.predictor.typed(predict ? data : '\x1b', seq, this.now()));
   }
 
-  ack(seq: number): void {
-    this.after(() => this.predictor.ack(seq, this.now()));
+  /** The remote took keys up to `seq`; `quiet`: it waited for output that never came. */
+  ack(seq: number, quiet = false): void {
+    this.after(() => this.predictor.ack(seq, this.now(), quiet));
   }
 
   linkRtt(ms: number | null): void {

@@ -168,10 +168,13 @@ export class EchoPredictor {
     }
   }
 
-  /** The remote says it has taken every key up to `seq` and sent the output that followed. */
-  ack(seq: number, now: number): void {
+  /**
+   * The remote says it has taken every key up to `seq` and sent the output that followed;
+   * `quiet`: there was none, and it waited (the wait is no part of the link's round trip).
+   */
+  ack(seq: number, now: number, quiet = false): void {
     const sent = this.timed.get(seq);
-    if (sent !== undefined) this.sample(now - sent);
+    if (sent !== undefined && !quiet) this.sample(now - sent);
     for (const key of this.timed.keys()) {
       if (key > seq) break;
       this.timed.delete(key);

@@ -35,15 +35,15 @@ export const INPUT_ACK = {
 function ackInput(ctx: RequestContext, surfaceId: number, seq: number): void {
   const log = mirrorLogOf(ctx.core);
   let timer: NodeJS.Timeout | null = null;
-  const done = (): void => {
+  const done = (quiet: boolean): void => {
     stop();
     if (timer) clearTimeout(timer);
-    ctx.stream.send(MIRROR_NOTIFICATION, { kind: 'ack', surface_id: surfaceId, input: seq });
+    ctx.stream.send(MIRROR_NOTIFICATION, quiet ? { kind: 'ack', surface_id: surfaceId, input: seq, quiet: true } : { kind: 'ack', surface_id: surfaceId, input: seq });
   };
   const stop = log.onEntry((surface, entry) => {
-    if (surface === surfaceId && entry.kind === 'output') done();
+    if (surface === surfaceId && entry.kind === 'output') done(false);
   });
-  timer = setTimeout(done, INPUT_ACK.quietMs);
+  timer = setTimeout(() => done(true), INPUT_ACK.quietMs);
   timer.unref();
 }
 
