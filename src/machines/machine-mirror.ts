@@ -20,6 +20,7 @@ import type { PasteSink } from '../pty/paste-stream.js';
 import { PasteEncoder } from '../terminal/paste.js';
 import type { PredictMode } from '../screen/remote-prediction.js';
 import { PanePrediction } from './pane-prediction.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
 /** Full terminal reset and scrollback erase: a snapshot starts from nothing. */
 const RESET = '\x1bc\x1b[3J';
@@ -155,6 +156,8 @@ export class MachineMirror {
     // that followed it (a mirror message), which is what judges a predicted echo. A remote
     // that refuses it (its gate, a process it cannot place) logs why there.
     client.notify('pane.input', { pane_id: pane.remote.id, data, seq });
+    // The echo trace's pty hops, for a remote pane: the key handed to the link, its echo off it.
+    ECHO_TRACE?.mark(HOP.ptyWritten);
   }
 
   /**
@@ -223,6 +226,7 @@ export class MachineMirror {
       case 'output': {
         const screen = this.screens.get(message.surface_id);
         if (!screen || !this.inOrder(screen, message.seq)) return;
+        ECHO_TRACE?.mark(HOP.ptyRead);
         void screen.terminal.write(Buffer.from(message.data, 'base64'));
         return;
       }
