@@ -3,15 +3,15 @@
  * `ssh -T TARGET CMD`, 300 times, for ssh's own ways of connecting — no ControlMaster, a mux
  * client of a backgrounded master (ControlPersist=60, what a link runs), and the link's ssh
  * being the master itself (ControlPersist=no) — and for the far side's relay (`cat` vs a node
- * process piping stdin to stdout, as `corral bridge` does). Not part of `run.mjs`:
+ * process piping stdin to stdout, as `corral bridge` does). Not part of `run.mjs` (a diagnosis):
  *
- *   node bench/ssh-hops.mjs
+ *   npm run profile -- ssh-hops
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { importBundled, median, percentile, round, sleep } from './lib.mjs';
+import { importBundled, median, percentile, round, sleep } from '../lib.mjs';
 
 const KEYS = 300;
 
