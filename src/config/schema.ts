@@ -33,6 +33,8 @@ export interface CheckpointsConfig {
 export interface MachinesConfig {
   /** The ssh program and its leading arguments for machine links (SPEC §14); `CORRAL_SSH` overrides. */
   ssh: readonly string[];
+  /** Predicted echo on remote panes (mosh's --predict; docs/machines.md). */
+  predict: 'adaptive' | 'always' | 'never';
 }
 
 /** `[worktree]` (SPEC §11, §15). */
@@ -107,6 +109,11 @@ const isString: Check = (v) => (typeof v === 'string' ? null : 'must be a string
 const wordList: Check = (v) =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x !== '') ? null : 'must be a non-empty list of non-empty strings (a program and its arguments)';
 
+/** `[machines] predict`'s values, as mosh's --predict names them. */
+export const PREDICT_VALUES = ['adaptive', 'always', 'never'] as const;
+
+const predictMode: Check = (v) => (typeof v === 'string' && (PREDICT_VALUES as readonly string[]).includes(v) ? null : `must be one of ${PREDICT_VALUES.map((x) => `"${x}"`).join(', ')}`);
+
 const statusList: Check = (v) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string' && (NOTIFY_STATUSES as readonly string[]).includes(x))
     ? null
@@ -178,6 +185,12 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
     doc: 'the ssh program and its leading arguments for machine links (docs/machines.md); CORRAL_SSH overrides it',
   },
   {
+    path: 'machines.predict',
+    check: predictMode,
+    defaultText: '"adaptive"',
+    doc: 'keys typed into a remote pane drawn before their echo returns: "adaptive" while the round trip is over 30 ms, "always", or "never" (docs/machines.md)',
+  },
+  {
     path: 'worktree.root',
     check: isString,
     defaultText: '""',
@@ -224,7 +237,7 @@ export function defaultConfig(env: Env = process.env): Config {
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },
-    machines: { ssh: ['ssh'] },
+    machines: { ssh: ['ssh'], predict: 'adaptive' },
     worktree: { root: '', setup: '', setup_timeout_secs: 300 },
     checkpoints: { keep: 100 },
   };

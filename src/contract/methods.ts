@@ -243,7 +243,8 @@ export interface MethodParams {
   'machine.read': PaneId & ReadParams;
   'mirror.subscribe': { resume?: Record<string, number> };
   'mirror.viewport': { cols: number; rows: number };
-  'pane.input': { pane_id: string; data: string };
+  /** `seq`: the link's number for these keys, acknowledged in the mirror stream (predicted echo). */
+  'pane.input': { pane_id: string; data: string; seq?: number };
   'web.hello': NoParams;
   'web.fleet': { lines?: number };
   'pane.watch': PaneId;

@@ -419,7 +419,9 @@ export type MirrorMessage =
   /** The pane's batch `seq`: bytes it printed (base64). */
   | { kind: 'output'; surface_id: number; seq: number; data: string }
   /** The pane's batch `seq`: it was resized. */
-  | { kind: 'resize'; surface_id: number; seq: number; cols: number; rows: number };
+  | { kind: 'resize'; surface_id: number; seq: number; cols: number; rows: number }
+  /** Keys up to `pane.input` number `input` were taken, and the output that followed them sent (predicted echo); `quiet`: none followed. */
+  | { kind: 'ack'; surface_id: number; input: number; quiet?: true };
 
 /** The notification that carries one `MirrorMessage`. */
 export const MIRROR_NOTIFICATION = 'mirror.event';

@@ -6,6 +6,7 @@
  * machine's name. A remote that is slow or gone costs a local caller at most a deadline; an
  * unreachable machine costs nothing (it is simply left out, its state says why).
  */
+import type { PredictMode } from '../screen/remote-prediction.js';
 import type { PaneView } from '../terminal/pane-view.js';
 import { CorralError, type PaneRead, type EventInput, type FleetRow, type MachineInfo, type MachineState, type SurfaceRow } from '../contract/protocol.js';
 import type { RpcClient } from '../rpc/client.js';
@@ -45,6 +46,8 @@ export interface MachineHubOptions {
   log(message: string): void;
   /** Scrollback of a mirrored pane's terminal (the local scrollback_lines). */
   scrollback: number;
+  /** `[machines] predict`: keys typed into remote panes drawn before their echo (default 'adaptive'). */
+  predict?: PredictMode;
 }
 
 interface Machine {
@@ -94,7 +97,7 @@ export class MachineHub implements MachineService, MirrorDirectory {
     }
     for (const entry of entries) {
       if (this.machines.has(entry.name)) continue;
-      const mirror = new MachineMirror(entry.name, this.nextIndex++, { scrollback: this.options.scrollback, onChange: () => this.changed() });
+      const mirror = new MachineMirror(entry.name, this.nextIndex++, { scrollback: this.options.scrollback, predict: this.options.predict, onChange: () => this.changed() });
       const machine: Machine = { entry, agents: 0, link: this.makeLink(entry), mirror };
       this.machines.set(entry.name, machine);
       if (entry.enabled) machine.link.start();
@@ -120,6 +123,7 @@ export class MachineHub implements MachineService, MirrorDirectory {
     if (machine) {
       if (status.state !== 'connected') machine.agents = 0;
       machine.mirror.state = status.state;
+      machine.mirror.linkRtt(status.latencyMs);
     }
     this.changed();
     this.options.emit({

@@ -18,6 +18,9 @@ import { PaneTerminal } from '../terminal/pane-terminal.js';
 import type { RpcClient } from '../rpc/client.js';
 import type { PasteSink } from '../pty/paste-stream.js';
 import { PasteEncoder } from '../terminal/paste.js';
+import type { PredictMode } from '../screen/remote-prediction.js';
+import { PanePrediction } from './pane-prediction.js';
+import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
 /** Full terminal reset and scrollback erase: a snapshot starts from nothing. */
 const RESET = '\x1bc\x1b[3J';
@@ -47,6 +50,8 @@ interface PaneMirror {
   seq: number;
   /** Batches were missed (the remote dropped them): wait for the snapshot that follows. */
   gap: boolean;
+  /** Keys typed here drawn before their echo returns (docs/machines.md "Predicted echo"). */
+  prediction: PanePrediction;
 }
 
 export interface MirrorOptions {
@@ -54,6 +59,8 @@ export interface MirrorOptions {
   scrollback: number;
   /** The structure or a screen changed: the TUI looks again. */
   onChange(): void;
+  /** `[machines] predict` (default 'adaptive'). */
+  predict?: PredictMode;
 }
 
 export class MachineMirror {
@@ -67,6 +74,10 @@ export class MachineMirror {
   /** The remote's own focused workspace, qualified. */
   focusedWorkspace: string | null = null;
   state: MachineState = 'connecting';
+  /** Keys sent to this machine, numbered so its acknowledgements say which (the predicted echo). */
+  private inputSeq = 0;
+  /** The link's last measured round trip (ms), handed to each pane's prediction. */
+  private rttMs: number | null = null;
 
   constructor(
     readonly machine: string,
@@ -109,6 +120,7 @@ export class MachineMirror {
 
   /** The link went down: the panes stay as they were until it returns. */
   detach(): void {
+    for (const screen of this.screens.values()) screen.prediction.reset();
     this.stopNotifications?.();
     this.stopNotifications = null;
     this.client = null;
@@ -119,17 +131,33 @@ export class MachineMirror {
     return this.screen(pane.remote.surface_id, BLANK.cols, BLANK.rows).terminal;
   }
 
+  /** A pane's predicted echo: the screen the TUI draws (the mirror with predictions over it). */
+  prediction(pane: ForeignPane): PanePrediction {
+    return this.screen(pane.remote.surface_id, BLANK.cols, BLANK.rows).prediction;
+  }
+
+  /** The link measured its round trip: predictions show (or stop) by it. */
+  linkRtt(ms: number | null): void {
+    this.rttMs = ms;
+    if (ms !== null) for (const screen of this.screens.values()) screen.prediction.linkRtt(ms);
+  }
+
   paneBySurface(local: number): ForeignPane | undefined {
     return this.bySurface.get(local);
   }
 
   /** Sends a person's keys to the remote pane; refused while the link is not up (never queued). */
-  input(pane: ForeignPane, data: string): void {
+  input(pane: ForeignPane, data: string, predict = true): void {
     const client = this.state === 'connected' ? this.client : null;
     if (!client) throw new CorralError('machine_unreachable', `machine ${this.machine} is ${this.state}: keys are not sent (they would arrive late)`, { machine: this.machine });
-    // A notification: the echo is the answer, and an ack would be one more packet on the link
-    // per key. A remote that refuses it (its gate, a process it cannot place) logs why there.
-    client.notify('pane.input', { pane_id: pane.remote.id, data });
+    const seq = ++this.inputSeq;
+    this.screens.get(pane.remote.surface_id)?.prediction.typed(data, seq, predict);
+    // A notification: the echo is the answer; the remote acknowledges `seq` behind the output
+    // that followed it (a mirror message), which is what judges a predicted echo. A remote
+    // that refuses it (its gate, a process it cannot place) logs why there.
+    client.notify('pane.input', { pane_id: pane.remote.id, data, seq });
+    // The echo trace's pty hops, for a remote pane: the key handed to the link, its echo off it.
+    ECHO_TRACE?.mark(HOP.ptyWritten);
   }
 
   /**
@@ -144,7 +172,7 @@ export class MachineMirror {
     const send = (text: string): void => {
       if (text === '' || !open) return;
       try {
-        this.input(pane, text);
+        this.input(pane, text, false);
       } catch {
         // The link went down mid-paste: the rest is not sent (it would arrive late, as keys would).
         open = false;
@@ -190,6 +218,7 @@ export class MachineMirror {
         void screen.terminal.write(message.data);
         screen.seq = message.seq;
         screen.gap = false;
+        screen.prediction.reset();
         // A pane's first screen: the TUI puts it on its layers (later ones redraw by revision).
         if (first) this.options.onChange();
         return;
@@ -197,6 +226,7 @@ export class MachineMirror {
       case 'output': {
         const screen = this.screens.get(message.surface_id);
         if (!screen || !this.inOrder(screen, message.seq)) return;
+        ECHO_TRACE?.mark(HOP.ptyRead);
         void screen.terminal.write(Buffer.from(message.data, 'base64'));
         return;
       }
@@ -204,8 +234,12 @@ export class MachineMirror {
         const screen = this.screens.get(message.surface_id);
         if (!screen || !this.inOrder(screen, message.seq)) return;
         screen.terminal.resize(message.cols, message.rows);
+        screen.prediction.reset();
         return;
       }
+      case 'ack':
+        this.screens.get(message.surface_id)?.prediction.ack(message.input, message.quiet === true);
+        return;
     }
   }
 
@@ -223,7 +257,9 @@ export class MachineMirror {
   private screen(remote: number, cols: number, rows: number): PaneMirror {
     let screen = this.screens.get(remote);
     if (!screen) {
-      screen = { terminal: new PaneTerminal({ cols, rows, scrollback: this.options.scrollback }), seq: -1, gap: false };
+      const terminal = new PaneTerminal({ cols, rows, scrollback: this.options.scrollback });
+      screen = { terminal, seq: -1, gap: false, prediction: new PanePrediction(terminal, this.options.predict ?? 'adaptive') };
+      screen.prediction.linkRtt(this.rttMs);
       screen.terminal.log.label = `${this.machine} surface ${remote}`;
       this.screens.set(remote, screen);
     }
@@ -249,6 +285,7 @@ export class MachineMirror {
     }
     for (const [remote, screen] of this.screens) {
       if (alive.has(remote)) continue;
+      screen.prediction.dispose();
       screen.terminal.dispose();
       this.screens.delete(remote);
     }
@@ -262,7 +299,10 @@ export class MachineMirror {
 
   dispose(): void {
     this.detach();
-    for (const screen of this.screens.values()) screen.terminal.dispose();
+    for (const screen of this.screens.values()) {
+      screen.prediction.dispose();
+      screen.terminal.dispose();
+    }
     this.screens.clear();
     this.workspaces.clear();
     this.tabs.clear();

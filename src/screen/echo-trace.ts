@@ -24,9 +24,9 @@ export const HOP = {
   input: 1,
   /** Parsed and routed: about to be written to the focused pane. */
   routed: 2,
-  /** `write(2)` to the pane's pty returned. */
+  /** `write(2)` to the pane's pty returned (a remote pane: its `pane.input` handed to the link). */
   ptyWritten: 3,
-  /** The pane's output (the echo) came off the pty (`PaneProcess`). */
+  /** The pane's output (the echo) came off the pty (`PaneProcess`; a remote pane: its batch off the link). */
   ptyRead: 4,
   /** The echo was predicted and handed to the client's connection. */
   predicted: 5,

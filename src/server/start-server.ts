@@ -74,6 +74,7 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
     runtimeDir: resolveRuntimeDir(env),
     sshConfig: config.machines.ssh,
     scrollback: config.scrollback_lines,
+    predict: config.machines.predict,
     emit: (event) => core.bus.emit(event),
     // Link errors quote what ssh and the far side printed: peer text, shown with its controls visible.
     log: (message) => process.stderr.write(`corral server: ${visibleControls(message)}\n`),

@@ -22,6 +22,8 @@ import { ForeignModel, isForeign, NO_MIRRORS, UnionMap } from './foreign-model.j
 import { foreignAgent, type ForeignPane } from '../machines/machine-mirror.js';
 import type { MirrorDirectory } from '../machines/machine-hub.js';
 import { leaves } from '../session/layout.js';
+import type { PaneScreen } from '../screen/pane-screen.js';
+import type { Disposable } from '../contract/disposable.js';
 
 /** Where a client looks: a workspace and the tab it shows there. */
 export interface ClientPlace {
@@ -182,6 +184,12 @@ export interface ClientCore
   /** Other machines, for the sidebar (SPEC §14); absent where there are none. */
   machines?(): MachineRow[];
   /**
+   * What the compositor draws for a pane when it is not its plain view: another machine's pane
+   * with the keys typed into it drawn before their echo (docs/machines.md "Predicted echo"),
+   * and the rows to redraw when those change. Null (or absent) for a pane drawn as it is.
+   */
+  paneOverlay?(pane: PaneRecord): PaneOverlay | null;
+  /**
    * An agent's transcript, as `agent.read` gathers it (copy mode shows it): an action on the
    * core, so the TUI itself never reaches a pane's host (test/unit/read-interface.test.ts).
    */
@@ -210,6 +218,12 @@ export interface ClientCore
   turnDiff(pane: PaneRecord, turn: number): Promise<CheckpointDiffResult>;
   /** Puts the pane's files back as checkpoint `id` had them: a person's decision, as a merge is. */
   rewindTo(pane: PaneRecord, id: number): Promise<RewindResult>;
+}
+
+/** A pane's screen as drawn, with what is drawn over it, and the rows that change without new output. */
+export interface PaneOverlay {
+  readonly screen: PaneScreen;
+  onChange(listener: (rows: number[]) => void): Disposable;
 }
 
 /** A person at their own terminal: what a client is when nothing says otherwise (tests, the local TUI). */
@@ -300,6 +314,10 @@ export class ClientCoreView implements ClientCore {
     const remote = this.remote(pane);
     if (!remote) return this.core.view(pane);
     return this.foreign.mirrorOf(remote.id)!.view(remote);
+  };
+  readonly paneOverlay = (pane: PaneRecord): PaneOverlay | null => {
+    const remote = this.remote(pane);
+    return remote ? (this.foreign.mirrorOf(remote.id)?.prediction(remote) ?? null) : null;
   };
   readonly readAgent: ClientCore['readAgent'] = async (pane, opts) => {
     const remote = this.remote(pane);

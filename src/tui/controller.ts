@@ -6,7 +6,7 @@
  * prefix-commands.ts, the mouse pane-mouse.ts, the panes' output pane-output.ts, the status
  * line's message status-message.ts.
  */
-import type { ClientCore } from './client-view.js';
+import type { ClientCore, PaneOverlay } from './client-view.js';
 import type { Disposable } from '../contract/disposable.js';
 import { CorralError } from '../contract/errors.js';
 import type { PaneRecord } from '../session/model.js';
@@ -523,6 +523,7 @@ export class TuiController {
     const focused = this.core.model.focusedPane();
     const layers = [];
     const visible = new Map<string, PaneView>();
+    const overlays = new Map<string, PaneOverlay>();
     const rects = new Map<string, ReturnType<typeof frameInterior>>();
     for (const frame of frames) {
       const pane = this.core.model.pane(frame.paneId);
@@ -533,11 +534,13 @@ export class TuiController {
         continue;
       }
       visible.set(pane.id, view);
+      const overlay = this.core.paneOverlay?.(pane) ?? null;
+      if (overlay) overlays.set(pane.id, overlay);
       const rect = frameInterior(frame.rect);
       rects.set(pane.id, rect);
-      layers.push({ id: pane.id, screen: view, rect, focused: focused?.id === pane.id });
+      layers.push({ id: pane.id, screen: overlay?.screen ?? view, rect, focused: focused?.id === pane.id });
     }
-    this.output.follow(visible);
+    this.output.follow(visible, overlays);
     this.compositor.setPaneLayers(layers);
     this.copy.layout(rects);
     this.compositor.requestFrame();

@@ -8,6 +8,7 @@ import type { Disposable } from '../contract/disposable.js';
 import type { Compositor } from '../screen/compositor.js';
 import { damagedRows } from '../terminal/damage.js';
 import type { PaneView } from '../terminal/pane-view.js';
+import type { PaneOverlay } from './client-view.js';
 
 export class PaneOutput {
   private readonly subscriptions = new Map<string, Disposable>();
@@ -16,17 +17,21 @@ export class PaneOutput {
 
   constructor(private readonly compositor: Compositor) {}
 
-  /** Listens to the panes in `visible` (by pane id) and stops listening to any other. */
-  follow(visible: ReadonlyMap<string, PaneView>): void {
+  /**
+   * Listens to the panes in `visible` (by pane id) and stops listening to any other; a pane in
+   * `overlays` also redraws, at once, the rows its overlay changes (a predicted echo appears).
+   */
+  follow(visible: ReadonlyMap<string, PaneView>, overlays: ReadonlyMap<string, PaneOverlay> = new Map()): void {
     for (const [id, view] of visible) {
       if (this.subscriptions.has(id)) continue;
+      const overlay = overlays.get(id)?.onChange((rows) => this.compositor.markPaneDirty(id, rows, { urgent: true }));
       const parsed = view.onRevision(() => {
         const urgent = this.echoPending === id;
         if (urgent) this.echoPending = null;
         this.compositor.markPaneDirty(id, damagedRows(view.lastDamage), { urgent });
       });
       const arriving = view.onBeforeParse((data) => this.compositor.beforePaneParse(id, data));
-      this.subscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose()) });
+      this.subscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose(), overlay?.dispose()) });
     }
     for (const [id, subscription] of this.subscriptions) {
       if (visible.has(id)) continue;

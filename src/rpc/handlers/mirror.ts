@@ -4,7 +4,7 @@
  * screen while no client is attached here, and `pane.input` takes a person's keys typed into a
  * mirrored pane over there.
  */
-import { CorralError } from '../../contract/protocol.js';
+import { CorralError, MIRROR_NOTIFICATION } from '../../contract/protocol.js';
 import { MAX_TERMINAL_SIDE, fitTerminalSize } from '../../contract/frame-protocol.js';
 import { optInt, str, type Params } from '../params.js';
 import { mirrorLogOf } from '../mirror-log.js';
@@ -17,6 +17,35 @@ const refusedInput = new OnceLog();
 
 /** A mirrored pane's keys arrive as a person types: far below the RPC line limit per call. */
 const MAX_INPUT_CHARS = 64 * 1024;
+
+export const INPUT_ACK = {
+  /**
+   * Keys that make no output (echo off, a program not reading) are acknowledged after this
+   * long: time enough for a program to echo, short against a round trip worth predicting.
+   */
+  quietMs: 30,
+} as const;
+
+/**
+ * Acknowledges `pane.input` number `seq` on this connection's mirror stream, behind the pane's
+ * first output batch after the keys (the mirror publisher sends that batch first: it listened
+ * to the log before us), or after `quietMs` when none came. The far side of a predicted echo
+ * judges its guesses by this (docs/machines.md "Predicted echo").
+ */
+function ackInput(ctx: RequestContext, surfaceId: number, seq: number): void {
+  const log = mirrorLogOf(ctx.core);
+  let timer: NodeJS.Timeout | null = null;
+  const done = (quiet: boolean): void => {
+    stop();
+    if (timer) clearTimeout(timer);
+    ctx.stream.send(MIRROR_NOTIFICATION, quiet ? { kind: 'ack', surface_id: surfaceId, input: seq, quiet: true } : { kind: 'ack', surface_id: surfaceId, input: seq });
+  };
+  const stop = log.onEntry((surface, entry) => {
+    if (surface === surfaceId && entry.kind === 'output') done(false);
+  });
+  timer = setTimeout(() => done(true), INPUT_ACK.quietMs);
+  timer.unref();
+}
 
 /** `resume`: the last batch number the mirror holds, per surface id. */
 function resumeParam(p: Params): Record<string, number> {
@@ -71,8 +100,10 @@ export const mirrorHandlers = {
     }
     const data = str(p, 'data');
     if (data.length > MAX_INPUT_CHARS) throw new CorralError('invalid_params', `param "data" is longer than ${MAX_INPUT_CHARS} characters`);
+    const seq = optInt(p, 'seq', 1, Number.MAX_SAFE_INTEGER);
     const pane = ctx.core.resolveOne(str(p, 'pane_id'));
     ctx.core.writeToPane(pane, data);
+    if (seq !== undefined) ackInput(ctx, pane.surfaceId, seq);
     return { sent: true };
   },
 } satisfies HandlerGroup;
