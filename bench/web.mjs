@@ -31,7 +31,7 @@ const CHROMIUM = process.env.CORRAL_CHROMIUM ?? '/usr/bin/chromium';
 const PANES = 100;
 
 function startWeb(env, cwd) {
-  const child = spawn(process.execPath, [BIN, 'web', '--listen', '127.0.0.1:0'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'web', '--listen', '127.0.0.1:0', '--predict', 'always'], { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
@@ -180,6 +180,57 @@ export async function run({ quick = false } = {}) {
     nodeWs.close();
     agent.close();
 
+    // 3b. The page's predicted echo (`corral web --predict always`, src/web/page/echo-overlay.ts):
+    // keys typed into the page's terminal (xterm.js's own input path) in another shell, each
+    // timed to the moment its character is in the DOM — drawn by the prediction, or by the echo
+    // when the prediction did not show (the first key of an epoch).
+    await page.locator('.pane-view button.back').click();
+    await page.locator('#fleet [data-pane="w4:p1"] button.open').click();
+    await page.waitForFunction(() => (window.corral.pane?.written ?? 0) > 0);
+    const typeOnPage = (ch) =>
+      page.evaluate(
+        (ch) =>
+          new Promise((resolve, reject) => {
+            const view = window.corral.pane;
+            const layer = document.querySelector('.pane-view .echo-overlay');
+            const rows = document.querySelector('.pane-view .xterm-rows');
+            const before = (rows.textContent.match(new RegExp(ch, 'g')) ?? []).length;
+            const timer = setTimeout(() => reject(new Error('no echo on the page')), 5000);
+            const t0 = performance.now();
+            const seen = () => {
+              if ([...layer.children].some((c) => c.textContent === ch)) return 'predicted';
+              return (rows.textContent.match(new RegExp(ch, 'g')) ?? []).length > before ? 'echo' : null;
+            };
+            const observer = new MutationObserver(() => {
+              const how = seen();
+              if (!how) return;
+              observer.disconnect();
+              clearTimeout(timer);
+              resolve({ ms: performance.now() - t0, how });
+            });
+            observer.observe(layer, { childList: true });
+            observer.observe(rows, { childList: true, subtree: true, characterData: true });
+            // xterm.js's input path: onData, as a key typed into it.
+            view.term.input(ch, true);
+            const how = seen();
+            if (how) {
+              observer.disconnect();
+              clearTimeout(timer);
+              resolve({ ms: performance.now() - t0, how });
+            }
+          }),
+        ch,
+      );
+    for (const ch of 'warm') await typeOnPage(ch);
+    const predicted = [];
+    let drawnBy = { predicted: 0, echo: 0 };
+    for (let i = 0; i < keys; i++) {
+      const { ms, how } = await typeOnPage(LETTERS[i % LETTERS.length]);
+      predicted.push(ms);
+      drawnBy[how]++;
+      await keyGap();
+    }
+
     // 4. The server while one page floods a shell pane with 1,000 key messages a second (2 s):
     // surface.status round trips on the socket, against the same calls with no flood, same run.
     const statusTimes = async (more) => {
@@ -224,7 +275,8 @@ export async function run({ quick = false } = {}) {
     process.stderr.write(
       `  first paint p50 ${round(median(firstPaint))} ms p95 ${round(percentile(firstPaint, 95))} ms; state → page p50 ${round(median(change))} p95 ${round(percentile(change, 95))} ms (event → page p50 ${round(median(webShare))} p95 ${round(percentile(webShare, 95))} ms, of which event → page's socket p50 ${round(median(wire))} p95 ${round(percentile(wire, 95))} ms); ` +
         `echo page p50 ${round(median(echo.page))} p95 ${round(percentile(echo.page, 95))} ms vs attach p50 ${round(median(echo.attach))} p95 ${round(percentile(echo.attach, 95))} ms; ` +
-        `the same through corral web from a Node client p50 ${round(median(echo.node))} p95 ${round(percentile(echo.node, 95))} ms\n`,
+        `the same through corral web from a Node client p50 ${round(median(echo.node))} p95 ${round(percentile(echo.node, 95))} ms; ` +
+        `predicted on the page p50 ${round(median(predicted))} p95 ${round(percentile(predicted, 95))} ms (${drawnBy.predicted} predicted, ${drawnBy.echo} by the echo)\n`,
     );
     return [
       { name: `web: first paint of the fleet, ${PANES} panes, loopback`, value: round(median(firstPaint), 1), p95: round(percentile(firstPaint, 95), 1), unit: 'ms', target: '≤ 300 ms', pass: percentile(firstPaint, 95) <= 300 },
@@ -250,6 +302,17 @@ export async function run({ quick = false } = {}) {
         baselineValue: `${round(median(quietStatus), 2)} / ${round(percentile(quietStatus, 95), 2)}`,
         target: 'p95 < 10 ms',
         pass: percentile(floodStatus, 95) < 10,
+      },
+      {
+        name: `web: echo typed on the page with --predict always, key → drawn (${drawnBy.predicted} of ${keys} keys drawn by the prediction)`,
+        value: round(median(predicted), 2),
+        p95: round(percentile(predicted, 95), 2),
+        unit: 'ms',
+        baseline: 'corral attach',
+        baselineValue: round(median(echo.attach), 2),
+        ratio: round(median(predicted) / median(echo.attach)),
+        target: '≤ 2×',
+        pass: median(predicted) / median(echo.attach) <= 2,
       },
       { name: 'web: …the same key from a Node WebSocket client (no browser)', value: round(median(echo.node), 2), p95: round(percentile(echo.node, 95), 2), unit: 'ms', baseline: 'corral attach', baselineValue: round(median(echo.attach), 2), ratio: round(median(echo.node) / median(echo.attach)) },
     ];

@@ -18,12 +18,15 @@ import { SessionStore, randomSecret, sessionStoreFile } from './session-store.js
 import { LoginToken } from './web-auth.js';
 import { checkTls, hostPort, isLoopback, parseListen } from './web-options.js';
 import { createWebServer } from './web-server.js';
+import type { PredictMode } from '../screen/remote-prediction.js';
 
 export interface WebOptions {
   socket?: string;
   session?: string;
   listen?: string;
   readOnly: boolean;
+  /** `--predict`: the page's predicted echo (src/web/page/echo-overlay.ts). */
+  predict?: PredictMode;
   tlsCert?: string;
   tlsKey?: string;
   revokeAll: boolean;
@@ -61,6 +64,7 @@ export async function runWeb(opts: WebOptions): Promise<number> {
     policy: { scheme, hosts },
     tls,
     readOnly: opts.readOnly,
+    predict: opts.predict ?? 'adaptive',
     assetsDir: path.join(packageRoot(), 'dist', 'web'),
     log,
   });

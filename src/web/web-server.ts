@@ -20,6 +20,7 @@ import { LoginToken, RequestGuard, cookieFrom, sessionCookie, type OriginPolicy 
 import type { SessionStore } from './session-store.js';
 import type { ServerLink } from './server-link.js';
 import { PAGE_LIMITS, PageSession } from './page-session.js';
+import type { PredictMode } from '../screen/remote-prediction.js';
 
 export const HTTP_LIMITS = {
   /** A login body holds a 43-character token. */
@@ -50,6 +51,8 @@ export interface WebServerOptions {
   policy: OriginPolicy;
   tls: { cert: Buffer; key: Buffer } | null;
   readOnly: boolean;
+  /** The pages' predicted echo (`corral web --predict`). */
+  predict: PredictMode;
   /** dist/web: the bundle and its styles. */
   assetsDir: string;
   log: (line: string) => void;
@@ -143,7 +146,7 @@ export function createWebServer(opts: WebServerOptions): { server: Server; close
     }
     const cookie = cookieFrom(req.headers.cookie);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      new PageSession(ws, opts.link, opts.readOnly, opts.log, () => opts.store.valid(cookie));
+      new PageSession(ws, opts.link, opts.readOnly, opts.log, () => opts.store.valid(cookie), opts.predict);
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());

@@ -5,6 +5,7 @@
  * server's events arrive, the opened pane's screen, and errors. The session cookie is
  * HttpOnly: this script never sees it.
  */
+import type { PredictMode } from '../../screen/remote-prediction.js';
 import '@xterm/xterm/css/xterm.css';
 import './app.css';
 import type { WebFleet } from '../../contract/web.js';
@@ -29,9 +30,11 @@ interface PageState {
   send: (message: object) => void;
   /** When each status message arrived (Date.now()): bench/web.mjs splits the page's share from the wire's. */
   statusArrivals: number[];
+  /** `corral web --predict`, from its hello. */
+  predict: PredictMode;
 }
 
-const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [] };
+const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [], predict: 'adaptive' };
 (window as unknown as { corral: PageState }).corral = state;
 
 const app = document.getElementById('app')!;
@@ -83,6 +86,7 @@ async function openPane(paneId: string, title: string): Promise<void> {
     answer: (pane, label) => send({ t: 'answer', pane, label }),
     close: () => closePane(),
     readOnly: () => state.readOnly,
+    predict: () => state.predict,
   });
   if (seq !== opening) return view.dispose();
   state.pane = view;
@@ -110,6 +114,7 @@ let lastFleetText = '';
 function onMessage(message: ServerMessage): void {
   switch (message.t) {
     case 'hello':
+      state.predict = message.predict ?? 'adaptive';
       setAccess(message.read_only, message.why);
       break;
     case 'fleet':
@@ -133,10 +138,27 @@ function onMessage(message: ServerMessage): void {
     case 'error':
       setStatus(`error: ${message.message}`);
       break;
-    case 'pong':
+    case 'pong': {
+      const sent = pings.get(message.id);
+      pings.delete(message.id);
+      if (sent !== undefined) state.pane?.roundTrip(performance.now() - sent);
       break;
+    }
   }
 }
+
+/**
+ * The page's round trip to `corral web`, every few seconds while a pane is open: a phone on
+ * another network is what makes the predicted echo ('adaptive') worth showing.
+ */
+const pings = new Map<number, number>();
+let pingId = 0;
+setInterval(() => {
+  if (!state.pane || state.ws?.readyState !== WebSocket.OPEN) return;
+  pings.clear();
+  pings.set(++pingId, performance.now());
+  send({ t: 'ping', id: pingId });
+}, 3000);
 
 function connect(): void {
   const ws = new WebSocket(`${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`);

@@ -6,12 +6,16 @@
 import type { Terminal } from '@xterm/xterm';
 import type { PaneWatchMessage, WebAgent } from '../../contract/web.js';
 import { el, text } from './dom.js';
+import { EchoOverlay } from './echo-overlay.js';
+import type { PredictMode } from '../../screen/remote-prediction.js';
 
 export interface PaneActions {
   type(paneId: string, data: string): void;
   answer(paneId: string, label: string): void;
   close(): void;
   readOnly(): boolean;
+  /** `corral web --predict`: keys drawn before their echo. */
+  predict(): PredictMode;
 }
 
 function fromBase64(data: string): Uint8Array {
@@ -26,6 +30,7 @@ export class PaneView {
   private readonly term: Terminal;
   private readonly answers: HTMLElement;
   private readonly note: HTMLElement;
+  private readonly echo: EchoOverlay;
   /** Bytes written to the terminal so far (tests wait on this rather than on time). */
   written = 0;
 
@@ -52,8 +57,11 @@ export class PaneView {
     this.root = el('section', { class: 'pane-view', 'data-pane': paneId }, el('header', {}, back, el('h2', {}, text(`${title} · ${paneId}`))), this.answers, screen, this.note);
     this.term = new TerminalClass({ convertEol: false, scrollback: 1000, fontSize: 13, cursorBlink: false, disableStdin: actions.readOnly() });
     this.term.open(screen);
+    this.echo = new EchoOverlay(this.term, actions.predict());
     this.term.onData((data) => {
-      if (!this.actions.readOnly()) this.actions.type(this.paneId, data);
+      if (this.actions.readOnly()) return;
+      this.echo.typed(data);
+      this.actions.type(this.paneId, data);
     });
     this.updateAccess();
   }
@@ -86,17 +94,19 @@ export class PaneView {
       case 'snapshot':
         this.term.reset();
         this.term.resize(message.cols, message.rows);
-        this.term.write(message.data);
+        this.echo.reset();
+        this.term.write(message.data, () => this.echo.reset());
         this.written += message.data.length;
         break;
       case 'output': {
         const bytes = fromBase64(message.data);
-        this.term.write(bytes);
+        this.term.write(bytes, () => this.echo.parsed());
         this.written += bytes.length;
         break;
       }
       case 'resize':
         this.term.resize(message.cols, message.rows);
+        this.echo.reset();
         break;
       case 'closed':
         this.note.replaceChildren(text('the pane closed'));
@@ -104,7 +114,13 @@ export class PaneView {
     }
   }
 
+  /** The page's round trip to `corral web`, for the predicted echo's 'adaptive' mode. */
+  roundTrip(ms: number): void {
+    this.echo.roundTrip(ms);
+  }
+
   dispose(): void {
+    this.echo.dispose();
     this.term.dispose();
   }
 }
