@@ -187,8 +187,8 @@ export const CONFIG_KEYS: readonly KeySpec[] = [
   {
     path: 'machines.predict',
     check: predictMode,
-    defaultText: '"adaptive"',
-    doc: 'keys typed into a remote pane drawn before their echo returns: "adaptive" while the round trip is over 30 ms, "always", or "never" (docs/machines.md)',
+    defaultText: '"always"',
+    doc: 'keys typed into a remote pane drawn before their echo returns: "always" (underlined while unconfirmed on a slow link), "adaptive" only while the round trip is over 30 ms, or "never" (docs/machines.md)',
   },
   {
     path: 'worktree.root',
@@ -237,7 +237,7 @@ export function defaultConfig(env: Env = process.env): Config {
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },
-    machines: { ssh: ['ssh'], predict: 'adaptive' },
+    machines: { ssh: ['ssh'], predict: 'always' },
     worktree: { root: '', setup: '', setup_timeout_secs: 300 },
     checkpoints: { keep: 100 },
   };

@@ -46,7 +46,7 @@ export interface MachineHubOptions {
   log(message: string): void;
   /** Scrollback of a mirrored pane's terminal (the local scrollback_lines). */
   scrollback: number;
-  /** `[machines] predict`: keys typed into remote panes drawn before their echo (default 'adaptive'). */
+  /** `[machines] predict`: keys typed into remote panes drawn before their echo (default 'always'). */
   predict?: PredictMode;
 }
 

@@ -59,7 +59,7 @@ export interface MirrorOptions {
   scrollback: number;
   /** The structure or a screen changed: the TUI looks again. */
   onChange(): void;
-  /** `[machines] predict` (default 'adaptive'). */
+  /** `[machines] predict` (default 'always'). */
   predict?: PredictMode;
 }
 
@@ -258,7 +258,7 @@ export class MachineMirror {
     let screen = this.screens.get(remote);
     if (!screen) {
       const terminal = new PaneTerminal({ cols, rows, scrollback: this.options.scrollback });
-      screen = { terminal, seq: -1, gap: false, prediction: new PanePrediction(terminal, this.options.predict ?? 'adaptive') };
+      screen = { terminal, seq: -1, gap: false, prediction: new PanePrediction(terminal, this.options.predict ?? 'always') };
       screen.prediction.linkRtt(this.rttMs);
       screen.terminal.log.label = `${this.machine} surface ${remote}`;
       this.screens.set(remote, screen);

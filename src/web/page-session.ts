@@ -86,7 +86,7 @@ export class PageSession {
     /** Whether the page's session is still live (`corral web --revoke-all` ends it). */
     private readonly sessionLive: () => boolean,
     /** `corral web --predict`: how the page draws keys before their echo. */
-    predict: PredictMode = 'adaptive',
+    predict: PredictMode = 'always',
   ) {
     this.send({ t: 'hello', client_id: link.hello.client_id, predict, ...this.access(link.fleet) });
     this.send({ t: 'fleet', fleet: link.fleet });

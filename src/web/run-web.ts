@@ -64,7 +64,7 @@ export async function runWeb(opts: WebOptions): Promise<number> {
     policy: { scheme, hosts },
     tls,
     readOnly: opts.readOnly,
-    predict: opts.predict ?? 'adaptive',
+    predict: opts.predict ?? 'always',
     assetsDir: path.join(packageRoot(), 'dist', 'web'),
     log,
   });

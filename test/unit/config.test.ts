@@ -29,7 +29,7 @@ describe('defaults', () => {
       keys: { prefix: 'ctrl+b', overrides: {} },
       ui: { sidebar_width: 28 },
       notify: { on: ['blocked', 'done'], command: '' },
-      machines: { ssh: ['ssh'], predict: 'adaptive' },
+      machines: { ssh: ['ssh'], predict: 'always' },
       worktree: { root: '', setup: '', setup_timeout_secs: 300 },
       checkpoints: { keep: 100 },
     });

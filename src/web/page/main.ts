@@ -34,7 +34,7 @@ interface PageState {
   predict: PredictMode;
 }
 
-const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [], predict: 'adaptive' };
+const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [], predict: 'always' };
 (window as unknown as { corral: PageState }).corral = state;
 
 const app = document.getElementById('app')!;
@@ -114,7 +114,7 @@ let lastFleetText = '';
 function onMessage(message: ServerMessage): void {
   switch (message.t) {
     case 'hello':
-      state.predict = message.predict ?? 'adaptive';
+      state.predict = message.predict ?? 'always';
       setAccess(message.read_only, message.why);
       break;
     case 'fleet':
