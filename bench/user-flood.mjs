@@ -17,7 +17,10 @@
  * sessions, the sides alternating flood by flood. Reports each row's median with min–max, and
  * the ratio of medians to tmux.
  *
- *   node bench/user-flood.mjs [--mb 61] [--runs 3] [--floods 3]
+ *   node bench/user-flood.mjs [--mb 61] [--runs 3] [--floods 3] [--base DIR]
+ *
+ * `--base DIR`: another build (a worktree with `dist/` built), its own server, its CLI floods
+ * interleaved with this build's in the same rounds: a same-run before/after on a shared machine.
  */
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,12 +87,13 @@ async function tmuxFlood(tmux, tmuxPid, cols, rows, file, k) {
   return result;
 }
 
-export async function run({ quick = false, mb = null, runs: wantRuns = null, floods: wantFloods = null } = {}) {
+export async function run({ quick = false, mb = null, runs: wantRuns = null, floods: wantFloods = null, base = null } = {}) {
   const megabytes = mb ?? (quick ? 5 : 61);
   const runs = wantRuns ?? (quick ? 1 : 3);
   const floods = wantFloods ?? (quick ? 2 : 3);
   const dir = mkdtempSync(join(tmpdir(), 'corral-bench-userflood-'));
   const server = new CorralServer();
+  const baseServer = base ? new CorralServer({ bin: join(base, 'bin', 'corral.cjs') }) : null;
   const tmux = new TmuxServer();
   let rpc = null;
   try {
@@ -99,6 +103,10 @@ export async function run({ quick = false, mb = null, runs: wantRuns = null, flo
     await server.start();
     // The workspace a user has; its size is every new pane's size (no client attached).
     const first = await server.newWorkspacePane();
+    if (baseServer) {
+      await baseServer.start();
+      await baseServer.newWorkspacePane();
+    }
     const { cols, rows } = (await server.json(['pane', 'get', first])).result.pane;
     rpc = await RpcClient.open(server.socketPath);
     // A session that holds the tmux server up, as a user's does.
@@ -106,20 +114,27 @@ export async function run({ quick = false, mb = null, runs: wantRuns = null, flo
     const tmuxPid = await tmux.pid();
 
     const cli = Array.from({ length: floods }, () => []);
+    const baseCli = Array.from({ length: floods }, () => []);
     const held = Array.from({ length: floods }, () => []);
     const tm = [];
     const serverFirst = [];
+    let baseFirst = null;
     for (let i = 0; i < runs; i++) {
       const pane = await newPane(server);
       const sock = await newPane(server);
+      const basePane = baseServer ? await newPane(baseServer) : null;
       for (let k = 0; k < floods; k++) {
-        const order = (i + k) % 2 === 0 ? ['cli', 'tmux', 'held'] : ['held', 'tmux', 'cli'];
+        const order = (i + k) % 2 === 0 ? ['cli', 'base', 'tmux', 'held'] : ['held', 'tmux', 'base', 'cli'];
         for (const side of order) {
           let r;
-          if (side === 'cli') cli[k].push((r = await cliFlood(server, pane, file, k)));
+          if (side === 'base') {
+            if (!baseServer) continue;
+            baseCli[k].push((r = await cliFlood(baseServer, basePane, file, k)));
+          } else if (side === 'cli') cli[k].push((r = await cliFlood(server, pane, file, k)));
           else if (side === 'held') held[k].push((r = await socketFlood(server, rpc, sock, file, k)));
           else tm.push((r = await tmuxFlood(tmux, tmuxPid, cols, rows, file, k)));
-          if (i === 0 && k === 0 && side !== 'tmux' && serverFirst.length === 0) serverFirst.push({ side, ...r });
+          if (i === 0 && k === 0 && (side === 'cli' || side === 'held') && serverFirst.length === 0) serverFirst.push({ side, ...r });
+          if (i === 0 && k === 0 && side === 'base') baseFirst = r;
           process.stderr.write(`  user-flood run ${i + 1} flood ${k + 1} ${side}: ${r.seconds.toFixed(2)} s, server CPU ${r.cpu.toFixed(2)} s\n`);
         }
       }
@@ -139,11 +154,18 @@ export async function run({ quick = false, mb = null, runs: wantRuns = null, flo
       row(`user flood: held socket (pane.run + pane.wait_for_output), first flood in a new pane (median of ${runs})`, held[0]),
       row(`user flood: held socket, floods 2–${floods} (median of ${runs * (floods - 1)})`, later(held)),
       { name: `user flood: the server's first flood (${serverFirst[0]?.side})`, value: round(serverFirst[0]?.seconds ?? NaN), unit: 's', baseline: 'tmux median', baselineValue: t.median, ratio: round((serverFirst[0]?.seconds ?? NaN) / t.median) },
+      ...(baseServer
+        ? [
+            row(`user flood: base build ${base}, CLI, first flood in a new pane (median of ${runs})`, baseCli[0]),
+            row(`user flood: base build, CLI, floods 2–${floods} (median of ${runs * (floods - 1)})`, later(baseCli)),
+            { name: "user flood: the base build's server's first flood (cli)", value: round(baseFirst.seconds), unit: 's', baseline: 'tmux median', baselineValue: t.median, ratio: round(baseFirst.seconds / t.median) },
+          ]
+        : []),
       { name: 'user flood: server CPU per flood (median, CLI)', value: round(median(cli.flat().map((r) => r.cpu))), unit: 'cpu-s', baseline: 'tmux', baselineValue: round(median(tm.map((r) => r.cpu))), ratio: round(median(cli.flat().map((r) => r.cpu)) / median(tm.map((r) => r.cpu))) },
     ];
   } finally {
     rpc?.close();
-    await Promise.allSettled([server.stop(), tmux.stop()]);
+    await Promise.allSettled([server.stop(), tmux.stop(), baseServer?.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -151,6 +173,7 @@ export async function run({ quick = false, mb = null, runs: wantRuns = null, flo
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const opt = (name) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : null);
-  const rows = await run({ quick: args.includes('--quick'), mb: opt('--mb'), runs: opt('--runs'), floods: opt('--floods') });
+  const base = args.includes('--base') ? args[args.indexOf('--base') + 1] : null;
+  const rows = await run({ quick: args.includes('--quick'), mb: opt('--mb'), runs: opt('--runs'), floods: opt('--floods'), base });
   for (const r of rows) process.stdout.write(`${r.name}: ${r.value} ${r.unit}${r.min !== undefined ? ` (${r.min}–${r.max})` : ''}; ${r.baseline} ${r.baselineValue}${r.baselineMin !== undefined ? ` (${r.baselineMin}–${r.baselineMax})` : ''}; ×${r.ratio}\n`);
 }

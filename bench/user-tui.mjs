@@ -18,7 +18,12 @@
  * Echo: key written to the outer pty → the first chunk of output that holds the letter
  * (bench/tui-lib.mjs typeAndStamp), a 20–40 ms gap between keys.
  *
- *   node bench/user-tui.mjs [--runs 3] [--keys 60] [--only attach,box,echo,busy]
+ *   node bench/user-tui.mjs [--runs 3] [--keys 60] [--only attach,box,echo,busy] [--base DIR]
+ *
+ * `--base DIR`: another build (a worktree with `dist/` built) measured in the same rounds —
+ * attached in alternation for the attach row, a third side typed into for the plain echo and
+ * the input box (not the busy echo: fifteen redrawing panes would measure the machine) — and
+ * reported as its own rows: a same-run before/after on a shared machine.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,25 +64,34 @@ function runRows(what, perRun, baseline, target) {
   return rows;
 }
 
-async function attachRows(runs, rounds) {
+async function attachRows(runs, rounds, base) {
   const side = await startServer(BIN);
+  const other = base ? await startServer(join(base, 'bin', 'corral.cjs')) : null;
   try {
     const perRun = [];
+    const basePerRun = [];
     for (let run = 0; run < runs; run++) {
       const ps = [];
       const attach = [];
+      const baseAttach = [];
       for (let i = 0; i < rounds; i++) {
-        for (const what of (i + run) % 2 === 0 ? ['attach', 'ps'] : ['ps', 'attach']) {
+        const order = other ? ['attach', 'base', 'ps'] : ['attach', 'ps'];
+        for (const what of (i + run) % 2 === 0 ? order : [...order].reverse()) {
           if (what === 'ps') ps.push((await side.cli(['ps', '--json'])).ms);
+          else if (what === 'base') baseAttach.push(await attachOnce(other.sandbox, other.bin));
           else attach.push(await attachOnce(side.sandbox, side.bin));
         }
       }
-      process.stderr.write(`  attach run ${run + 1}: attach ${attach.map((v) => v.toFixed(0)).join(' ')} ms; ps ${ps.map((v) => v.toFixed(0)).join(' ')} ms\n`);
+      process.stderr.write(`  attach run ${run + 1}: attach ${attach.map((v) => v.toFixed(0)).join(' ')} ms; ps ${ps.map((v) => v.toFixed(0)).join(' ')} ms${other ? `; base attach ${baseAttach.map((v) => v.toFixed(0)).join(' ')} ms` : ''}\n`);
       perRun.push({ value: median(attach), base: median(ps) });
+      if (other) basePerRun.push({ value: median(baseAttach), base: median(ps) });
     }
-    return runRows(`user attach: \`corral attach\` in a fresh ${COLS}×${ROWS} pty to its first frame (p50 of ${rounds})`, perRun, '`corral ps --json`', 1.3);
+    const rows = runRows(`user attach: \`corral attach\` in a fresh ${COLS}×${ROWS} pty to its first frame (p50 of ${rounds})`, perRun, '`corral ps --json`', 1.3);
+    if (other) rows.push(...runRows(`user attach, base build ${base}`, basePerRun, '`corral ps --json`', 1.3));
+    return rows;
   } finally {
     await stopServer(side);
+    if (other) await stopServer(other);
   }
 }
 
@@ -98,16 +112,25 @@ async function alternate(sides, n) {
 }
 
 /** Runs of `n` alternating keys; per run corral's and tmux's p50 (and p95 for the log). */
-async function echoRuns(sides, runs, n, label) {
+async function echoRuns(sides, runs, n, label, baseRuns = null) {
   const perRun = [];
   for (let run = 0; run < runs; run++) {
     const ms = await alternate(run % 2 === 0 ? sides : [...sides].reverse(), n);
     const c = ms.get('corral');
     const t = ms.get('tmux');
-    process.stderr.write(`  ${label} run ${run + 1}: corral p50 ${median(c).toFixed(2)} p95 ${percentile(c, 95).toFixed(2)}; tmux p50 ${median(t).toFixed(2)} p95 ${percentile(t, 95).toFixed(2)} ms\n`);
+    const b = ms.get('corral base');
+    process.stderr.write(`  ${label} run ${run + 1}: corral p50 ${median(c).toFixed(2)} p95 ${percentile(c, 95).toFixed(2)}; tmux p50 ${median(t).toFixed(2)} p95 ${percentile(t, 95).toFixed(2)} ms${b ? `; base p50 ${median(b).toFixed(2)} p95 ${percentile(b, 95).toFixed(2)} ms` : ''}\n`);
     perRun.push({ value: median(c), base: median(t), p95: percentile(c, 95), baseP95: percentile(t, 95) });
+    if (b) baseRuns?.push({ value: median(b), base: median(t) });
   }
   return perRun;
+}
+
+/** corral and tmux, and the base build's corral when given. */
+function makeSides(base) {
+  const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+  if (base) sides.push(Object.assign(new CorralTui({ cols: COLS, rows: ROWS, bin: join(base, 'bin', 'corral.cjs') }), { name: 'corral base' }));
+  return sides;
 }
 
 /** Starts a program in each side's typed pane (replacing its shell) and waits for it to draw. */
@@ -117,29 +140,33 @@ async function startInPane(side, command, seen) {
   await side.term.settle(200, 5000);
 }
 
-async function boxAndEchoRows(runs, n, only) {
+async function boxAndEchoRows(runs, n, only, base) {
   const rows = [];
   if (only.has('echo')) {
-    const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+    const sides = makeSides(base);
     try {
       await Promise.all(sides.map((s) => s.ready()));
       await Promise.all(sides.map((s) => s.term.settle(500)));
       await warmUp(sides);
-      rows.push(...runRows(`user echo: plain echo in bash, corral TUI and tmux attached side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'plain echo'), 'tmux', 1.3));
-      if (only.has('busy')) rows.push(...(await busyRows(sides, runs, n)));
+      const baseRuns = [];
+      rows.push(...runRows(`user echo: plain echo in bash, corral TUI and tmux attached side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'plain echo', baseRuns), 'tmux', 1.3));
+      if (base) rows.push(...runRows(`user echo: plain echo, base build ${base}`, baseRuns, 'tmux', 1.3));
+      if (only.has('busy')) rows.push(...(await busyRows(sides.slice(0, 2), runs, n)));
     } finally {
       await Promise.allSettled(sides.map((s) => s.close()));
     }
   }
   if (only.has('box')) {
-    const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+    const sides = makeSides(base);
     try {
       await Promise.all(sides.map((s) => s.ready()));
       await Promise.all(sides.map((s) => s.term.settle(500)));
       const box = join(FIXTURES, 'input-box.mjs');
       for (const side of sides) await startInPane(side, `${process.execPath} ${box}`, () => side.term.text().includes('╰'));
       await warmUp(sides);
-      rows.push(...runRows(`user echo: agent-style input box (3 coloured lines redrawn per key), side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'input box'), 'tmux', 1.3));
+      const baseRuns = [];
+      rows.push(...runRows(`user echo: agent-style input box (3 coloured lines redrawn per key), side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'input box', baseRuns), 'tmux', 1.3));
+      if (base) rows.push(...runRows(`user echo: input box, base build ${base}`, baseRuns, 'tmux', 1.3));
     } finally {
       await Promise.allSettled(sides.map((s) => s.close()));
     }
@@ -200,20 +227,20 @@ async function busyRows(sides, runs, n) {
   }
 }
 
-export async function run({ quick = false, runs: wantRuns = null, keys = null, only = null } = {}) {
+export async function run({ quick = false, runs: wantRuns = null, keys = null, only = null, base = null } = {}) {
   const runs = wantRuns ?? (quick ? 1 : 3);
   const n = keys ?? (quick ? 16 : 60);
   const parts = new Set(only ?? ['attach', 'box', 'echo', 'busy']);
   const rows = [];
-  if (parts.has('attach')) rows.push(...(await attachRows(runs, quick ? 3 : 10)));
+  if (parts.has('attach')) rows.push(...(await attachRows(runs, quick ? 3 : 10, base)));
   if (parts.has('busy')) parts.add('echo');
-  rows.push(...(await boxAndEchoRows(runs, n, parts)));
+  rows.push(...(await boxAndEchoRows(runs, n, parts, base)));
   return rows;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const opt = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : null);
-  const rows = await run({ quick: args.includes('--quick'), runs: opt('--runs') ? Number(opt('--runs')) : null, keys: opt('--keys') ? Number(opt('--keys')) : null, only: opt('--only')?.split(',') ?? null });
+  const rows = await run({ quick: args.includes('--quick'), runs: opt('--runs') ? Number(opt('--runs')) : null, keys: opt('--keys') ? Number(opt('--keys')) : null, only: opt('--only')?.split(',') ?? null, base: opt('--base') });
   for (const r of rows) process.stdout.write(`${r.name}: ${r.value} ${r.unit}; ${r.baseline} ${r.baselineValue}; ×${r.ratio}${r.target ? ` (target ${r.target}: ${r.pass ? 'met' : 'NOT met'})` : ''}\n`);
 }
