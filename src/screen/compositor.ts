@@ -437,8 +437,9 @@ export class Compositor {
    * Schedules a frame: on the next event-loop turn if none went out in the last frame
    * interval, else at the interval boundary — a keystroke echo leaves at once, a flood
    * of output is coalesced to ≤ 60 frames a second (fewer while frames are slow to make:
-   * FRAME.costFactor). `urgent` (the echo of a keystroke) is drawn at once, in the caller's
-   * turn, so a pane flooding next to the one being typed in cannot hold the echo back.
+   * FRAME.costFactor). `urgent` (the echo of a keystroke)
+   * skips the pacing, so a pane flooding next to the one being typed in cannot hold the
+   * echo back until the next interval.
    */
   requestFrame(options: { urgent?: boolean } = {}): void {
     this.forgetEcho();
@@ -446,16 +447,9 @@ export class Compositor {
       this.wantedWhileBlocked = true;
       return;
     }
-    if (options.urgent) {
-      // The echo of a keystroke (an agent's input box redrawn whole is not predicted): drawn
-      // now, right after the parse that made it, not on the next loop turn — that hop was
-      // ~0.12 ms of a ~1.4–1.6 ms echo (`npm run profile -- echo-hops --box`, issue 45).
-      this.renderNow();
-      return;
-    }
     const since = this.scheduler.now() - this.lastFrameAt;
     const interval = Math.min(FRAME.maxIntervalMs, Math.max(FRAME.intervalMs, this.lastFrameCost * FRAME.costFactor));
-    const delay = since >= interval ? 0 : interval - since;
+    const delay = options.urgent || since >= interval ? 0 : interval - since;
     if (this.cancelFrame) {
       if (delay > 0 || this.scheduledDelay === 0) return;
       this.cancelFrame(); // a paced frame gives way to an immediate one
