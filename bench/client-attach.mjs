@@ -21,7 +21,7 @@ import { OuterTerminal, makeSandbox, stripEscapes } from './tui-lib.mjs';
 
 export const description = '`corral attach` to the first full frame vs `corral ps --json` (ms)';
 
-async function attachOnce(sandbox, bin = BIN) {
+export async function attachOnce(sandbox, bin = BIN) {
   const start = performance.now();
   const term = new OuterTerminal(process.execPath, [bin, 'attach'], { cols: 120, rows: 40, env: sandbox.env, cwd: sandbox.home, screen: false });
   let raw = '';
@@ -37,7 +37,7 @@ async function attachOnce(sandbox, bin = BIN) {
 }
 
 /** A detached server of `bin` in a fresh sandbox, with one workspace; `cli` runs that build's CLI. */
-async function startServer(bin) {
+export async function startServer(bin) {
   const sandbox = makeSandbox('corral-attach-bench-');
   const cli = (args) => timeSpawn(process.execPath, [bin, ...args], { env: sandbox.env });
   const started = await cli(['server', '--detach']);
@@ -62,7 +62,7 @@ function serverAttachP50(side) {
   });
 }
 
-async function stopServer(side) {
+export async function stopServer(side) {
   await side.cli(['kill-server']).catch(() => {});
   await removeDir(side.sandbox.dir);
 }

@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { ROOT } from './lib.mjs';
 
 /** Every benchmark module, in the order they run. */
-const BENCHES = ['cli-startup', 'pane-spawn', 'throughput', 'idle-cpu', 'abuse', 'scale', 'scrollback-cost', 'scrollback-resize', 'compositor', 'fence', 'copy-search', 'render-cost', 'agent-detection', 'agent-kinds', 'agent-cpu', 'agent-prompt', 'agent-generic', 'tui-latency', 'tui-echo-100', 'tui-idle', 'tui-throughput', 'tui-paste', 'client-attach', 'client-leaks', 'persist', 'machine', 'machine-predict', 'worktree', 'checkpoint', 'web', 'mcp', 'usage', 'package'];
+const BENCHES = ['cli-startup', 'pane-spawn', 'throughput', 'idle-cpu', 'abuse', 'scale', 'scrollback-cost', 'scrollback-resize', 'compositor', 'fence', 'copy-search', 'render-cost', 'agent-detection', 'agent-kinds', 'agent-cpu', 'agent-prompt', 'agent-generic', 'tui-latency', 'tui-echo-100', 'tui-idle', 'tui-throughput', 'tui-paste', 'client-attach', 'client-leaks', 'user-flood', 'user-tui', 'persist', 'machine', 'machine-predict', 'worktree', 'checkpoint', 'web', 'mcp', 'usage', 'package'];
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');

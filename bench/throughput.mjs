@@ -12,6 +12,10 @@
  * Also reports each server's own CPU time (utime+stime from /proc) spent per run.
  * Two workloads, each interleaved: the bench file (target, issue 15 §3: corral/tmux ≤ 0.9),
  * and plain ASCII in long lines, `head -c N /dev/urandom | base64 -w 120` (issue 32: ≤ 1.0×).
+ *
+ * Not the user's path (issue 45): no CLI, a substring wait, ten floods in one warm pane, and a
+ * tmux side that pays send-keys and capture-pane polling (~18 % of tmux's time on 45 MB,
+ * `npm run profile -- tmux-ways`). bench/user-flood.mjs times the flood as a script runs it.
  */
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';

@@ -65,6 +65,22 @@ export function renderChrome(model: ChromeModel): string {
 }
 
 /**
+ * Pieces drawn lately by any client, by name and key (the key is the whole of the piece's
+ * input, so equal keys draw equal lines; the lines are never changed once drawn). A client
+ * that attaches drew every piece through Ink — the sidebar, tab bar and status line, ~20 ms
+ * of the ~25 ms from its claim to its first frame, on every `corral attach` (issue 45) —
+ * though the client before it had drawn the same ones. Bounded: the oldest entry goes first.
+ */
+const recentPieces = new Map<string, string[]>();
+const RECENT_PIECES = 32;
+
+function remember(key: string, lines: string[]): void {
+  recentPieces.delete(key);
+  recentPieces.set(key, lines);
+  if (recentPieces.size > RECENT_PIECES) recentPieces.delete(recentPieces.keys().next().value!);
+}
+
+/**
  * A renderChrome that remembers each piece's last output (sidebar, tab bar, frames, status
  * line) and re-renders only the pieces whose part of the model changed: a pane focus change
  * inside one tab re-renders the sidebar and frames but not the tab bar or status line. One
@@ -76,8 +92,9 @@ export function createChromeRenderer(): (model: ChromeModel) => string {
     const k = key();
     const hit = last.get(name);
     if (hit && hit.key === k) return hit.lines;
-    const lines = render();
+    const lines = recentPieces.get(`${name}\0${k}`) ?? render();
     last.set(name, { key: k, lines });
+    remember(`${name}\0${k}`, lines);
     return lines;
   };
   return (model) => composeChrome(model, piece);

@@ -12,11 +12,14 @@
  * `--base DIR`: another build (a worktree with `dist/` built and `node_modules` linked) typed
  * into in the same rounds, untraced: a same-run A/B of the totals.
  *
+ * `--box`: keys go to an agent-style input box (bench/fixtures/input-box.mjs, three coloured
+ * lines redrawn per key; issue 45) instead of the shell.
+ *
  * `--bold`: the shell prints in a bold pen first (the path of typing into an agent's own input
  * line). Until issue 32 no such echo was predicted: each went out in the urgent frame after
  * xterm parsed it; now it is predicted with the pen's SGR around it.
  *
- *   npm run profile -- echo-hops [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--no-tmux] [--no-floor]
+ *   npm run profile -- echo-hops [--keys 200] [--base DIR [--base-env K=V]…] [--bold] [--box] [--no-tmux] [--no-floor]
  *
  * Not part of `bench/run.mjs` (a diagnosis, like profile/throughput.mjs).
  */
@@ -31,6 +34,7 @@ const opt = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const KEYS = Number(opt('--keys', 200));
 const BASE = opt('--base');
 const PEN_BOLD = args.includes('--bold');
+const BOX = args.includes('--box');
 /** `--base-env K=V` (repeatable): environment for the base side only, e.g. a V8 or Node flag in NODE_OPTIONS. */
 const BASE_ENV = Object.fromEntries(args.flatMap((a, i) => (a === '--base-env' ? [args[i + 1].split(/=(.*)/s).slice(0, 2)] : [])));
 const COLS = 120;
@@ -143,6 +147,12 @@ async function main() {
     if (PEN_BOLD) {
       // A bold pen, as an agent's own input line: the echo is predicted with its SGR around it.
       for (const side of sides) side.term.write("printf '\\033[1m'\r");
+      await Promise.all(sides.map((s) => s.term.settle(300)));
+    }
+    if (BOX) {
+      const box = join(import.meta.dirname, '..', 'fixtures', 'input-box.mjs');
+      for (const side of sides) side.term.write(`exec ${process.execPath} ${box}\r`);
+      await Promise.all(sides.map((s) => s.term.waitFor(() => s.term.text().includes('╰'), `${s.name}: the input box`)));
       await Promise.all(sides.map((s) => s.term.settle(300)));
     }
     await warmUp(sides, 3000);

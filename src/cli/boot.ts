@@ -15,8 +15,9 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
-// The hot read-only verbs skip yargs entirely (see src/cli/fast-path.ts); the rest load the full CLI.
-const FAST_VERBS = new Set(['ps', 'status']);
+// The hot read-only verbs, and `pane run` / `pane wait-output` in a script's plain shapes, skip
+// yargs entirely (see src/cli/fast-path.ts); the rest load the full CLI.
+const FAST_VERBS = new Set(['ps', 'status', 'pane']);
 const args = process.argv.slice(2);
 // `corral` and `corral attach` (with at most --session/--socket) start the thin client directly.
 if (args.length === 0 || args[0] === 'attach' || args[0] === '--session' || args[0] === '--socket' || /^--(session|socket)=/.test(args[0] ?? '')) {

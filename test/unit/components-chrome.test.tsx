@@ -417,6 +417,17 @@ describe('createChromeRenderer', () => {
     const resized = { ...tabsChanged, cols: 100, rows: 30 };
     expect(render(resized)).toBe(renderChrome(resized));
   });
+
+  it('a new renderer (a client attaching) reuses what another drew, and draws what differs', () => {
+    const model = bigModel();
+    const first = createChromeRenderer();
+    expect(first(model)).toBe(renderChrome(model));
+    const second = createChromeRenderer();
+    expect(second(model)).toBe(renderChrome(model));
+    const narrower = { ...model, cols: 90 };
+    expect(second(narrower)).toBe(renderChrome(narrower));
+    expect(first(model)).toBe(renderChrome(model));
+  });
 });
 
 describe('renderOverlay', () => {

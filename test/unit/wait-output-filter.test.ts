@@ -8,8 +8,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PaneTerminal } from '../../src/terminal/pane-terminal.js';
-import { compilePaneRegex } from '../../src/terminal/pane-regex.js';
-import { appendingLine, outputFilter, MAX_CARRY } from '../../src/wait/output-filter.js';
+import { compilePaneLinesTest, compilePaneRegex } from '../../src/terminal/pane-regex.js';
+import { appendingLine, outputFilter, MAX_CARRY, RegexFilter, requiredLiteral } from '../../src/wait/output-filter.js';
 
 const token = fc.oneof(
   { weight: 12, arbitrary: fc.string({ unit: fc.constantFrom('M', 'A', 'R', 'K', '-', 'x', ' ', 'é'), minLength: 1, maxLength: 6 }) },
@@ -80,11 +80,36 @@ describe('wait-output filter', () => {
 
   it('says "maybe" for every batch that makes a line match the regex', async () => {
     await fc.assert(
-      fc.asyncProperty(stream, fc.constantFrom(8, 20), fc.constantFrom('^MARK-x$', 'R+K', '^ +x', 'x$', 'é-?x'), (batches, cols, regex) =>
+      fc.asyncProperty(stream, fc.constantFrom(8, 20), fc.constantFrom('^MARK-x$', 'R+K', '^ +x', 'x$', 'é-?x', '^MARK-x', 'MARK?-x', 'RK x'), (batches, cols, regex) =>
         neverMisses({ type: 'regex', value: regex }, batches, cols),
       ),
       { numRuns: 400 },
     );
+  });
+
+  it('a regex with a required literal answers as the full rebuild does, batch by batch (issue 45)', () => {
+    fc.assert(
+      fc.property(stream, fc.constantFrom('^MARK-x', 'MARK?-x', 'RK x', '^MA(RK)?-x$', 'K-x{1,2}'), (batches, regex) => {
+        const linesTest = compilePaneLinesTest(regex)!;
+        const fast = new RegexFilter(linesTest, '', requiredLiteral(regex));
+        const full = new RegexFilter(linesTest, '', null);
+        for (const batch of batches) {
+          expect(fast.mayMatch(batch)).toBe(full.mayMatch(batch));
+          expect(fast.lost).toBe(full.lost);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('finds the literal every match of a pattern holds, or none', () => {
+    expect(requiredLiteral('^MARK-7')).toBe('MARK-7');
+    expect(requiredLiteral('MARK-[0-9]+')).toBe('MARK-');
+    expect(requiredLiteral('^MARK?')).toBe('MAR');
+    expect(requiredLiteral('^MARK{0}x')).toBe('MAR');
+    expect(requiredLiteral('^MA(RK)?')).toBe('MA');
+    expect(requiredLiteral('build done: ok')).toBe('build done: ok');
+    for (const none of ['a|MARK', '^MARK|x', '.*MARK', '\\dMARK', '(?i)MARK', '^M?', 'x', '[MARK]', '^(MARK)']) expect(requiredLiteral(none), none).toBeNull();
   });
 
   it('stays quiet on a flood of text, colours and line ends that never holds the needle', () => {
