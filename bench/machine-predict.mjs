@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { importBundled, median, percentile, round, waitUntil } from './lib.mjs';
-import { CorralTui, LETTERS, clearLine, keyGap, makeSandbox, typeAndStamp } from './tui-lib.mjs';
+import { CorralTui, clickRow, echoes, makeSandbox } from './tui-lib.mjs';
 
 export const description = 'predicted echo on remote panes: 50 and 150 ms links, with and without prediction';
 
@@ -25,28 +25,6 @@ const RTTS = [0, 50, 150];
 const MODES = ['never', 'adaptive', 'always'];
 const ROUNDS = 4;
 const ECHO_KEYS = 20;
-
-async function clickRow(side, label) {
-  const buffer = side.term.screen.buffer.active;
-  for (let y = 0; y < side.term.rows; y++) {
-    if ((buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '').includes(label)) {
-      side.term.write(`\x1b[<0;4;${y + 1}M\x1b[<0;4;${y + 1}m`);
-      return;
-    }
-  }
-  throw new Error(`no sidebar row ${label}`);
-}
-
-async function echoes(side, count) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const [t0, t1] = await typeAndStamp(side, LETTERS[i % LETTERS.length], 5000);
-    times.push(t1 - t0);
-    await keyGap();
-  }
-  await clearLine(side);
-  return times;
-}
 
 /** One TUI with `predict`, a local pane and one remote pane per link; echo times per place. */
 async function measure(mod, sshd, proxies, predict, rounds) {

@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { cpuSeconds, importBundled, median, percentile, round, sleep, waitUntil } from './lib.mjs';
-import { CorralTui, LETTERS, clearLine, keyGap, typeAndStamp } from './tui-lib.mjs';
+import { CorralTui, clickRow, echoes } from './tui-lib.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -37,16 +37,6 @@ const FLOOD_MB = 45;
 function rssKb(pid) {
   const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) : 0;
-}
-
-/** Clicks the sidebar row whose text contains `label`. */
-async function clickRow(side, label) {
-  const lines = [];
-  const buffer = side.term.screen.buffer.active;
-  for (let y = 0; y < side.term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
-  const row = lines.findIndex((line) => line.includes(label));
-  if (row < 0) throw new Error(`no sidebar row ${label}`);
-  side.term.write(`\x1b[<0;4;${row + 1}M\x1b[<0;4;${row + 1}m`);
 }
 
 async function machineState(side, name, state, timeoutMs = 30_000) {
@@ -94,18 +84,6 @@ function screenText(side) {
   const lines = [];
   for (let y = 0; y < side.term.rows; y++) lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
   return lines.join('\n');
-}
-
-/** `count` keys typed into the focused pane, a key gap apart; their echo times (ms). */
-async function echoes(side, count) {
-  const times = [];
-  for (let i = 0; i < count; i++) {
-    const [t0, t1] = await typeAndStamp(side, LETTERS[i % LETTERS.length], 5000);
-    times.push(t1 - t0);
-    await keyGap();
-  }
-  await clearLine(side);
-  return times;
 }
 
 export async function run({ quick = false } = {}) {

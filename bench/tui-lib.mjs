@@ -439,6 +439,18 @@ export async function clearLine(side) {
   await side.term.settle(60, 2000);
 }
 
+/** `count` keys typed into the focused pane, a key gap apart, then the line cleared; their echo times (ms). */
+export async function echoes(side, count) {
+  const times = [];
+  for (let i = 0; i < count; i++) {
+    const [t0, t1] = await typeAndStamp(side, LETTERS[i % LETTERS.length], 5000);
+    times.push(t1 - t0);
+    await keyGap();
+  }
+  await clearLine(side);
+  return times;
+}
+
 /** A few keystrokes on each side (JIT, first-frame effects), then a clean line. */
 export async function warmUp(sides, timeoutMs = 2000) {
   for (const side of sides) {
@@ -448,4 +460,16 @@ export async function warmUp(sides, timeoutMs = 2000) {
     }
     await clearLine(side);
   }
+}
+
+/** Clicks the sidebar row that shows `label` (a workspace), as a mouse press and release. */
+export async function clickRow(side, label) {
+  const buffer = side.term.screen.buffer.active;
+  for (let y = 0; y < side.term.rows; y++) {
+    if ((buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '').includes(label)) {
+      side.term.write(`\x1b[<0;4;${y + 1}M\x1b[<0;4;${y + 1}m`);
+      return;
+    }
+  }
+  throw new Error(`no sidebar row ${label}`);
 }

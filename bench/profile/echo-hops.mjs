@@ -23,9 +23,10 @@
  *
  * Not part of `bench/run.mjs` (a diagnosis, like profile/throughput.mjs).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monotonicOffset, readTrace } from './echo-trace-file.mjs';
 import { median, percentile, waitUntil } from '../lib.mjs';
 import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from '../tui-lib.mjs';
 
@@ -41,38 +42,12 @@ const COLS = 120;
 const ROWS = 40;
 const LINE = 40;
 
-/** performance.now() → CLOCK_MONOTONIC ms (the trace's clock): the tightest of a few paired reads. */
-function monotonicOffset() {
-  let best = { gap: Infinity, offset: 0 };
-  for (let i = 0; i < 20; i++) {
-    const a = performance.now();
-    const ns = process.hrtime.bigint();
-    const b = performance.now();
-    if (b - a < best.gap) best = { gap: b - a, offset: Number(ns) / 1e6 - (a + b) / 2 };
-  }
-  return best.offset;
-}
 const OFFSET = monotonicOffset();
 
 /** Types `ch`; resolves with [t0, t1] on the monotonic clock (ms): key written, echo seen. */
 async function typeAndTime(side, ch, timeoutMs = 3000) {
   const [written, seen] = await typeAndStamp(side, ch, timeoutMs);
   return [written + OFFSET, seen + OFFSET];
-}
-
-/** The server's trace: one object per keystroke, hop name → ms (monotonic), missing hops absent. */
-function readTrace(dir) {
-  const files = readdirSync(dir).filter((f) => f.startsWith('echo-trace-'));
-  if (files.length !== 1) throw new Error(`expected one trace file in ${dir}, found ${files.length}`);
-  const [header, ...lines] = readFileSync(join(dir, files[0]), 'utf8').trim().split('\n');
-  const names = header.split('\t');
-  return lines.map((line) => {
-    const record = {};
-    line.split('\t').forEach((v, i) => {
-      if (v !== '') record[names[i]] = Number(v) / 1e6;
-    });
-    return record;
-  });
 }
 
 /** Each timed key's server record: the one whose input time is between the key's write and its echo. */

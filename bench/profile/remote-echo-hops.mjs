@@ -9,51 +9,18 @@
  *
  *   node bench/profile/remote-echo-hops.mjs [--keys 100]
  */
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monotonicOffset, readTrace } from './echo-trace-file.mjs';
 import { importBundled, median, round, waitUntil } from '../lib.mjs';
-import { CorralTui, LETTERS, clearLine, keyGap, makeSandbox, typeAndStamp } from '../tui-lib.mjs';
+import { CorralTui, LETTERS, clearLine, clickRow, keyGap, makeSandbox, typeAndStamp } from '../tui-lib.mjs';
 
 const args = process.argv.slice(2);
 const KEYS = Number(args.includes('--keys') ? args[args.indexOf('--keys') + 1] : 100);
 const HOPS = ['arrived', 'input', 'routed', 'ptyWritten', 'ptyRead', 'predicted', 'sent', 'parsed', 'frameStart', 'frameEnd'];
 
-function monotonicOffset() {
-  let best = { gap: Infinity, offset: 0 };
-  for (let i = 0; i < 20; i++) {
-    const a = performance.now();
-    const ns = process.hrtime.bigint();
-    const b = performance.now();
-    if (b - a < best.gap) best = { gap: b - a, offset: Number(ns) / 1e6 - (a + b) / 2 };
-  }
-  return best.offset;
-}
 const OFFSET = monotonicOffset();
-
-function readTrace(dir) {
-  const files = readdirSync(dir).filter((f) => f.startsWith('echo-trace-'));
-  const [header, ...lines] = readFileSync(join(dir, files[0]), 'utf8').trim().split('\n');
-  const names = header.split('\t');
-  return lines.map((line) => {
-    const record = {};
-    line.split('\t').forEach((v, i) => {
-      if (v !== '') record[names[i]] = Number(v) / 1e6;
-    });
-    return record;
-  });
-}
-
-async function clickRow(side, label) {
-  const buffer = side.term.screen.buffer.active;
-  for (let y = 0; y < side.term.rows; y++) {
-    if ((buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '').includes(label)) {
-      side.term.write(`\x1b[<0;4;${y + 1}M\x1b[<0;4;${y + 1}m`);
-      return;
-    }
-  }
-  throw new Error(`no sidebar row ${label}`);
-}
 
 const { mod, dispose } = await importBundled('test/integration/ssh-harness.ts');
 const sshd = await mod.TestSshd.start();

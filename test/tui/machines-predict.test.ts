@@ -7,7 +7,7 @@
  * a password typed where the program turned echo off is never drawn.
  */
 import { describe, expect, it } from 'vitest';
-import { closedAfterEach, TuiSession } from './tui-harness.js';
+import { closedAfterEach, openRemoteWorkspace, TuiSession } from './tui-harness.js';
 import { sshUnavailable, TestLinkProxy, TestSshd } from '../integration/ssh-harness.js';
 
 const close = closedAfterEach();
@@ -44,17 +44,7 @@ describe.skipIf(sshUnavailable())('predicted echo in a remote pane', () => {
       // The target carries the proxy's port (ssh://user@host:port): the harness's -p goes.
       const words = sshd.sshWords.filter((word, i, all) => word !== '-p' && all[i - 1] !== '-p');
       const owner = close(new TuiSession(150, 40, { CORRAL_SSH: words.join(' ') }));
-      await owner.waitForText('w1:p1');
-      const added = await owner.cli(['machine', 'add', 'build', `ssh://${sshd.user}@127.0.0.1:${proxy.port}`, '--label', 'buildbox', '--corral', sshd.remoteCorral]);
-      expect(added.code, added.stderr).toBe(0);
-      await owner.waitForText(/buildbox · connected/);
-      const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
-      const remotePane = created.result.root_pane.pane_id;
-      await owner.waitForText('remote-api');
-      const row = owner.lines().findIndex((line) => line.includes('remote-api'));
-      owner.mouse(0, 3, row);
-      owner.mouse(0, 3, row, 'm');
-      await owner.waitForText(`build/${remotePane}`);
+      await openRemoteWorkspace(owner, `ssh://${sshd.user}@127.0.0.1:${proxy.port}`, sshd.remoteCorral);
 
       owner.type(`${process.execPath} ~/upper.js\r`);
       await owner.waitForText('ready> ');

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { closedAfterEach, TuiSession } from './tui-harness.js';
+import { closedAfterEach, openRemoteWorkspace, TuiSession } from './tui-harness.js';
 import { sshUnavailable, TestSshd } from '../integration/ssh-harness.js';
 
 const CTRL_B = '\x02';
@@ -18,19 +18,7 @@ describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
     const sshd = await TestSshd.start();
     try {
       const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
-      await owner.waitForText('w1:p1');
-      const added = await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', sshd.remoteCorral]);
-      expect(added.code, added.stderr).toBe(0);
-      await owner.waitForText(/buildbox · connected/);
-      const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
-      const remotePane = created.result.root_pane.pane_id;
-      await owner.waitForText('remote-api');
-
-      // Click the remote workspace in the sidebar: its pane fills the main area, named by machine.
-      const row = owner.lines().findIndex((line) => line.includes('remote-api'));
-      owner.mouse(0, 3, row);
-      owner.mouse(0, 3, row, 'm');
-      await owner.waitForText(`build/${remotePane}`);
+      const remotePane = await openRemoteWorkspace(owner, sshd.target, sshd.remoteCorral);
 
       // A person typing: runs there, as the remote user, with the remote gate closed.
       owner.type('echo ON-$(id -un)-$((40+2))\r');
@@ -73,17 +61,8 @@ describe.skipIf(sshUnavailable())('a remote machine in the TUI', () => {
       sshd.writeRemoteFile('bin/claude', `#!/usr/bin/env node\n${hook}\n`);
       sshd.exec('chmod +x ~/bin/claude');
       const owner = close(new TuiSession(150, 40, { CORRAL_SSH: sshd.sshWords.join(' ') }));
-      await owner.waitForText('w1:p1');
-      await owner.cli(['machine', 'add', 'build', sshd.target, '--label', 'buildbox', '--corral', sshd.remoteCorral]);
-      await owner.waitForText(/buildbox · connected/);
-      const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
-      const remotePane = created.result.root_pane.pane_id;
-      await owner.waitForText('remote-api');
+      const remotePane = await openRemoteWorkspace(owner, sshd.target, sshd.remoteCorral);
       // Start it by typing into the remote pane, then go back to the local workspace before it asks.
-      const row = owner.lines().findIndex((line) => line.includes('remote-api'));
-      owner.mouse(0, 3, row);
-      owner.mouse(0, 3, row, 'm');
-      await owner.waitForText(`build/${remotePane}`);
       owner.type('~/bin/claude\r');
       await owner.waitForText(/claude/);
       // The sidebar's first workspace row is this machine's w1.

@@ -277,3 +277,24 @@ export async function pollUntil<T>(read: () => Promise<T>, check: (value: T) => 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * Adds machine `build` (labelled buildbox) at `target` in `owner`'s server, makes a workspace
+ * `remote-api` there and clicks it in the sidebar; resolves with the remote pane's id once its
+ * qualified name shows.
+ */
+export async function openRemoteWorkspace(owner: TuiSession, target: string, remoteCorral: string): Promise<string> {
+  await owner.waitForText('w1:p1');
+  const added = await owner.cli(['machine', 'add', 'build', target, '--label', 'buildbox', '--corral', remoteCorral]);
+  expect(added.code, added.stderr).toBe(0);
+  await owner.waitForText(/buildbox · connected/);
+  const created = await owner.json(['--machine', 'build', 'workspace', 'create', '--cwd', '/tmp', '--label', 'remote-api']);
+  const remotePane = created.result.root_pane.pane_id;
+  await owner.waitForText('remote-api');
+  // Click the remote workspace in the sidebar: its pane fills the main area, named by machine.
+  const row = owner.lines().findIndex((line) => line.includes('remote-api'));
+  owner.mouse(0, 3, row);
+  owner.mouse(0, 3, row, 'm');
+  await owner.waitForText(`build/${remotePane}`);
+  return remotePane;
+}
