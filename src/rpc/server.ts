@@ -79,16 +79,25 @@ function errorResponse(id: unknown, code: ErrorCode, message: string): JSONRPCRe
 export interface TransportOptions {
   /** Close a connection that sent nothing for this long and holds no stream or wait. */
   idleConnectionMs: number;
+  /** Close a connection that left half a line unfinished for this long. */
+  partialLineMs: number;
 }
 
 /**
- * The defaults, with `CORRAL_TEST_IDLE_CONNECTION_MS` honoured so an integration test can
- * watch the idle close without waiting a minute. Whoever sets a server's environment
- * already controls it; a shorter idle close only closes connections sooner.
+ * The defaults, with `CORRAL_TEST_IDLE_CONNECTION_MS` and `CORRAL_TEST_PARTIAL_LINE_MS`
+ * honoured so an integration test can watch those closes without waiting a minute or half of
+ * one. Whoever sets a server's environment already controls it; a shorter time only closes
+ * connections sooner.
  */
 export function transportOptions(env: NodeJS.ProcessEnv = process.env): TransportOptions {
-  const idle = Number(env.CORRAL_TEST_IDLE_CONNECTION_MS);
-  return { idleConnectionMs: Number.isInteger(idle) && idle > 0 ? idle : LIMITS.idleConnectionMs };
+  const shortened = (name: string, fallback: number) => {
+    const ms = Number(env[name]);
+    return Number.isInteger(ms) && ms > 0 ? ms : fallback;
+  };
+  return {
+    idleConnectionMs: shortened('CORRAL_TEST_IDLE_CONNECTION_MS', LIMITS.idleConnectionMs),
+    partialLineMs: shortened('CORRAL_TEST_PARTIAL_LINE_MS', LIMITS.partialLineTimeoutMs),
+  };
 }
 
 /**
@@ -144,7 +153,7 @@ class Connection {
     private readonly socket: Socket,
     private readonly core: CorralCore,
     private readonly dispatcher: JSONRPCServer<RequestContext>,
-    options: TransportOptions,
+    private readonly options: TransportOptions,
     private readonly clients: ClientService | null,
     private readonly timings: RequestTimings,
     /** Runs as each request starts. */
@@ -206,7 +215,7 @@ class Connection {
     if (this.partialTimer) clearTimeout(this.partialTimer);
     this.partialTimer = null;
     if (this.splitter.pendingBytes === 0 || this.closed) return;
-    this.partialTimer = setTimeout(() => this.socket.destroy(), LIMITS.partialLineTimeoutMs);
+    this.partialTimer = setTimeout(() => this.socket.destroy(), this.options.partialLineMs);
     this.partialTimer.unref();
   }
 

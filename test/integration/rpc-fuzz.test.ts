@@ -22,7 +22,7 @@ const ACTIONS = 1200;
  */
 const FIXED_SEEDS: { seed: number; actions: number }[] = process.env.FUZZ_SEED
   ? [{ seed: Number(process.env.FUZZ_SEED), actions: ACTIONS }]
-  : [{ seed: 777, actions: ACTIONS }, { seed: 4242, actions: ACTIONS }, { seed: 5151, actions: 400 }];
+  : [{ seed: 777, actions: ACTIONS }, { seed: 4242, actions: ACTIONS }, { seed: 9019, actions: 400 }];
 
 /**
  * With the scripting gate open, the gated methods (typing, running, starting agents, rewinding)
