@@ -114,9 +114,11 @@ export class TuiSession {
     return this.lines().join('\n');
   }
 
-  /** Waits for something other than the screen (e.g. a notification), re-checked after each write. */
+  /** Waits for something other than the screen (e.g. a notification), re-checked after each write and every 50 ms. */
   async until(predicate: () => boolean, what: string, timeoutMs?: number): Promise<void> {
-    await this.waitFor(() => predicate(), what, timeoutMs);
+    // Looked at every 50 ms too: what it reads (a file, counts of escapes) may change while the
+    // screen does not, and a quiet screen would leave it unread until the timeout.
+    await this.waitFor(() => predicate(), what, timeoutMs, 50);
   }
 
   /** Reports an SGR mouse event at 0-based cell (x, y): `code` 0 press, 32 drag (button 1), release with `final` m. */
@@ -124,17 +126,20 @@ export class TuiSession {
     this.type(`\x1b[<${code};${x + 1};${y + 1}${final}`);
   }
 
-  /** Waits until the screen satisfies `predicate` (re-checked after each write from the TUI). */
+  /**
+   * Waits until the screen satisfies `predicate` (re-checked after each write from the TUI, and
+   * every `pollMs` when given).
+   */
   // 30 s: a first frame needs two node processes started (client, then its server) and the
   // chrome's views loaded; on a 2-core machine shared with other test suites that took > 15 s.
-  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 30_000): Promise<void> {
+  async waitFor(predicate: (screen: string) => boolean, what: string, timeoutMs = 30_000, pollMs?: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!predicate(this.text())) {
       if (this.exitCode !== null) throw new Error(`corral exited (${this.exitCode}) while waiting for ${what}\n${this.text()}`);
       const remaining = deadline - Date.now();
       if (remaining <= 0) throw new Error(`timed out waiting for ${what}; screen:\n${this.text()}`);
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, remaining);
+        const timer = setTimeout(resolve, Math.min(remaining, pollMs ?? remaining));
         this.listeners.push(() => {
           clearTimeout(timer);
           resolve();
