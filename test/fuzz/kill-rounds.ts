@@ -65,8 +65,11 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
   /** The round before this start: when it was killed, and when each of its moments ended. */
   let last: { result: KillRound; killedAt: number; current: string; endedAt: Map<string, number> } | null = null;
 
-  /** Starts the server and checks what it restored after the kill that ended `last`. */
-  const checkStart = async (round: number): Promise<void> => {
+  /**
+   * Starts the server and checks what it restored after the kill that ended `last`; what is
+   * wrong goes to `failures` (that round's, or the first round's for the very first start).
+   */
+  const checkStart = async (round: number, failures: string[]): Promise<void> => {
     const from = server.stderr.length;
     if (!server.alive) await server.start();
     const log = server.stderr.slice(from);
@@ -74,7 +77,6 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
     const restored = await panesOf(client);
     const info = await client.call('session.info', {});
     client.close();
-    const failures = last?.result.failures ?? [];
     const restoredKey = key(restored);
     const at = restored.length === 0 ? -1 : (moments.get(restoredKey) ?? -2);
     if (at === -2) failures.push(`start ${round}: restored panes ${restoredKey} were never a state of the session`);
@@ -92,8 +94,8 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
   };
 
   for (const [round, plan] of plans.entries()) {
-    await checkStart(round);
     const failures: string[] = [];
+    await checkStart(round, last?.result.failures ?? failures);
     const client = await server.connect();
     // Churn until the kill.
     const events = await server.connect();
@@ -156,6 +158,6 @@ export async function killRounds(server: TestServer, options: { seed: number; ro
     last = { result, killedAt, current, endedAt };
   }
   // The start after the last kill.
-  await checkStart(plans.length);
+  await checkStart(plans.length, last?.result.failures ?? []);
   return results;
 }
