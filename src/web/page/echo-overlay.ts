@@ -53,7 +53,11 @@ export class EchoOverlay {
   private readonly predictor: EchoPredictor;
   private readonly layer: HTMLElement;
   private seq = 0;
-  /** When each key still unconfirmed was typed: the first echo after it is a round-trip sample. */
+  /**
+   * When the oldest guess still waiting was typed (null when none waits): the echo that confirms
+   * a guess is a round-trip sample. Not set by a key that made no guess (Enter, a control key),
+   * or a confirmation long after it would count the pause before the next key as the link's.
+   */
   private typedAt: number | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private drawn = '';
@@ -78,7 +82,7 @@ export class EchoOverlay {
   typed(data: string): void {
     const now = performance.now();
     this.predictor.typed(data, ++this.seq, now);
-    this.typedAt ??= now;
+    if (this.predictor.pending > 0) this.typedAt ??= now;
     this.draw();
   }
 
@@ -108,6 +112,8 @@ export class EchoOverlay {
   private draw(): void {
     const now = performance.now();
     this.predictor.tick(now);
+    // Every guess confirmed, dropped or judged: nothing waits for a round trip any more.
+    if (this.predictor.pending === 0) this.typedAt = null;
     const buffer = this.term.buffer.active;
     // Scrolled back through the history: the guesses' rows are not on screen.
     const cells = buffer.viewportY === buffer.baseY ? this.predictor.cells(now) : [];
