@@ -7,11 +7,11 @@
  * event latency every `sampleEverySec`. Run by bench/soak.mjs (`npm run soak -- --minutes 3`);
  * not part of `npm test`.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { ROOT, TestServer, type RawClient } from '../integration/harness.js';
+import { ROOT, TestServer, procStat, type RawClient } from '../integration/harness.js';
 import { sampleProcess } from './rpc-fuzz.js';
 
 export interface SoakOptions {
@@ -54,9 +54,9 @@ const WARM_UP_MIN = { long: 5, short: 1 } as const;
 const CLK_TCK = 100;
 
 function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
+  const stat = procStat(pid);
+  if (!stat) throw new Error(`process ${pid} is gone`);
+  return Number(stat.fields[11]) + Number(stat.fields[12]);
 }
 
 /** Slope per hour of `ys` over `xs` (minutes), least squares. */

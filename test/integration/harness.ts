@@ -271,14 +271,25 @@ export function connectUnix(path: string): Promise<Socket> {
   });
 }
 
-/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
-export function isAlive(pid: number): boolean {
+/**
+ * A process's /proc/<pid>/stat: its name, and the fields after it (`fields[0]` is the state,
+ * `[1]` the parent's pid, `[11]` and `[12]` user and system ticks); null once it is gone. The
+ * name may hold spaces and parentheses, so it ends at the last `)`.
+ */
+export function procStat(pid: number | string): { comm: string; fields: string[] } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    const close = stat.lastIndexOf(')');
+    return { comm: stat.slice(stat.indexOf('(') + 1, close), fields: stat.slice(close + 2).split(' ') };
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** Running, not a zombie waiting to be reaped (PID 1 in a container may never reap it). */
+export function isAlive(pid: number): boolean {
+  const stat = procStat(pid);
+  return stat !== null && stat.fields[0] !== 'Z';
 }
 
 /** Polls (bounded) until `condition` holds; returns whether it did. For /proc state, which has no event. */

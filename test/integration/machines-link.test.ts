@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestServer } from './harness.js';
+import { TestServer, procStat } from './harness.js';
 import { LINK_TIMING } from '../../src/machines/machine-link.js';
 import { addSilentMachine, sshUnavailable, TestLinkProxy, TestSshd } from './ssh-harness.js';
 
@@ -38,13 +38,11 @@ function highest(text: string): number {
 function childrenNamed(parent: number | null, name: string, uid?: number): number[] {
   return readdirSync('/proc').flatMap((entry) => {
     if (!/^\d+$/.test(entry)) return [];
+    const stat = procStat(entry);
+    if (!stat || (parent !== null && Number(stat.fields[1]) !== parent)) return [];
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent !== null && ppid !== parent) return [];
       if (uid !== undefined && statSync(`/proc/${entry}`).uid !== uid) return [];
-      return comm === name || readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(name) ? [Number(entry)] : [];
+      return stat.comm === name || readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').includes(name) ? [Number(entry)] : [];
     } catch {
       return [];
     }
