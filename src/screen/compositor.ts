@@ -437,9 +437,8 @@ export class Compositor {
    * Schedules a frame: on the next event-loop turn if none went out in the last frame
    * interval, else at the interval boundary — a keystroke echo leaves at once, a flood
    * of output is coalesced to ≤ 60 frames a second (fewer while frames are slow to make:
-   * FRAME.costFactor). `urgent` (the echo of a keystroke)
-   * skips the pacing, so a pane flooding next to the one being typed in cannot hold the
-   * echo back until the next interval.
+   * FRAME.costFactor). `urgent` (the echo of a keystroke) is drawn at once, in the caller's
+   * turn, so a pane flooding next to the one being typed in cannot hold the echo back.
    */
   requestFrame(options: { urgent?: boolean } = {}): void {
     this.forgetEcho();
@@ -447,9 +446,18 @@ export class Compositor {
       this.wantedWhileBlocked = true;
       return;
     }
+    if (options.urgent) {
+      // The echo of a keystroke that was not predicted (an agent's input box, redrawn whole):
+      // drawn now, right after the parse that made it, not on the next loop turn behind the
+      // rest of the turn's work — that hop was ~0.13 of a ~1.6 ms echo (docs/bench.md, "The
+      // user's path"). A redraw a program splits over two writes may show half-done for
+      // the moment between them, as a predicted echo or tmux would show it.
+      this.renderNow();
+      return;
+    }
     const since = this.scheduler.now() - this.lastFrameAt;
     const interval = Math.min(FRAME.maxIntervalMs, Math.max(FRAME.intervalMs, this.lastFrameCost * FRAME.costFactor));
-    const delay = options.urgent || since >= interval ? 0 : interval - since;
+    const delay = since >= interval ? 0 : interval - since;
     if (this.cancelFrame) {
       if (delay > 0 || this.scheduledDelay === 0) return;
       this.cancelFrame(); // a paced frame gives way to an immediate one

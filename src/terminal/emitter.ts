@@ -10,11 +10,20 @@ import type { Disposable } from '../contract/disposable.js';
 export class Emitter<T> {
   private readonly listeners = new Set<(value: T) => void>();
 
-  /** Subscribe; the returned disposer unsubscribes. */
-  on(listener: (value: T) => void): Disposable {
+  /**
+   * Subscribe; the returned disposer unsubscribes. Listeners are called in the order they
+   * subscribed, except that `first` puts this one ahead of all subscribed so far (a client's
+   * keystroke echo is drawn before the server's own bookkeeping of the same output).
+   */
+  on(listener: (value: T) => void, options: { first?: boolean } = {}): Disposable {
     // Wrap so the same function can be subscribed twice and disposed independently.
     const entry = (value: T): void => listener(value);
-    this.listeners.add(entry);
+    if (options.first && this.listeners.size > 0) {
+      const rest = [...this.listeners];
+      this.listeners.clear();
+      this.listeners.add(entry);
+      for (const other of rest) this.listeners.add(other);
+    } else this.listeners.add(entry);
     return { dispose: () => this.listeners.delete(entry) };
   }
 

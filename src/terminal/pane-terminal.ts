@@ -308,8 +308,8 @@ export class PaneTerminal implements PaneView, Hibernatable {
   }
 
   /** Called with the new revision after each parsed write batch. */
-  onRevision(listener: (revision: number) => void): Disposable {
-    return this.revisionEmitter.on(listener);
+  onRevision(listener: (revision: number) => void, options?: { first?: boolean }): Disposable {
+    return this.revisionEmitter.on(listener, options);
   }
 
   /** Called when the application rings the bell. */

@@ -99,8 +99,11 @@ export interface PaneView extends PaneScreen {
   readonly revision: number;
   /** The screen rows the batch behind the latest revision changed (read it in `onRevision`). */
   readonly lastDamage: Damage;
-  /** Called with the new revision after each parsed batch of output. */
-  onRevision(listener: (revision: number) => void): Disposable;
+  /**
+   * Called with the new revision after each parsed batch of output. `first`: ahead of the
+   * listeners already there (the TUI's echo frame, before the core's bookkeeping).
+   */
+  onRevision(listener: (revision: number) => void, options?: { first?: boolean }): Disposable;
   /** Called with each piece of output just before it is parsed (for echo prediction, mirrors). */
   onBeforeParse(listener: (data: string | Uint8Array) => void): Disposable;
   /** Called after each resize, in order with the output around it (mirrors replay both). */

@@ -25,11 +25,16 @@ export class PaneOutput {
     for (const [id, view] of visible) {
       if (this.subscriptions.has(id)) continue;
       const overlay = overlays.get(id)?.onChange((rows) => this.compositor.markPaneDirty(id, rows, { urgent: true }));
-      const parsed = view.onRevision(() => {
-        const urgent = this.echoPending === id;
-        if (urgent) this.echoPending = null;
-        this.compositor.markPaneDirty(id, damagedRows(view.lastDamage), { urgent });
-      });
+      // First of the revision's listeners: an urgent frame (the echo) is drawn in this call,
+      // and the core's bookkeeping of the same output (events, agent checks) can come after.
+      const parsed = view.onRevision(
+        () => {
+          const urgent = this.echoPending === id;
+          if (urgent) this.echoPending = null;
+          this.compositor.markPaneDirty(id, damagedRows(view.lastDamage), { urgent });
+        },
+        { first: true },
+      );
       const arriving = view.onBeforeParse((data) => this.compositor.beforePaneParse(id, data));
       this.subscriptions.set(id, { dispose: () => (parsed.dispose(), arriving.dispose(), overlay?.dispose()) });
     }
