@@ -292,15 +292,16 @@ export class CorralTui {
   }
 }
 
-/** tmux attached in an outer terminal, on a private server socket, `-f /dev/null`. */
 /**
  * The floor for any Node-based multiplexer: bash in node-pty, stdin and stdout wired straight
- * through (bench/fixtures/pty-passthrough.mjs) — no terminal emulator, no compositor.
+ * through with write(2) (bench/fixtures/pty-passthrough.mjs) — no terminal emulator, no
+ * compositor. `traceDir`: it records each key's hops there (profile/echo-hops).
  */
 export class PassthroughTui {
-  constructor({ cols = 120, rows = 40, screen = true } = {}) {
+  constructor({ cols = 120, rows = 40, screen = true, traceDir = null } = {}) {
     this.sandbox = makeSandbox('corral-tui-bench-pass-');
-    this.env = { ...this.sandbox.env };
+    this.env = { ...this.sandbox.env, ...(traceDir ? { PASSTHROUGH_TRACE: traceDir } : {}) };
+    this.traceDir = traceDir;
     const script = join(import.meta.dirname, 'fixtures', 'pty-passthrough.mjs');
     this.term = new OuterTerminal(process.execPath, [script], { cols, rows, env: this.env, cwd: this.sandbox.home, screen });
     this.name = 'node-pty passthrough';
@@ -320,6 +321,7 @@ export class PassthroughTui {
   }
 }
 
+/** tmux attached in an outer terminal, on a private server socket, `-f /dev/null`. */
 export class TmuxTui {
   constructor({ cols = 120, rows = 40, screen = true } = {}) {
     this.sandbox = makeSandbox('corral-tui-bench-tmux-');

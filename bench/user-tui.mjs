@@ -20,6 +20,11 @@
  *
  *   node bench/user-tui.mjs [--runs 3] [--keys 60] [--only attach,box,echo,busy] [--base DIR]
  *
+ * Beside the plain echo and the input box, a third side: the Node floor (bench/fixtures/
+ * pty-passthrough.mjs, a shell in node-pty wired straight through with write(2), no emulator, no
+ * compositor), typed into in the same alternation and reported against tmux and against corral:
+ * what any Node program pays on this machine, and corral's own share above it.
+ *
  * `--base DIR`: another build (a worktree with `dist/` built) measured in the same rounds —
  * attached in alternation for the attach row, a third side typed into for the plain echo and
  * the input box (not the busy echo: fifteen redrawing panes would measure the machine) — and
@@ -28,7 +33,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BIN, median, percentile, round } from './lib.mjs';
-import { CorralTui, LETTERS, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from './tui-lib.mjs';
+import { CorralTui, LETTERS, PassthroughTui, TmuxTui, clearLine, keyGap, typeAndStamp, warmUp } from './tui-lib.mjs';
 import { attachOnce, startServer, stopServer } from './client-attach.mjs';
 import { fmtSpread, spread } from './user-flood.mjs';
 
@@ -111,26 +116,40 @@ async function alternate(sides, n) {
   return ms;
 }
 
-/** Runs of `n` alternating keys; per run corral's and tmux's p50 (and p95 for the log). */
-async function echoRuns(sides, runs, n, label, baseRuns = null) {
+const FLOOR = 'node floor';
+
+/**
+ * Runs of `n` alternating keys; per run corral's and tmux's p50 (and p95 for the log). The
+ * base build's and the Node floor's runs, when those sides type too, go to `others` by name.
+ */
+async function echoRuns(sides, runs, n, label, others = {}) {
   const perRun = [];
+  const p = (v) => `p50 ${median(v).toFixed(2)} p95 ${percentile(v, 95).toFixed(2)}`;
   for (let run = 0; run < runs; run++) {
     const ms = await alternate(run % 2 === 0 ? sides : [...sides].reverse(), n);
     const c = ms.get('corral');
     const t = ms.get('tmux');
-    const b = ms.get('corral base');
-    process.stderr.write(`  ${label} run ${run + 1}: corral p50 ${median(c).toFixed(2)} p95 ${percentile(c, 95).toFixed(2)}; tmux p50 ${median(t).toFixed(2)} p95 ${percentile(t, 95).toFixed(2)} ms${b ? `; base p50 ${median(b).toFixed(2)} p95 ${percentile(b, 95).toFixed(2)} ms` : ''}\n`);
+    const extra = Object.keys(others).filter((name) => ms.has(name));
+    process.stderr.write(`  ${label} run ${run + 1}: corral ${p(c)}; tmux ${p(t)}${extra.map((name) => `; ${name} ${p(ms.get(name))}`).join('')} ms\n`);
     perRun.push({ value: median(c), base: median(t), p95: percentile(c, 95), baseP95: percentile(t, 95) });
-    if (b) baseRuns?.push({ value: median(b), base: median(t) });
+    for (const name of extra) others[name].push({ value: median(ms.get(name)), base: median(t), corral: median(c) });
   }
   return perRun;
 }
 
-/** corral and tmux, and the base build's corral when given. */
-function makeSides(base) {
+/** corral, tmux and the Node floor, and the base build's corral when given. */
+function makeSides(base, floor = true) {
   const sides = [new CorralTui({ cols: COLS, rows: ROWS }), new TmuxTui({ cols: COLS, rows: ROWS })];
+  if (floor) sides.push(Object.assign(new PassthroughTui({ cols: COLS, rows: ROWS }), { name: FLOOR }));
   if (base) sides.push(Object.assign(new CorralTui({ cols: COLS, rows: ROWS, bin: join(base, 'bin', 'corral.cjs') }), { name: 'corral base' }));
   return sides;
+}
+
+/** The floor's rows: its own ratio to tmux per run, and corral's to it (no target: what the machine allows). */
+function floorRows(what, floorRuns) {
+  const rows = runRows(`${what}: the Node floor (a shell in node-pty passed straight through)`, floorRuns, 'tmux', Infinity);
+  rows.push(...runRows(`${what}: corral against the Node floor`, floorRuns.map((r) => ({ value: r.corral, base: r.value })), 'the Node floor', Infinity));
+  return rows.map(({ target, pass, ...row }) => row);
 }
 
 /** Starts a program in each side's typed pane (replacing its shell) and waits for it to draw. */
@@ -148,9 +167,10 @@ async function boxAndEchoRows(runs, n, only, base) {
       await Promise.all(sides.map((s) => s.ready()));
       await Promise.all(sides.map((s) => s.term.settle(500)));
       await warmUp(sides);
-      const baseRuns = [];
-      rows.push(...runRows(`user echo: plain echo in bash, corral TUI and tmux attached side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'plain echo', baseRuns), 'tmux', 1.3));
-      if (base) rows.push(...runRows(`user echo: plain echo, base build ${base}`, baseRuns, 'tmux', 1.3));
+      const others = { 'corral base': [], [FLOOR]: [] };
+      rows.push(...runRows(`user echo: plain echo in bash, corral TUI and tmux attached side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'plain echo', others), 'tmux', 1.3));
+      rows.push(...floorRows('user echo: plain echo', others[FLOOR]));
+      if (base) rows.push(...runRows(`user echo: plain echo, base build ${base}`, others['corral base'], 'tmux', 1.3));
       if (only.has('busy')) rows.push(...(await busyRows(sides.slice(0, 2), runs, n)));
     } finally {
       await Promise.allSettled(sides.map((s) => s.close()));
@@ -164,9 +184,10 @@ async function boxAndEchoRows(runs, n, only, base) {
       const box = join(FIXTURES, 'input-box.mjs');
       for (const side of sides) await startInPane(side, `${process.execPath} ${box}`, () => side.term.text().includes('╰'));
       await warmUp(sides);
-      const baseRuns = [];
-      rows.push(...runRows(`user echo: agent-style input box (3 coloured lines redrawn per key), side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'input box', baseRuns), 'tmux', 1.3));
-      if (base) rows.push(...runRows(`user echo: input box, base build ${base}`, baseRuns, 'tmux', 1.3));
+      const others = { 'corral base': [], [FLOOR]: [] };
+      rows.push(...runRows(`user echo: agent-style input box (3 coloured lines redrawn per key), side by side, keys alternating (p50 of ${n})`, await echoRuns(sides, runs, n, 'input box', others), 'tmux', 1.3));
+      rows.push(...floorRows('user echo: input box', others[FLOOR]));
+      if (base) rows.push(...runRows(`user echo: input box, base build ${base}`, others['corral base'], 'tmux', 1.3));
     } finally {
       await Promise.allSettled(sides.map((s) => s.close()));
     }

@@ -112,7 +112,7 @@ async function main() {
   const sides = [corral('corral')];
   if (BASE) sides.push(corral('base', join(BASE, 'bin', 'corral.cjs'), BASE_ENV));
   if (!args.includes('--no-tmux')) sides.push(new TmuxTui({ cols: COLS, rows: ROWS }));
-  if (!args.includes('--no-floor')) sides.push(new PassthroughTui({ cols: COLS, rows: ROWS }));
+  if (!args.includes('--no-floor')) sides.push(new PassthroughTui({ cols: COLS, rows: ROWS, traceDir: mkdtempSync(join(tmpdir(), 'corral-echo-trace-floor-')) }));
   const times = new Map(sides.map((s) => [s.name, []]));
   const load0 = loadavg()[0];
   let closed = false;
