@@ -266,13 +266,12 @@ export class AttachedClient {
    */
   private send(type: number, data: string | Buffer): boolean {
     if (this.closed) return false;
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     if (this.direct && this.tty && type === MSG.output) {
       // Straight to the terminal: no client process between the server and the screen.
-      this.tty.write(bytes);
+      this.tty.write(data);
       return this.tty.backlog < SOCKET_HIGH_WATER_BYTES;
     }
-    return this.sendSocket(type, bytes);
+    return this.sendSocket(type, typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
   }
 
   private sendSocket(type: number, bytes: Buffer): boolean {

@@ -186,17 +186,23 @@ export class DirectTty {
    * no stream machinery between the pane's output and the screen), and what the terminal did
    * not take, or anything behind queued bytes, through the non-blocking stream, in order.
    */
-  write(bytes: Buffer): void {
+  write(data: string | Buffer): void {
     if (this.closed || this.output.destroyed) return;
     let written = 0;
     if (this.output.writableLength === 0) {
       try {
-        written = writeSync(this.writeFd, bytes);
+        // A frame is a string: write(2) encodes it natively, no Buffer made in JavaScript first.
+        written = typeof data === 'string' ? writeSync(this.writeFd, data) : writeSync(this.writeFd, data);
       } catch {
         // EAGAIN (the terminal is not reading) or EIO (gone): the stream queues it or reports it.
       }
     }
-    if (written < bytes.length) this.output.write(written === 0 ? bytes : bytes.subarray(written));
+    if (written === 0) this.output.write(data);
+    else {
+      // Only a terminal that fell behind takes part of a frame: the rest, as bytes, in order.
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      if (written < bytes.length) this.output.write(bytes.subarray(written));
+    }
   }
 
   /**

@@ -111,8 +111,11 @@ describe.skipIf(process.platform !== 'linux')('direct tty claim checks', () => {
       // The reader (node-pty's end) stops reading: the kernel's buffer fills, write(2) meets
       // EAGAIN, and what follows must wait behind what was queued.
       term.pause();
-      const chunks = Array.from({ length: 400 }, (_, i) => `[${String(i).padStart(4, '0')}${'x'.repeat(250)}]`);
-      for (const chunk of chunks) tty.write(Buffer.from(chunk));
+      // Frames come as strings, other output as bytes; '─' is three bytes, so a string the
+      // kernel takes only part of must be cut by bytes, not by characters.
+      // The first is a frame larger than the kernel's buffer: written in part at once, the rest queued.
+      const chunks = [`<${'─x'.repeat(60_000)}>`, ...Array.from({ length: 400 }, (_, i) => `[${String(i).padStart(4, '0')}${'x─'.repeat(125)}]`)];
+      chunks.forEach((chunk, i) => tty.write(i % 2 === 0 ? chunk : Buffer.from(chunk)));
       expect(tty.backlog).toBeGreaterThan(0);
       term.resume();
       const expected = chunks.join('');
