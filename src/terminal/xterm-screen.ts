@@ -4,7 +4,7 @@
  * prediction. The one place pane cells leave xterm; nothing above src/terminal touches
  * xterm objects.
  */
-import type { IBuffer, Terminal } from '@xterm/headless';
+import type { IBuffer, IBufferLine, Terminal } from '@xterm/headless';
 import { BLANK, packFlags } from '../screen/cell.js';
 import type { CellGrid } from '../screen/cell-grid.js';
 import type { CursorState } from '../screen/cursor.js';
@@ -12,6 +12,7 @@ import type { PaneScreen, RowCopyOptions } from '../screen/pane-screen.js';
 import type { Disposable } from '../contract/disposable.js';
 import type { Rect } from '../contract/rect.js';
 import { internalCursorModes, type CursorModes } from './cursor-modes.js';
+import type { CoreBufferLine } from './xterm-internals.js';
 import { attrsOf, colorOf, printPen, type PrintPen } from './plain-print.js';
 
 /**
@@ -22,11 +23,29 @@ export type RowSource = Pick<IBuffer, 'type' | 'baseY' | 'viewportY' | 'getLine'
 
 
 
+/** Content bit of a cell holding a grapheme cluster (its text is in the row's side table). */
+const COMBINED_FLAG = 1 << 21;
+/** bg bit of a cell with extended attributes (underline style and colour, in a side table). */
+const HAS_EXTENDED = 0x10000000;
+
+/** A row's own cell words (3 a cell: content, fg, bg) behind xterm's public line, when reachable. */
+function wordsOf(line: IBufferLine | undefined): Uint32Array | null {
+  const data = (line as unknown as { _line?: Partial<CoreBufferLine> } | undefined)?._line?._data;
+  return data instanceof Uint32Array ? data : null;
+}
+
 /**
  * Copies buffer lines `top + r` into rows `rect.y + r` of `grid`, columns from 0, clipped
  * to the rect and the grid. Cells are only stored when they differ, and changed rows are
  * reported, so a caller can re-copy a whole pane and still learn what moved. A wide
  * character cut by the rect's right edge becomes a space. Returns the changed-row count.
+ *
+ * A cell whose three words equal the cell's before it (a run of spaces, a border's `─`) is
+ * what that cell was: it reuses its result instead of asking xterm's getters again, which
+ * is most of a row's cells and most of the copy's time in a frame (an agent's input box).
+ * Not for clusters or extended attributes: their text and style live in side tables by
+ * cell, and xterm clears a cluster's code point from its word ('é' and 'á' look alike).
+ * Wide characters need no exception: a lead and the continuation after it never share words.
  */
 export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, options: RowCopyOptions = {}): number {
   const top = options.top ?? buffer.viewportY;
@@ -40,17 +59,47 @@ export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, opt
     if (r < 0 || r >= rect.rows || y < 0 || y >= grid.rows) return;
     const line = buffer.getLine(top + r);
     const length = line ? Math.min(line.length, width) : 0;
+    const words = wordsOf(line);
     let base = y * grid.cols + rect.x;
     let changed = false;
     let leadFg = 0;
     let leadBg = 0;
     let leadAttrs = 0;
     let afterLead = false;
+    /** The previous cell's words when it may be reused (see above); -1: it may not. */
+    let lastContent = -1;
+    let lastFg = 0;
+    let lastBg = 0;
+    let c: number = BLANK.char;
+    let f: number = BLANK.fg;
+    let b: number = BLANK.bg;
+    let fl: number = BLANK.flags;
     for (let x = 0; x < width; x++, base++) {
-      let c: number = BLANK.char;
-      let f: number = BLANK.fg;
-      let b: number = BLANK.bg;
-      let fl: number = BLANK.flags;
+      if (x < length && words !== null) {
+        const at = x * 3;
+        const content = words[at] as number;
+        const wf = words[at + 1] as number;
+        const wb = words[at + 2] as number;
+        if (content === lastContent && wf === lastFg && wb === lastBg) {
+          // c, f, b and fl still hold the previous cell's: the same words, the same cell.
+          if (chars[base] !== c || fg[base] !== f || bg[base] !== b || flags[base] !== fl) {
+            chars[base] = c;
+            fg[base] = f;
+            bg[base] = b;
+            flags[base] = fl;
+            changed = true;
+          }
+          continue;
+        }
+        const reusable = (content & COMBINED_FLAG) === 0 && (wb & HAS_EXTENDED) === 0;
+        lastContent = reusable ? content : -1;
+        lastFg = wf;
+        lastBg = wb;
+      } else lastContent = -1;
+      c = BLANK.char;
+      f = BLANK.fg;
+      b = BLANK.bg;
+      fl = BLANK.flags;
       if (x < length) {
         line!.getCell(x, cell);
         const w = cell.getWidth();

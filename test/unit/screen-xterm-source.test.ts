@@ -1,4 +1,5 @@
 import xterm from '@xterm/headless';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ATTR,
@@ -43,6 +44,43 @@ describe('copyXtermRows', () => {
     );
     expect(g.get(4, 0).attrs).toBe(ATTR.dim);
     expect(g.get(5, 0)).toMatchObject({ fg: paletteColor(12), bg: paletteColor(9) });
+  });
+
+  it('copies runs of equal cells the same as cell by cell: clusters, wide characters, underline styles, cut edges (property)', async () => {
+    useModernUnicode(terminal(1, 1));
+    // Pieces that make runs (spaces, borders, a colour held) and pieces a run must not swallow.
+    const piece = fc.constantFrom(
+      ' ', '   ', '─', '──', 'a', 'aa', '中', '中中', '👍', 'e\u0301', 'e\u0301e\u0301', 'a\u0301', 'e\u0308', '\t',
+      '\x1b[31m', '\x1b[38;5;214m', '\x1b[48;2;1;2;3m', '\x1b[1m', '\x1b[0m', '\x1b[4:3m', '\x1b[58;5;9m', '\x1b[4:0m',
+      '\x1b[K', '\x1b[2K', '\x1b[G', '\x1b[3D', '\r\n', '\x1b]8;;http://x\x07', '\x1b]8;;\x07',
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 120 }), fc.integer({ min: 0, max: 4 }), fc.integer({ min: 3, max: 14 }), async (pieces, x, cols) => {
+        const t = terminal(14, 4);
+        useModernUnicode(t);
+        await write(t, pieces.join(''));
+        const rect = { x, y: 0, cols, rows: 4 };
+        const fast = new CellGrid(20, 4);
+        copyXtermRows(t.buffer.active, fast, rect);
+        // The same buffer with its lines' words out of reach: every cell through xterm's getters.
+        const active = t.buffer.active;
+        const slow = new CellGrid(20, 4);
+        const opaque = {
+          type: active.type,
+          baseY: active.baseY,
+          viewportY: active.viewportY,
+          getNullCell: () => active.getNullCell(),
+          getLine: (y: number) => {
+            const line = active.getLine(y);
+            return line && { isWrapped: line.isWrapped, length: line.length, getCell: line.getCell.bind(line), translateToString: line.translateToString.bind(line) };
+          },
+        };
+        copyXtermRows(opaque, slow, rect);
+        expect(fast.equals(slow)).toBe(true);
+        expect(fast.toLines()).toEqual(slow.toLines());
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('places the pane at its rect and clips it', async () => {
