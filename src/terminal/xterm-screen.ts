@@ -74,65 +74,62 @@ export function copyXtermRows(buffer: RowSource, grid: CellGrid, rect: Rect, opt
     let f: number = BLANK.fg;
     let b: number = BLANK.bg;
     let fl: number = BLANK.flags;
+    let same = false;
     for (let x = 0; x < width; x++, base++) {
       if (x < length && words !== null) {
         const at = x * 3;
         const content = words[at] as number;
         const wf = words[at + 1] as number;
         const wb = words[at + 2] as number;
-        if (content === lastContent && wf === lastFg && wb === lastBg) {
-          // c, f, b and fl still hold the previous cell's: the same words, the same cell.
-          if (chars[base] !== c || fg[base] !== f || bg[base] !== b || flags[base] !== fl) {
-            chars[base] = c;
-            fg[base] = f;
-            bg[base] = b;
-            flags[base] = fl;
-            changed = true;
-          }
-          continue;
-        }
-        const reusable = (content & COMBINED_FLAG) === 0 && (wb & HAS_EXTENDED) === 0;
-        lastContent = reusable ? content : -1;
-        lastFg = wf;
-        lastBg = wb;
-      } else lastContent = -1;
-      c = BLANK.char;
-      f = BLANK.fg;
-      b = BLANK.bg;
-      fl = BLANK.flags;
-      if (x < length) {
-        line!.getCell(x, cell);
-        const w = cell.getWidth();
-        if (w === 0) {
-          if (afterLead) {
-            c = 0;
-            f = leadFg;
-            b = leadBg;
-            fl = packFlags(leadAttrs, 0);
-          }
-          afterLead = false;
-        } else {
-          const s = cell.getChars();
-          const fgMode = cell.getFgColorMode();
-          const bgMode = cell.getBgColorMode();
-          f = colorOf(fgMode, cell.getFgColor());
-          b = colorOf(bgMode, cell.getBgColor());
-          const attrs = attrsOf(cell);
-          if (w === 2 && x === width - 1) {
-            // Half a wide character would not fit: show a space in its background.
-            afterLead = false;
-            fl = packFlags(attrs, 1);
-          } else {
-            c = s === '' ? BLANK.char : s.length === 1 ? s.charCodeAt(0) : clusters.codeFor(s);
-            fl = packFlags(attrs, w === 2 ? 2 : 1);
-            afterLead = w === 2;
-            leadFg = f;
-            leadBg = b;
-            leadAttrs = attrs;
-          }
+        // c, f, b and fl still hold the previous cell's: the same words, the same cell.
+        same = content === lastContent && wf === lastFg && wb === lastBg;
+        if (!same) {
+          lastContent = (content & COMBINED_FLAG) === 0 && (wb & HAS_EXTENDED) === 0 ? content : -1;
+          lastFg = wf;
+          lastBg = wb;
         }
       } else {
-        afterLead = false;
+        same = false;
+        lastContent = -1;
+      }
+      if (!same) {
+        c = BLANK.char;
+        f = BLANK.fg;
+        b = BLANK.bg;
+        fl = BLANK.flags;
+        if (x >= length) afterLead = false;
+        else {
+          line!.getCell(x, cell);
+          const w = cell.getWidth();
+          if (w === 0) {
+            if (afterLead) {
+              c = 0;
+              f = leadFg;
+              b = leadBg;
+              fl = packFlags(leadAttrs, 0);
+            }
+            afterLead = false;
+          } else {
+            const s = cell.getChars();
+            const fgMode = cell.getFgColorMode();
+            const bgMode = cell.getBgColorMode();
+            f = colorOf(fgMode, cell.getFgColor());
+            b = colorOf(bgMode, cell.getBgColor());
+            const attrs = attrsOf(cell);
+            if (w === 2 && x === width - 1) {
+              // Half a wide character would not fit: show a space in its background.
+              afterLead = false;
+              fl = packFlags(attrs, 1);
+            } else {
+              c = s === '' ? BLANK.char : s.length === 1 ? s.charCodeAt(0) : clusters.codeFor(s);
+              fl = packFlags(attrs, w === 2 ? 2 : 1);
+              afterLead = w === 2;
+              leadFg = f;
+              leadBg = b;
+              leadAttrs = attrs;
+            }
+          }
+        }
       }
       if (chars[base] !== c || fg[base] !== f || bg[base] !== b || flags[base] !== fl) {
         chars[base] = c;
