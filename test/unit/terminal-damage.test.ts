@@ -24,6 +24,20 @@ async function damageOf(t: PaneTerminal, data: string) {
   return seen;
 }
 
+describe('PaneTerminal.write', () => {
+  it('parses before it returns: the revision fired, the text on the screen, nothing queued', () => {
+    const t = terminal();
+    let revisions = 0;
+    t.onRevision(() => revisions++);
+    for (const data of ['hello', Buffer.from('\r\nw\u00f6rld'), '\x1b[31m!']) {
+      void t.write(data);
+      expect(t.parsedAll).toBe(true);
+    }
+    expect(revisions).toBe(3);
+    expect(t.read({ source: 'visible' }).text.split('\n').slice(0, 2)).toEqual(['hello', 'wörld!']);
+  });
+});
+
 describe('DamageTracker', () => {
   it('reports only the rows a write touched', async () => {
     const t = terminal();
