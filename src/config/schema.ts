@@ -3,6 +3,7 @@
  * so the loader, the sample file and docs/config.md cannot drift apart (a test checks).
  */
 import { isKeyChord } from './key-chord.js';
+import { DEFAULT_PREDICT, PREDICT_MODES, type PredictMode } from '../screen/remote-prediction.js';
 
 /** The validated config the rest of corral reads. Field names are the TOML key names. */
 export interface Config {
@@ -34,7 +35,7 @@ export interface MachinesConfig {
   /** The ssh program and its leading arguments for machine links (SPEC §14); `CORRAL_SSH` overrides. */
   ssh: readonly string[];
   /** Predicted echo on remote panes (mosh's --predict; docs/machines.md). */
-  predict: 'adaptive' | 'always' | 'never';
+  predict: PredictMode;
 }
 
 /** `[worktree]` (SPEC §11, §15). */
@@ -109,10 +110,7 @@ const isString: Check = (v) => (typeof v === 'string' ? null : 'must be a string
 const wordList: Check = (v) =>
   Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string' && x !== '') ? null : 'must be a non-empty list of non-empty strings (a program and its arguments)';
 
-/** `[machines] predict`'s values, as mosh's --predict names them. */
-export const PREDICT_VALUES = ['adaptive', 'always', 'never'] as const;
-
-const predictMode: Check = (v) => (typeof v === 'string' && (PREDICT_VALUES as readonly string[]).includes(v) ? null : `must be one of ${PREDICT_VALUES.map((x) => `"${x}"`).join(', ')}`);
+const predictMode: Check = (v) => (typeof v === 'string' && (PREDICT_MODES as readonly string[]).includes(v) ? null : `must be one of ${PREDICT_MODES.map((x) => `"${x}"`).join(', ')}`);
 
 const statusList: Check = (v) =>
   Array.isArray(v) && v.every((x) => typeof x === 'string' && (NOTIFY_STATUSES as readonly string[]).includes(x))
@@ -237,7 +235,7 @@ export function defaultConfig(env: Env = process.env): Config {
     keys: { prefix: 'ctrl+b', overrides: {} },
     ui: { sidebar_width: 28 },
     notify: { on: ['blocked', 'done'], command: '' },
-    machines: { ssh: ['ssh'], predict: 'always' },
+    machines: { ssh: ['ssh'], predict: DEFAULT_PREDICT },
     worktree: { root: '', setup: '', setup_timeout_secs: 300 },
     checkpoints: { keep: 100 },
   };

@@ -18,7 +18,7 @@ import { PaneTerminal } from '../terminal/pane-terminal.js';
 import type { RpcClient } from '../rpc/client.js';
 import type { PasteSink } from '../pty/paste-stream.js';
 import { PasteEncoder } from '../terminal/paste.js';
-import type { PredictMode } from '../screen/remote-prediction.js';
+import { DEFAULT_PREDICT, type PredictMode } from '../screen/remote-prediction.js';
 import { PanePrediction } from './pane-prediction.js';
 import { ECHO_TRACE, HOP } from '../screen/echo-trace.js';
 
@@ -258,7 +258,7 @@ export class MachineMirror {
     let screen = this.screens.get(remote);
     if (!screen) {
       const terminal = new PaneTerminal({ cols, rows, scrollback: this.options.scrollback });
-      screen = { terminal, seq: -1, gap: false, prediction: new PanePrediction(terminal, this.options.predict ?? 'always') };
+      screen = { terminal, seq: -1, gap: false, prediction: new PanePrediction(terminal, this.options.predict ?? DEFAULT_PREDICT) };
       screen.prediction.linkRtt(this.rttMs);
       screen.terminal.log.label = `${this.machine} surface ${remote}`;
       this.screens.set(remote, screen);

@@ -30,10 +30,16 @@
  */
 import { ATTR, type PrintPen } from './cell.js';
 
-/** `[machines] predict`: mosh's --predict. */
-export type PredictMode = 'adaptive' | 'always' | 'never';
+/** `[machines] predict` and `corral web --predict`: mosh's --predict values. */
+export const PREDICT_MODES = ['adaptive', 'always', 'never'] as const;
+export type PredictMode = (typeof PREDICT_MODES)[number];
 
-export const PREDICT_MODES: readonly PredictMode[] = ['adaptive', 'always', 'never'];
+/**
+ * corral's default where nothing says otherwise: 'always', not mosh's 'adaptive', so a key is
+ * drawn at once on a link of any speed and underlined once the round trip passes
+ * `PREDICTION.flagAboveMs` (docs/machines.md "Predicted echo").
+ */
+export const DEFAULT_PREDICT: PredictMode = 'always';
 
 export const PREDICTION = {
   /** 'adaptive' shows predictions above this smoothed round trip (mosh SRTT_TRIGGER_HIGH)… */

@@ -8,7 +8,7 @@
  * a rate: keys are merged per pane into one server call at a time, so a flood of messages
  * becomes a few calls and the server's other clients never wait behind it.
  */
-import type { PredictMode } from '../screen/remote-prediction.js';
+import { DEFAULT_PREDICT, type PredictMode } from '../screen/remote-prediction.js';
 import type WebSocket from 'ws';
 import type { PaneWatchMessage, WebFleet } from '../contract/protocol.js';
 import type { ServerLink } from './server-link.js';
@@ -86,7 +86,7 @@ export class PageSession {
     /** Whether the page's session is still live (`corral web --revoke-all` ends it). */
     private readonly sessionLive: () => boolean,
     /** `corral web --predict`: how the page draws keys before their echo. */
-    predict: PredictMode = 'always',
+    predict: PredictMode = DEFAULT_PREDICT,
   ) {
     this.send({ t: 'hello', client_id: link.hello.client_id, predict, ...this.access(link.fleet) });
     this.send({ t: 'fleet', fleet: link.fleet });

@@ -18,7 +18,7 @@ import { SessionStore, randomSecret, sessionStoreFile } from './session-store.js
 import { LoginToken } from './web-auth.js';
 import { checkTls, hostPort, isLoopback, parseListen } from './web-options.js';
 import { createWebServer } from './web-server.js';
-import type { PredictMode } from '../screen/remote-prediction.js';
+import { DEFAULT_PREDICT, type PredictMode } from '../screen/remote-prediction.js';
 
 export interface WebOptions {
   socket?: string;
@@ -64,7 +64,7 @@ export async function runWeb(opts: WebOptions): Promise<number> {
     policy: { scheme, hosts },
     tls,
     readOnly: opts.readOnly,
-    predict: opts.predict ?? 'always',
+    predict: opts.predict ?? DEFAULT_PREDICT,
     assetsDir: path.join(packageRoot(), 'dist', 'web'),
     log,
   });

@@ -3,7 +3,7 @@ import { loadWeb } from '../heavy.js';
 import { UsageError } from '../output.js';
 import { defineCommand, reportError, socketPathOf } from '../run.js';
 import { checkTls, parseListen } from '../../web/web-options.js';
-import type { PredictMode } from '../../screen/remote-prediction.js';
+import { DEFAULT_PREDICT, PREDICT_MODES, type PredictMode } from '../../screen/remote-prediction.js';
 
 export const webCommand = defineCommand({
   command: 'web',
@@ -12,7 +12,7 @@ export const webCommand = defineCommand({
     y
       .option('listen', { type: 'string', describe: 'ADDR:PORT to serve on (default 127.0.0.1:8760); a non-loopback address needs --tls-cert and --tls-key' })
       .option('read-only', { type: 'boolean', default: false, describe: 'show the fleet and panes; send no keys or answers' })
-      .option('predict', { type: 'string', choices: ['adaptive', 'always', 'never'], default: 'always', describe: "draw a typed key at once, before its echo comes back (mosh's --predict); adaptive: on a slow link only" })
+      .option('predict', { type: 'string', choices: PREDICT_MODES, default: DEFAULT_PREDICT, describe: "draw a typed key at once, before its echo comes back (mosh's --predict); adaptive: on a slow link only" })
       .option('tls-cert', { type: 'string', describe: 'PEM certificate file: serve HTTPS (cookies marked Secure)' })
       .option('tls-key', { type: 'string', describe: 'PEM private key file for --tls-cert' })
       .option('revoke-all', { type: 'boolean', default: false, describe: 'end every web session (browsers must log in again) and exit' }),

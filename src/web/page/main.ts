@@ -5,7 +5,7 @@
  * server's events arrive, the opened pane's screen, and errors. The session cookie is
  * HttpOnly: this script never sees it.
  */
-import type { PredictMode } from '../../screen/remote-prediction.js';
+import { DEFAULT_PREDICT, type PredictMode } from '../../screen/remote-prediction.js';
 import '@xterm/xterm/css/xterm.css';
 import './app.css';
 import type { WebFleet } from '../../contract/web.js';
@@ -34,7 +34,7 @@ interface PageState {
   predict: PredictMode;
 }
 
-const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [], predict: 'always' };
+const state: PageState = { fleet: null, readOnly: true, why: null, pane: null, ws: null, fleetVersion: 0, firstPaintAt: null, onScreen: null, send: (m) => send(m), statusArrivals: [], predict: DEFAULT_PREDICT };
 (window as unknown as { corral: PageState }).corral = state;
 
 const app = document.getElementById('app')!;
@@ -114,7 +114,7 @@ let lastFleetText = '';
 function onMessage(message: ServerMessage): void {
   switch (message.t) {
     case 'hello':
-      state.predict = message.predict ?? 'always';
+      state.predict = message.predict ?? DEFAULT_PREDICT;
       setAccess(message.read_only, message.why);
       break;
     case 'fleet':
