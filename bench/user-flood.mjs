@@ -75,7 +75,7 @@ async function socketFlood(server, rpc, pane, file, k) {
 }
 
 /** One tmux flood as a script runs it: a new session running the cat, and wait-for. */
-async function tmuxFlood(tmux, tmuxPid, cols, rows, file, k) {
+export async function tmuxFlood(tmux, tmuxPid, cols, rows, file, k) {
   const ch = `ch-${k}-${tagOf()}`;
   const t = `tmux -L ${tmux.socket} -f ${q(tmux.conf)}`;
   const script = `${t} new-session -d -s s${ch} -x ${cols} -y ${rows} ${q(`cat ${file}; echo MARK; tmux wait-for -S ${ch}; sleep 600`)} \\; wait-for ${ch}`;
