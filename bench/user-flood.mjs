@@ -46,7 +46,7 @@ export function spread(values, digits = 2) {
 export const fmtSpread = (s, unit = '') => `${s.median}${unit} (${s.min}–${s.max})`;
 
 /** A new corral pane, its shell's prompt shown; its id. */
-async function newPane(server) {
+export async function newPane(server) {
   const tab = await server.json(['tab', 'create', '--workspace', 'w1', '--no-focus']);
   const pane = tab.result.root_pane.pane_id;
   await server.cli(['pane', 'wait-output', pane, '--regex', '[$#]$', '--timeout', '15000']);

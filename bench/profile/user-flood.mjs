@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { format, summarise } from './cpuprofile-summary.mjs';
 import { CorralServer, cpuSeconds } from '../lib.mjs';
 import { generateBase64File } from '../throughput.mjs';
+import { newPane } from '../user-flood.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, d) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : d);
@@ -34,13 +35,7 @@ try {
   readFileSync(file);
   await server.start();
   const first = await server.newWorkspacePane();
-  const newPane = async () => {
-    const tab = await server.json(['tab', 'create', '--workspace', 'w1', '--no-focus']);
-    const pane = tab.result.root_pane.pane_id;
-    await server.cli(['pane', 'wait-output', pane, '--regex', '[$#]$', '--timeout', '15000']);
-    return pane;
-  };
-  const panes = [await newPane(), null, await newPane()];
+  const panes = [await newPane(server), null, await newPane(server)];
   panes[1] = panes[0];
   for (const [i, pane] of panes.entries()) {
     const mark = `MARK-${i}-${Math.random().toString(36).slice(2, 8)}`;
