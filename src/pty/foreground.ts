@@ -33,6 +33,12 @@ export interface ForegroundProcess {
   cwd: string | null;
   /** The shell itself is in the foreground: it sits at its prompt. */
   isShell: boolean;
+  /**
+   * The leader is inside execve: the kernel has given it its new name (comm, which is what
+   * `argv` holds) but not yet its new command line. A moment later argv is complete, so a
+   * reading with this flag must not be cached.
+   */
+  execing?: true;
 }
 
 /** The raw per-process reads corral makes; every method returns null when the process is gone. */
@@ -201,15 +207,19 @@ export function foregroundProcess(shellPid: number, table: ProcessTable = PROC):
     leader = members[0] ?? null;
   }
   if (!leader) return null;
-  const argv = processArgv(leader.pid, table);
-  if (!argv) return null;
-  return {
+  const cmdline = table.cmdline(leader.pid);
+  if (!cmdline) return null;
+  const found: ForegroundProcess = {
     pid: leader.pid,
     pgid: leader.pgrp,
-    argv,
+    argv: cmdline.length > 0 ? cmdline : [leader.comm],
     cwd: table.cwd(leader.pid),
     isShell: leader.pgrp === shell.pgrp,
   };
+  // A live process's command line is empty only between execve's new memory and its argv
+  // being laid out (a zombie's is empty for good).
+  if (cmdline.length === 0 && leader.state !== 'Z') found.execing = true;
+  return found;
 }
 
 /** True when the shell's own process group owns the terminal (no foreground job). */

@@ -313,8 +313,9 @@ export class PaneHost {
     const shellCwd = fg?.isShell ? fg.cwd : this.processes.cwd(this.pid);
     const snapshot = { at: now, foreground: fg, shellCwd };
     // Before the shell has printed anything it may not have exec'd (or chdir'd) yet: /proc then
-    // shows the server's own process and cwd, which must not be remembered.
-    if (this._lastOutputAt !== null) this.procCache = snapshot;
+    // shows the server's own process and cwd, which must not be remembered. Nor may a job caught
+    // inside execve, named but without its arguments yet.
+    if (this._lastOutputAt !== null && fg?.execing !== true) this.procCache = snapshot;
     return snapshot;
   }
 }

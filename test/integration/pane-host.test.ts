@@ -238,7 +238,11 @@ describe('PaneHost with a real bash', () => {
     await atPrompt(host);
     await host.write("trap '' TERM HUP; echo TRAPPED-$((6*7)); sleep 1000\r");
     await waitForText(host, /^TRAPPED-42$/m);
-    await waitFor(() => host.foreground(0)?.argv[0] === 'sleep', 'sleep in the foreground');
+    // Polling can catch sleep inside execve, named but without its arguments (`execing`).
+    await waitFor(() => {
+      const fg = host.foreground(0);
+      return fg?.argv[0] === 'sleep' && fg.execing === undefined;
+    }, 'sleep in the foreground');
     const sleepPid = host.foreground(0)!.pid;
     const started = Date.now();
     await host.kill();
@@ -298,7 +302,11 @@ describe('PaneHost with a real bash', () => {
     expect(host.cwd()).toBe(workDir);
 
     await host.write('sleep 5\r');
-    await waitFor(() => host.foreground(0)?.argv[0] === 'sleep', 'sleep in the foreground');
+    // Polling can catch sleep inside execve, named but without its arguments (`execing`).
+    await waitFor(() => {
+      const fg = host.foreground(0);
+      return fg?.argv[0] === 'sleep' && fg.execing === undefined;
+    }, 'sleep in the foreground');
     expect(host.commandLine()).toBe('sleep 5');
     expect(host.foreground()!.isShell).toBe(false);
     expect(host.isShellAtPrompt()).toBe(false);

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { foregroundProcess, isShellAtPrompt, processArgv, type ProcessTable } from '../../src/pty/foreground.js';
 import { detectForeground } from '../../src/agents/process-detect.js';
-import { FakeProcessTable } from './support/fakes.js';
+import { PaneHost } from '../../src/pty/pane-host.js';
+import { FakeChild, FakeClock, FakeProcessTable } from './support/fakes.js';
 
 const SHELL = 100;
 
@@ -43,6 +44,47 @@ describe('foregroundProcess over a process table', () => {
     table.set({ pid: 300, ppid: 2, pgrp: 0, session: 0, tpgid: -1, argv: [], comm: 'kworker/0:1' });
     expect(processArgv(300, table)).toEqual(['kworker/0:1']);
     expect(processArgv(301, table)).toBeNull();
+  });
+
+  it('names a job caught inside execve by its new comm and says it is mid-exec; a zombie is not', () => {
+    const table = new FakeProcessTable();
+    table.session(SHELL, { pid: 200, argv: [] });
+    table.processes.get(200)!.comm = 'sleep';
+    expect(foregroundProcess(SHELL, table)).toMatchObject({ pid: 200, argv: ['sleep'], execing: true });
+    table.processes.get(200)!.state = 'Z';
+    expect(foregroundProcess(SHELL, table)).not.toHaveProperty('execing');
+    table.session(SHELL, { pid: 200, argv: ['sleep', '5'] });
+    expect(foregroundProcess(SHELL, table)).not.toHaveProperty('execing');
+  });
+
+  it('a pane does not remember a job read mid-exec: the next reading has its arguments', () => {
+    const table = new FakeProcessTable();
+    const clock = new FakeClock();
+    let child!: FakeChild;
+    const host = new PaneHost({
+      shell: '/bin/sh',
+      cwd: '/home/user',
+      env: {},
+      cols: 80,
+      rows: 24,
+      scrollback: 100,
+      spawn: (options) => (child = new FakeChild(SHELL, options)),
+      processes: table,
+      clock,
+    });
+    try {
+      child.output('$ ');
+      table.session(SHELL, { pid: 200, argv: [] });
+      table.processes.get(200)!.comm = 'sleep';
+      expect(host.commandLine(0)).toBe('sleep');
+      table.session(SHELL, { pid: 200, argv: ['sleep', '5'] });
+      // Same instant, default cache age: a cached mid-exec reading would still say 'sleep'.
+      expect(host.commandLine()).toBe('sleep 5');
+      table.session(SHELL, { pid: 201, argv: ['vim'] });
+      expect(host.commandLine()).toBe('sleep 5');
+    } finally {
+      host.dispose();
+    }
   });
 });
 
