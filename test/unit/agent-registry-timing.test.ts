@@ -11,10 +11,9 @@ import { AgentRegistry } from '../../src/agents/agent-registry.js';
 import { TRACKING } from '../../src/agents/tracked-agent.js';
 import { HOOK_PRECEDENCE_MS } from '../../src/agents/agent-state.js';
 import { parseRules } from '../../src/agents/rules.js';
-import { PaneHost } from '../../src/pty/pane-host.js';
 import type { PaneRecord } from '../../src/session/model.js';
 import type { CorralEvent } from '../../src/contract/protocol.js';
-import { FakeChild, FakeClock, FakeProcessTable } from './support/fakes.js';
+import { type FakeChild, FakeClock, FakeProcessTable, fakePaneHost } from './support/fakes.js';
 
 const IDLE_CONFIRM_MS = 300;
 const STALL_MS = 10_000;
@@ -74,18 +73,7 @@ function setup(rules: ReadonlyMap<string, ReturnType<typeof parseRules>> = new M
   const clock = new FakeClock();
   const table = new FakeProcessTable();
   table.session(SHELL_PID, null);
-  let child!: FakeChild;
-  const host = new PaneHost({
-    shell: '/bin/sh',
-    cwd: '/home/user',
-    env: {},
-    cols: 80,
-    rows: 24,
-    scrollback: 100,
-    spawn: (options) => (child = new FakeChild(SHELL_PID, options)),
-    processes: table,
-    clock,
-  });
+  const { host, child } = fakePaneHost(SHELL_PID, { processes: table, clock });
   const pane: PaneRecord = { id: 'w1:p1', surfaceId: 1, workspaceId: 'w1', tabId: 'w1:t1', name: null, startCwd: '/home/user', aliases: [] };
   const events: CorralEvent[] = [];
   const view = { watched: false };

@@ -7,8 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { foregroundProcess, isShellAtPrompt, processArgv, type ProcessTable } from '../../src/pty/foreground.js';
 import { detectForeground } from '../../src/agents/process-detect.js';
-import { PaneHost } from '../../src/pty/pane-host.js';
-import { FakeChild, FakeClock, FakeProcessTable } from './support/fakes.js';
+import { FakeClock, FakeProcessTable, fakePaneHost } from './support/fakes.js';
 
 const SHELL = 100;
 
@@ -60,18 +59,7 @@ describe('foregroundProcess over a process table', () => {
   it('a pane does not remember a job read mid-exec: the next reading has its arguments', () => {
     const table = new FakeProcessTable();
     const clock = new FakeClock();
-    let child!: FakeChild;
-    const host = new PaneHost({
-      shell: '/bin/sh',
-      cwd: '/home/user',
-      env: {},
-      cols: 80,
-      rows: 24,
-      scrollback: 100,
-      spawn: (options) => (child = new FakeChild(SHELL, options)),
-      processes: table,
-      clock,
-    });
+    const { host, child } = fakePaneHost(SHELL, { processes: table, clock });
     try {
       child.output('$ ');
       table.session(SHELL, { pid: 200, argv: [] });

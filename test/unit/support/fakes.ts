@@ -169,6 +169,22 @@ export function fakePanes(): { factory: PaneFactory; specs: PaneHostOptions[]; c
   return { factory, specs, children };
 }
 
+/** A real PaneHost (80×24, /bin/sh in /home/user) whose child is a FakeChild with `pid`. */
+export function fakePaneHost(pid: number, options: { processes: ProcessTable; clock: Clock }): { host: PaneHost; child: FakeChild } {
+  let child!: FakeChild;
+  const host = new PaneHost({
+    shell: '/bin/sh',
+    cwd: '/home/user',
+    env: {},
+    cols: 80,
+    rows: 24,
+    scrollback: 100,
+    spawn: (spawned) => (child = new FakeChild(pid, spawned)),
+    ...options,
+  });
+  return { host, child };
+}
+
 /** One made-up process. */
 export interface FakeProcess {
   pid: number;
