@@ -349,7 +349,8 @@ export class AgentRegistry {
    * Not while the program is still being started, or it would be named wrongly for good (the
    * pid stays): the shell's child between fork and exec still carries the shell's argv, and in
    * the middle of exec its command line reads empty while the kernel already gives the new
-   * program's short name (`node` for `node newagent.mjs`).
+   * program's short name (`node` for `node newagent.mjs`; `foregroundProcess` flags it `execing`).
+   * A zombie leader's command line reads empty for good: no candidate either.
    */
   private unknownProgram(pane: PaneRecord): Candidate | null {
     const host = this.core.host(pane);

@@ -380,7 +380,8 @@ function scanGroup(leader: number, pgid: number, session: number, table: Process
  */
 export function detectForeground(shellPid: number, table: ProcessTable = PROC): ForegroundAgent | null {
   const fg = foregroundProcess(shellPid, table);
-  if (!fg || fg.isShell) return null;
+  // Mid-exec the leader has only its new short name; its whole command line is there a moment later.
+  if (!fg || fg.isShell || fg.execing) return null;
   const leader = classifyProcess(fg.pid, fg.argv, table);
   if (leader && leader.via === undefined) return { kind: leader.kind, pid: fg.pid, argv: fg.argv, how: leader.how };
   const session = table.stat(shellPid)?.session ?? shellPid;

@@ -85,6 +85,16 @@ describe('detectForeground over a process table', () => {
     expect(detectForeground(SHELL, table)).toBeNull();
   });
 
+  it('waits out an agent caught inside execve until its whole command line is there', () => {
+    const table = new FakeProcessTable();
+    table.session(SHELL, { pid: 200, argv: [] });
+    table.processes.get(200)!.comm = 'codex';
+    table.processes.get(200)!.exe = '/opt/codex/vendor/x86_64-unknown-linux-musl/bin/codex';
+    expect(detectForeground(SHELL, table)).toBeNull();
+    table.processes.get(200)!.argv = ['codex', '--model', 'o3'];
+    expect(detectForeground(SHELL, table)).toMatchObject({ kind: 'codex', pid: 200, argv: ['codex', '--model', 'o3'] });
+  });
+
   it('recognises a native binary by its exe when argv[0] says nothing', () => {
     const table = new FakeProcessTable();
     table.session(SHELL, { pid: 200, argv: ['./run'] });
