@@ -119,6 +119,7 @@ export class AgentRegistry {
    * means the turn was cut short, which not every agent shows on screen (Codex may not).
    */
   paneInput(pane: PaneRecord, data: string): void {
+    if (data.includes('\r') || data.includes('\n')) this.checkAfterSubmit(pane.surfaceId, TRACKING.submitChecks);
     if (!INTERRUPT_KEYS.has(data)) return;
     const agent = this.agentIn(pane);
     const detected = agent?.state.snapshot().detected;
@@ -293,7 +294,7 @@ export class AgentRegistry {
   private watch(surfaceId: number): PaneWatch {
     let watch = this.watches.get(surfaceId);
     if (!watch) {
-      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, confirmTimer: null, readyTimer: null, promptTimer: null };
+      watch = { agent: null, candidate: null, lastBellAt: -Infinity, bell: null, screenTimer: null, screenDeadline: 0, processTimer: null, lastProcessCheck: 0, submitTimer: null, confirmTimer: null, readyTimer: null, promptTimer: null };
       this.watches.set(surfaceId, watch);
     }
     return watch;
@@ -307,6 +308,19 @@ export class AgentRegistry {
       watch.processTimer = null;
       this.processCheck(surfaceId);
     }, wait);
+  }
+
+  /** Looks for a program in a pane with none found yet, `left` times, `processCheckMs` apart. */
+  private checkAfterSubmit(surfaceId: number, left: number): void {
+    const watch = this.watch(surfaceId);
+    // A candidate does not end the checks: it may be a launcher (`env node …`) caught on its way.
+    if (watch.agent || left <= 0) return;
+    if (watch.submitTimer) this.clock.clear(watch.submitTimer);
+    watch.submitTimer = this.clock.setTimeout(() => {
+      watch.submitTimer = null;
+      this.processCheck(surfaceId);
+      this.checkAfterSubmit(surfaceId, left - 1);
+    }, TRACKING.processCheckMs);
   }
 
   private processKind(pane: PaneRecord): { kind: string; pid: number } | null {
@@ -593,7 +607,7 @@ export class AgentRegistry {
   private clearTimers(watch: PaneWatch): void {
     watch.bell?.dispose();
     watch.bell = null;
-    for (const timer of [watch.screenTimer, watch.processTimer, watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
-    watch.screenTimer = watch.processTimer = watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
+    for (const timer of [watch.screenTimer, watch.processTimer, watch.submitTimer, watch.confirmTimer, watch.readyTimer, watch.promptTimer]) if (timer) this.clock.clear(timer);
+    watch.screenTimer = watch.processTimer = watch.submitTimer = watch.confirmTimer = watch.readyTimer = watch.promptTimer = null;
   }
 }

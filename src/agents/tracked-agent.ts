@@ -22,6 +22,13 @@ export const TRACKING = {
   screenMaxWaitMs: 150,
   /** Process checks after output are throttled to one per this interval per pane. */
   processCheckMs: 400,
+  /**
+   * After a line is submitted to a pane with no agent, the process is checked this many more
+   * times, `processCheckMs` apart, until a program is found: the shell forks its command after
+   * the echo whose check came too early, and a program that prints nothing gives no output to
+   * check after.
+   */
+  submitChecks: 3,
   /** How often working agents are checked for a stall. */
   stallCheckMs: 1000,
   /** Used when a kind's rules give no confirmation window. */
@@ -177,6 +184,8 @@ export interface PaneWatch {
   screenDeadline: number;
   processTimer: ClockTimer | null;
   lastProcessCheck: number;
+  /** The checks after a submitted line (`TRACKING.submitChecks`). */
+  submitTimer: ClockTimer | null;
   confirmTimer: ClockTimer | null;
   /** Re-checks a generic agent's readiness while its program has not taken its keys over. */
   readyTimer: ClockTimer | null;

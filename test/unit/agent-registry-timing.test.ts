@@ -150,10 +150,41 @@ describe('AgentRegistry: process-table detection', () => {
     expect(registry.agentIn(pane)?.pid).toBe(AGENT_PID);
   });
 
-  it('reads /proc only when output arrives (never on a timer of its own)', () => {
+  it('reads /proc only when output arrives or a line is submitted (never on a timer of its own)', () => {
     const { clock, table } = setup();
     clock.advance(TRACKING.processCheckMs);
     const reads = table.reads;
+    clock.advance(60_000);
+    expect(table.reads).toBe(reads);
+  });
+
+  it('finds a program that prints nothing, started after the echo of its command line was checked', () => {
+    const { clock, table, registry, pane, child } = setup();
+    clock.advance(TRACKING.processCheckMs);
+    registry.paneInput(pane, 'claude\r');
+    // The shell echoes the line; the check this prompts sees it still at its prompt…
+    child().output('claude\r\n');
+    clock.advance(0);
+    expect(registry.agentIn(pane)).toBeNull();
+    // …and only then forks the program, which prints nothing: no output to check after.
+    table.session(SHELL_PID, { pid: AGENT_PID, argv: ['claude'] });
+    clock.advance(TRACKING.processCheckMs);
+    expect(registry.agentIn(pane)).toMatchObject({ kind: 'claude', pid: AGENT_PID });
+  });
+
+  it('looks a bounded number of times after a submitted line, and not at all once an agent is found', () => {
+    const { clock, table, registry, pane, startAgent } = setup();
+    clock.advance(TRACKING.processCheckMs);
+    let reads = table.reads;
+    registry.paneInput(pane, 'ls\r');
+    clock.advance(TRACKING.processCheckMs * TRACKING.submitChecks);
+    expect(table.reads).toBeGreaterThan(reads);
+    reads = table.reads;
+    clock.advance(60_000);
+    expect(table.reads).toBe(reads);
+    startAgent();
+    reads = table.reads;
+    registry.paneInput(pane, 'a prompt\r');
     clock.advance(60_000);
     expect(table.reads).toBe(reads);
   });
