@@ -138,12 +138,12 @@ function onMessage(message: ServerMessage): void {
     case 'error':
       setStatus(`error: ${message.message}`);
       break;
-    case 'pong': {
-      const sent = pings.get(message.id);
-      pings.delete(message.id);
-      if (sent !== undefined) state.pane?.roundTrip(performance.now() - sent);
+    case 'pong':
+      if (ping !== null && message.id === ping.id) {
+        state.pane?.roundTrip(performance.now() - ping.sent);
+        ping = null;
+      }
       break;
-    }
   }
 }
 
@@ -151,13 +151,13 @@ function onMessage(message: ServerMessage): void {
  * The page's round trip to `corral web`, every few seconds while a pane is open: a phone on
  * another network is what makes the predicted echo ('adaptive') worth showing.
  */
-const pings = new Map<number, number>();
 let pingId = 0;
+/** The ping waiting for its pong (a newer one replaces it: only the latest is timed). */
+let ping: { id: number; sent: number } | null = null;
 setInterval(() => {
   if (!state.pane || state.ws?.readyState !== WebSocket.OPEN) return;
-  pings.clear();
-  pings.set(++pingId, performance.now());
-  send({ t: 'ping', id: pingId });
+  ping = { id: ++pingId, sent: performance.now() };
+  send({ t: 'ping', id: ping.id });
 }, 3000);
 
 function connect(): void {
