@@ -29,9 +29,17 @@ async function until<T>(read: () => Promise<T>, check: (value: T) => boolean, wh
   }
 }
 
+/** The n of each ML-n line in a read, in order. */
+function mlNumbers(text: string): number[] {
+  return text.split('\n').flatMap((line) => {
+    const m = /^ML-(\d+)$/.exec(line);
+    return m ? [Number(m[1])] : [];
+  });
+}
+
 /** The highest ML-n line in a read. */
 function highest(text: string): number {
-  return Math.max(0, ...text.split('\n').flatMap((l) => (/^ML-(\d+)$/.exec(l) ? [Number(/^ML-(\d+)$/.exec(l)![1])] : [])));
+  return Math.max(0, ...mlNumbers(text));
 }
 
 /** Processes whose parent is `parent` and whose name is `name`, from /proc. */
@@ -125,7 +133,7 @@ describe.skipIf(sshUnavailable())('a machine behind a cut link', () => {
       await until(() => machine(server, 'far'), (m) => m?.state === 'connected' && linkSsh(server.pid!).some((pid) => pid !== ssh[0]), `far to reconnect after kill ${round}`, 30_000);
     }
     const text = await until(() => read(3500), (t) => t.includes('KILL-42-END'), 'the end of the output', 60_000);
-    const numbers = text.split('\n').flatMap((l) => (/^ML-(\d+)$/.exec(l) ? [Number(/^ML-(\d+)$/.exec(l)![1])] : []));
+    const numbers = mlNumbers(text);
     // Every line the mirror holds runs on from the one before (it holds the last 2,000 after a re-snapshot).
     for (let i = 1; i < numbers.length; i++) expect(numbers[i], `after ML-${numbers[i - 1]}`).toBe(numbers[i - 1]! + 1);
     expect(numbers.at(-1)).toBe(3000);
