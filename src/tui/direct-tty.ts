@@ -192,6 +192,7 @@ export class DirectTty {
     if (this.output.writableLength === 0) {
       try {
         // A frame is a string: write(2) encodes it natively, no Buffer made in JavaScript first.
+        // (Two calls only because writeSync's string and buffer overloads take no union.)
         written = typeof data === 'string' ? writeSync(this.writeFd, data) : writeSync(this.writeFd, data);
       } catch {
         // EAGAIN (the terminal is not reading) or EIO (gone): the stream queues it or reports it.
