@@ -55,6 +55,20 @@ describe('each lab kind, its rules set aside: the answer from its recorded scree
     });
   }
 
+  it('gemini: its bare "? for shortcuts" hint over the input box is chrome, though no screen before or during the turn had it (seen live)', () => {
+    const withoutHint = (rows: string[]) => rows.map((row) => row.replace(/\s*\? for shortcuts\s*$/, ''));
+    const full = fullScreen('gemini');
+    const agent = {};
+    noteTurnScreen(agent, withoutHint(screenOf('gemini', 'idle-startup')), false, full);
+    notePrompt(agent, 'Say hello please');
+    noteTurnScreen(agent, withoutHint(screenOf('gemini', 'working-before-first-token')), true, full);
+    noteTurnScreen(agent, withoutHint(screenOf('gemini', 'working-midstream')), true, full);
+    const done = screenOf('gemini', 'done-text-turn');
+    noteTurnScreen(agent, done, false, full);
+    const cut = genericAnswers(transcriptRows(agent, done).rows, ['Say hello please'], turnReference(agent), CHROME, 1);
+    expect(cut.answers, cut.how.join('\n')).toEqual([ANSWER]);
+  });
+
   it('without the screens from around the turn the status rows are not told apart (what the recorder is for)', () => {
     // pi draws no prompt glyph: nothing but the turn's screens says where its input box starts.
     const cut = genericAnswers(screenOf('pi', 'done-text-turn'), ['Say hello please'], NO_REFERENCE, CHROME, 1);
